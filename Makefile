@@ -1,0 +1,43 @@
+# `make demo` and `make test` work from a fresh Debian 12 machine: they install what is missing
+# (as root; otherwise they print the apt-get line to run), configure, build into build/, then run.
+BUILD  ?= build
+JOBS   ?= 2
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
+PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3-dev \
+            doctest-dev nlohmann-json3-dev libcli11-dev
+
+.PHONY: all deps configure build demo test bench clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing packages; run as root:"; echo "  apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+configure: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) > /dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/syncbisim demo
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
+	./$(BUILD)/bench/bench_semantics
+
+clean:
+	rm -rf $(BUILD)

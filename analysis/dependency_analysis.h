@@ -1,0 +1,57 @@
+#pragma once
+// Static analysis of a spec's dependencies (paper §5.1-5.2, semantics.md §2 and §6): for each
+// Dependency its common loops, S, P, the offset at S, forward/backward, and its allocatable class
+// or the reason it is not allocatable. Built on a Boost.Graph dependency graph, which also gives
+// the certain deadlocks: cycles of same-iteration dependencies and program order.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/index.h"
+#include "model/program.h"
+
+namespace syncbisim::analysis {
+
+enum class DepClass : std::uint8_t {
+  ProducerInS,     // P = S, any offset k: expr = r_P - k
+  NestedForward,   // P below S, producer's subtree before consumer's, k = 0: expr = r_P
+  NestedBackward,  // P below S, consumer's subtree first, k = 1: expr = r_P
+  NotAllocatable,
+};
+
+const char* to_string(DepClass c);
+
+struct DependencyInfo {
+  std::size_t dep_index = 0;  // position in Program::deps
+  model::InstrId producer = 0, consumer = 0;
+  model::EngineId producer_engine = 0, consumer_engine = 0;
+  std::vector<model::LoopId> common;   // @top .. S, outermost first
+  std::vector<std::uint32_t> distance;  // one per common loop
+  model::LoopId S = model::kTop;       // innermost common loop
+  model::LoopId P = model::kTop;       // producer's parent loop
+  std::uint32_t offset = 0;            // distance at S (k)
+  bool forward = true;                 // paper §5.2 order in S's body
+  DepClass cls = DepClass::NotAllocatable;
+  std::string reason;                  // why not allocatable ("" when allocatable)
+  bool allocatable() const { return cls != DepClass::NotAllocatable; }
+};
+
+struct Deadlock {
+  std::vector<model::InstrId> cycle;  // instructions on the cycle, in order
+  std::string message;
+};
+
+struct Warning {
+  std::string place;
+  std::string message;
+};
+
+struct DependencyAnalysis {
+  std::vector<DependencyInfo> deps;     // same order as Program::deps
+  std::vector<Deadlock> deadlocks;      // certain deadlocks
+  std::vector<Warning> warnings;        // e.g. a dependency that can never bind
+};
+
+DependencyAnalysis analyze_dependencies(const model::Program& spec, const model::ProgramIndex& ix);
+
+}  // namespace syncbisim::analysis

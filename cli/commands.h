@@ -1,0 +1,15 @@
+#pragma once
+// Each subcommand registers itself on the app and leaves its exit status in `status`
+// (0 holds, 1 violation found, 2 bad usage or input, 3 inconclusive: formats.md).
+#include <CLI/CLI.hpp>
+
+namespace syncbisim::cli {
+
+struct Context {
+  int status = 0;
+};
+
+void add_show(CLI::App& app, Context& ctx);
+void add_run(CLI::App& app, Context& ctx);
+
+}  // namespace syncbisim::cli

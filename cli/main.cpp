@@ -1,0 +1,23 @@
+// The syncbisim command: a thin layer over the libraries. Every subcommand lives in
+// cli/cmd_<name>.cpp; this file only wires them up and maps CLI11's errors to exit status 2.
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"syncbisim: check semaphore synchronization of multi-engine accelerator programs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "syncbisim 0.1");
+  syncbisim::cli::Context ctx;
+  syncbisim::cli::add_show(app, ctx);
+  syncbisim::cli::add_run(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // bad usage (formats.md)
+  }
+  return ctx.status;
+}

@@ -1,0 +1,46 @@
+#pragma once
+// Register-operation expressions (semantics.md §4): naturals, registers, +, - (truncated at 0),
+// *, and isgt(a, b). Stored as a flat node array (children before parents, root last) so that
+// an Expr is a plain value: copyable, comparable, no owning pointers.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace syncbisim::model {
+
+enum class ExprOp : std::uint8_t { Const, Reg, Add, Sub, Mul, IsGt };
+
+struct ExprNode {
+  ExprOp op = ExprOp::Const;
+  std::uint64_t value = 0;  // Const
+  std::string reg;          // Reg: register name (per engine: same name on two engines = two registers)
+  std::uint32_t lhs = 0, rhs = 0;  // operands (indices into nodes), for the binary ops
+  bool operator==(const ExprNode&) const = default;
+};
+
+struct Expr {
+  std::vector<ExprNode> nodes;  // root is nodes.back(); never empty once built
+
+  static Expr constant(std::uint64_t v);
+  static Expr reg(std::string name);
+  // Combines two expressions under a binary operator (Add, Sub, Mul, IsGt).
+  static Expr binary(ExprOp op, const Expr& a, const Expr& b);
+
+  // ALU cost: the number of operators (semantics.md §4).
+  std::uint32_t alu_cost() const;
+  // Registers read, in first-use order, without repeats.
+  std::vector<std::string> registers() const;
+  // Evaluate with natural-number arithmetic; `read` supplies register values.
+  std::uint64_t eval(const std::function<std::uint64_t(const std::string&)>& read) const;
+  // Canonical text: infix with the usual precedence, isgt(a, b) as a call.
+  std::string to_string() const;
+
+  bool is_constant() const { return nodes.size() == 1 && nodes[0].op == ExprOp::Const; }
+  bool operator==(const Expr&) const = default;
+};
+
+// Natural-number operations shared by every evaluator (the paper's ℕ arithmetic).
+std::uint64_t apply_op(ExprOp op, std::uint64_t a, std::uint64_t b);
+
+}  // namespace syncbisim::model

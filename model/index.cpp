@@ -1,0 +1,257 @@
+#include "model/index.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_set>
+
+namespace syncbisim::model {
+
+namespace {
+
+bool valid_name(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  });
+}
+
+template <class Map, class Id>
+bool add_name(Map& m, const std::string& name, Id id) {
+  return m.emplace(name, id).second;
+}
+
+}  // namespace
+
+class IndexBuilder {
+ public:
+  IndexBuilder(const Program& p, ProgramIndex& ix) : p_(p), ix_(ix) {}
+
+  Status run() {
+    for (std::size_t i = 0; i < p_.engines.size(); ++i) {
+      const auto& e = p_.engines[i];
+      const std::string where = "/engines/" + std::to_string(i);
+      if (!valid_name(e)) return make_error(where, "bad-name", "engine name '" + e + "' is not an identifier");
+      if (!add_name(ix_.engine_ids_, e, static_cast<EngineId>(i)))
+        return make_error(where, "duplicate-engine", "engine '" + e + "' is declared twice");
+      ix_.engines.push_back(e);
+    }
+    if (ix_.engines.empty()) return make_error("/engines", "no-engines", "a program needs at least one engine");
+    for (std::size_t i = 0; i < p_.semaphores.size(); ++i) {
+      const auto& s = p_.semaphores[i];
+      const std::string where = "/semaphores/" + std::to_string(i);
+      if (p_.kind == ProgramKind::Spec)
+        return make_error(where, "spec-has-semaphores", "a spec program declares no semaphores");
+      if (!valid_name(s)) return make_error(where, "bad-name", "semaphore name '" + s + "' is not an identifier");
+      if (!add_name(ix_.sem_ids_, s, static_cast<SemId>(i)))
+        return make_error(where, "duplicate-semaphore", "semaphore '" + s + "' is declared twice");
+      ix_.semaphores.push_back(s);
+    }
+    LoopInfo top;
+    top.name = kTopLoop;
+    top.kind = LoopKind::Top;
+    top.trip = TripRule{ConstTrip{1}, {}, false};
+    ix_.loops.push_back(top);
+    ix_.loop_ids_.emplace(kTopLoop, kTop);
+    if (auto s = walk(p_.body, kTop, 0); !s) return s;
+    if (p_.kind == ProgramKind::Impl && !p_.deps.empty())
+      return make_error(p_.deps.front().loc.where, "impl-has-deps", "an impl program has no dependencies");
+    for (const auto& d : p_.deps)
+      if (auto s = check_dep(d); !s) return s;
+    return Ok{};
+  }
+
+ private:
+  Status add_loop(const std::string& name, LoopInfo info) {
+    if (info.kind == LoopKind::Loop && !valid_name(name))
+      return make_error(info.loc.where, "bad-name", "loop id '" + name + "' is not an identifier");
+    const auto id = static_cast<LoopId>(ix_.loops.size());
+    if (cond_ids_.count(name) || !add_name(ix_.loop_ids_, name, id))
+      return make_error(info.loc.where, "duplicate-loop",
+                        "loop id '" + name + "' is used twice (loops and conds share one namespace)");
+    info.name = name;
+    ix_.loops.push_back(std::move(info));
+    return Ok{};
+  }
+
+  Status check_trip(const std::optional<TripRule>& trip, const std::string& where, bool is_cond) {
+    if (!trip) return Ok{};
+    auto check_choice = [&](const Choice& c) -> Status {
+      if (const auto* r = std::get_if<RangeTrip>(&c); r && r->min > r->max)
+        return make_error(where, "bad-trip", "range min " + std::to_string(r->min) + " exceeds max " +
+                                                 std::to_string(r->max));
+      if (const auto* s = std::get_if<SeqTrip>(&c); s && s->values.empty())
+        return make_error(where, "bad-trip", "a sequence needs at least one value");
+      if (is_cond && choice_max(c) > 1)
+        return make_error(where, "bad-taken", "a cond is taken as 'then' (0) or 'else' (1) only");
+      return Ok{};
+    };
+    if (auto s = check_choice(trip->uniform); !s) return s;
+    for (const auto& [engine, choice] : trip->per_engine) {
+      if (!ix_.engine_ids_.count(engine))
+        return make_error(where, "unknown-engine", "per-engine rule names undeclared engine '" + engine + "'");
+      if (auto s = check_choice(choice); !s) return s;
+    }
+    return Ok{};
+  }
+
+  Status walk(const std::vector<Stmt>& body, LoopId parent, std::uint32_t depth) {
+    for (const auto& stmt : body) {
+      if (const auto* b = std::get_if<Block>(&stmt.node)) {
+        if (auto s = block(*b, parent); !s) return s;
+      } else if (const auto* l = std::get_if<Loop>(&stmt.node)) {
+        if (p_.kind == ProgramKind::Spec && !l->trip)
+          return make_error(l->loc.where, "missing-trip", "loop '" + l->id + "' of a spec needs a trip rule");
+        if (auto s = check_trip(l->trip, l->loc.where, false); !s) return s;
+        const auto id = static_cast<LoopId>(ix_.loops.size());
+        if (auto s = add_loop(l->id, LoopInfo{"", LoopKind::Loop, parent, depth + 1, "", l->trip, l->loc}); !s)
+          return s;
+        if (auto s = walk(l->body, id, depth + 1); !s) return s;
+      } else {
+        const auto& c = std::get<Cond>(stmt.node);
+        if (!valid_name(c.id)) return make_error(c.loc.where, "bad-name", "cond id '" + c.id + "' is not an identifier");
+        if (auto s = check_trip(c.taken, c.loc.where, true); !s) return s;
+        // Cond ids share the loop namespace but name no loop themselves: the branch loops
+        // are "<id>.then" and "<id>.else".
+        if (ix_.loop_ids_.count(c.id) || !cond_ids_.insert(c.id).second)
+          return make_error(c.loc.where, "duplicate-loop", "id '" + c.id + "' is used twice");
+        const auto then_id = static_cast<LoopId>(ix_.loops.size());
+        if (auto s = add_loop(then_loop(c.id), LoopInfo{"", LoopKind::CondThen, parent, depth + 1, c.id, c.taken, c.loc}); !s)
+          return s;
+        if (auto s = walk(c.then_body, then_id, depth + 1); !s) return s;
+        const auto else_id = static_cast<LoopId>(ix_.loops.size());
+        if (auto s = add_loop(else_loop(c.id), LoopInfo{"", LoopKind::CondElse, parent, depth + 1, c.id, c.taken, c.loc}); !s)
+          return s;
+        if (auto s = walk(c.else_body, else_id, depth + 1); !s) return s;
+      }
+    }
+    return Ok{};
+  }
+
+  void note_register(const std::string& r) {
+    if (ix_.reg_ids_.emplace(r, static_cast<RegId>(ix_.registers.size())).second) ix_.registers.push_back(r);
+  }
+
+  Status sem_declared(const std::string& s, const std::string& where) {
+    if (!ix_.sem_ids_.count(s))
+      return make_error(where, "undeclared-semaphore", "semaphore '" + s + "' is not declared in 'semaphores'");
+    return Ok{};
+  }
+
+  Status block(const Block& b, LoopId parent) {
+    for (const auto& stream : b.streams) {
+      const auto eng = ix_.engine_ids_.find(stream.engine);
+      if (eng == ix_.engine_ids_.end())
+        return make_error(b.loc.where, "unknown-engine", "block names undeclared engine '" + stream.engine + "'");
+      for (const auto& item : stream.items) {
+        if (const auto* in = std::get_if<Instr>(&item)) {
+          if (!valid_name(in->id))
+            return make_error(in->loc.where, "bad-name", "instruction id '" + in->id + "' is not an identifier");
+          if (!add_name(ix_.instr_ids_, in->id, static_cast<InstrId>(ix_.instrs.size())))
+            return make_error(in->loc.where, "duplicate-instr", "instruction id '" + in->id + "' is used twice");
+          ix_.instrs.push_back(InstrInfo{in->id, eng->second, parent, in->loc});
+          if (p_.kind == ProgramKind::Spec && (!in->waits.empty() || in->signal))
+            return make_error(in->loc.where, "spec-has-sync", "a spec instruction carries no waits or signals");
+          for (const auto& w : in->waits) {
+            if (auto s = sem_declared(w.sem, in->loc.where); !s) return s;
+            if (const auto* r = std::get_if<std::string>(&w.ge)) {
+              if (!valid_name(*r)) return make_error(in->loc.where, "bad-name", "register '" + *r + "' is not an identifier");
+              note_register(*r);
+            }
+          }
+          if (in->signal) {
+            if (auto s = sem_declared(in->signal->sem, in->loc.where); !s) return s;
+            if (in->signal->add == 0)
+              return make_error(in->loc.where, "bad-signal", "a signal adds at least 1");
+          }
+        } else if (const auto* op = std::get_if<RegOp>(&item)) {
+          if (p_.kind == ProgramKind::Spec)
+            return make_error(op->loc.where, "spec-has-regop", "a spec program has no register operations");
+          if (!valid_name(op->dst))
+            return make_error(op->loc.where, "bad-name", "register '" + op->dst + "' is not an identifier");
+          for (const auto& r : op->expr.registers()) note_register(r);
+          note_register(op->dst);
+        } else {
+          const auto& bar = std::get<Barrier>(item);
+          if (p_.kind == ProgramKind::Spec)
+            return make_error(bar.loc.where, "spec-has-barrier", "a spec program has no barriers");
+          if (bar.reset)
+            for (const auto& s : *bar.reset)
+              if (auto st = sem_declared(s, bar.loc.where); !st) return st;
+        }
+      }
+    }
+    return Ok{};
+  }
+
+  Status check_dep(const Dependency& d) {
+    const auto p = ix_.instr(d.producer);
+    if (!p) return make_error(d.loc.where, "unknown-instr", "producer '" + d.producer + "' is not an instruction of the program");
+    const auto c = ix_.instr(d.consumer);
+    if (!c) return make_error(d.loc.where, "unknown-instr", "consumer '" + d.consumer + "' is not an instruction of the program");
+    const LoopId s = ix_.common(ix_.instrs[*p].parent, ix_.instrs[*c].parent);
+    for (const auto& [loop, k] : d.distance) {
+      const auto l = ix_.loop(loop);
+      if (!l) return make_error(d.loc.where, "unknown-loop", "distance names unknown loop '" + loop + "'");
+      if (!ix_.encloses(*l, s))
+        return make_error(d.loc.where, "distance-not-common",
+                          "distance names loop '" + loop + "', which does not enclose both '" + d.producer +
+                              "' and '" + d.consumer + "'");
+    }
+    return Ok{};
+  }
+
+  const Program& p_;
+  ProgramIndex& ix_;
+  std::unordered_set<std::string> cond_ids_;
+};
+
+Result<ProgramIndex> ProgramIndex::build(const Program& p) {
+  ProgramIndex ix;
+  IndexBuilder b(p, ix);
+  if (auto s = b.run(); !s) return s.error();
+  return ix;
+}
+
+namespace {
+template <class Id, class Map>
+std::optional<Id> lookup(const Map& m, const std::string& name) {
+  const auto it = m.find(name);
+  if (it == m.end()) return std::nullopt;
+  return it->second;
+}
+}  // namespace
+
+std::optional<EngineId> ProgramIndex::engine(const std::string& n) const { return lookup<EngineId>(engine_ids_, n); }
+std::optional<LoopId> ProgramIndex::loop(const std::string& n) const { return lookup<LoopId>(loop_ids_, n); }
+std::optional<InstrId> ProgramIndex::instr(const std::string& n) const { return lookup<InstrId>(instr_ids_, n); }
+std::optional<SemId> ProgramIndex::semaphore(const std::string& n) const { return lookup<SemId>(sem_ids_, n); }
+std::optional<RegId> ProgramIndex::reg(const std::string& n) const { return lookup<RegId>(reg_ids_, n); }
+
+std::vector<LoopId> ProgramIndex::path(LoopId l) const {
+  std::vector<LoopId> out;
+  for (LoopId cur = l;; cur = loops[cur].parent) {
+    out.push_back(cur);
+    if (cur == kTop) break;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+bool ProgramIndex::encloses(LoopId outer, LoopId inner) const {
+  for (LoopId cur = inner;; cur = loops[cur].parent) {
+    if (cur == outer) return true;
+    if (cur == kTop) return false;
+  }
+}
+
+LoopId ProgramIndex::common(LoopId a, LoopId b) const {
+  while (loops[a].depth > loops[b].depth) a = loops[a].parent;
+  while (loops[b].depth > loops[a].depth) b = loops[b].parent;
+  while (a != b) {
+    a = loops[a].parent;
+    b = loops[b].parent;
+  }
+  return a;
+}
+
+}  // namespace syncbisim::model

@@ -1,0 +1,47 @@
+#pragma once
+// How many iterations the k-th trip of a loop runs (semantics.md §1, "Trip counts and branch
+// choices"). A cond uses the same rule over branch choices: value 0 = then, 1 = else.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace syncbisim::model {
+
+struct ConstTrip {
+  std::uint32_t n = 0;
+  bool operator==(const ConstTrip&) const = default;
+};
+// Any value in [min, max], chosen when the trip starts.
+struct RangeTrip {
+  std::uint32_t min = 0, max = 0;
+  bool operator==(const RangeTrip&) const = default;
+};
+// The k-th trip runs values[k], the last value repeating. Never empty.
+struct SeqTrip {
+  std::vector<std::uint32_t> values;
+  bool operator==(const SeqTrip&) const = default;
+};
+
+// One engine's view of a trip rule.
+using Choice = std::variant<ConstTrip, RangeTrip, SeqTrip>;
+
+// The values the k-th trip (0-based) may take, ascending.
+std::vector<std::uint32_t> choice_values(const Choice& c, std::uint64_t k);
+// The largest value any trip may take.
+std::uint32_t choice_max(const Choice& c);
+
+// Uniform control: one Choice for all engines (the first engine to start a trip chooses).
+// Divergent control (paper §7.5): per-engine choices, each engine choosing on its own;
+// engines not listed use `uniform` as their default.
+struct TripRule {
+  Choice uniform = ConstTrip{1};
+  std::vector<std::pair<std::string, Choice>> per_engine;  // engine name -> choice, in file order
+  bool divergent = false;  // true iff written as {"per_engine": ...}
+
+  const Choice& for_engine(const std::string& engine) const;
+  bool operator==(const TripRule&) const = default;
+};
+
+}  // namespace syncbisim::model

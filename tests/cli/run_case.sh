@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs one command-line case. A .case file holds lines:
+#   args: <arguments after the tool, relative to the source tree>
+#   exit: <expected status>
+#   stdout: <regex that some line of stdout must match>     (any number)
+#   stderr: <regex that some line of stderr must match>     (any number)
+#   stderr-lines: <exact number of stderr lines>
+set -u
+tool=$1; case_file=$2
+args=$(sed -n 's/^args: //p' "$case_file")
+want_exit=$(sed -n 's/^exit: //p' "$case_file")
+out=$(mktemp); err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+eval "\"$tool\" $args" >"$out" 2>"$err" </dev/null
+got=$?
+fail=0
+if [ "$got" != "$want_exit" ]; then echo "exit status $got, expected $want_exit"; fail=1; fi
+while IFS= read -r re; do
+  grep -Eq -- "$re" "$out" || { echo "stdout does not match: $re"; fail=1; }
+done < <(sed -n 's/^stdout: //p' "$case_file")
+while IFS= read -r re; do
+  grep -Eq -- "$re" "$err" || { echo "stderr does not match: $re"; fail=1; }
+done < <(sed -n 's/^stderr: //p' "$case_file")
+n=$(sed -n 's/^stderr-lines: //p' "$case_file")
+if [ -n "$n" ] && [ "$(wc -l < "$err")" != "$n" ]; then echo "stderr has $(wc -l < "$err") lines, expected $n"; fail=1; fi
+if [ $fail != 0 ]; then echo "--- stdout"; head -c 4000 "$out"; echo "--- stderr"; head -c 4000 "$err"; exit 1; fi
+exit 0
