@@ -1,0 +1,204 @@
+#include "semantics/compiled_program.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace syncbisim::semantics {
+
+std::uint64_t CompiledExpr::eval(const std::vector<std::uint64_t>& regs) const {
+  // Expressions are tiny (the paper's wait values use at most five operators); a fixed
+  // buffer avoids an allocation per register operation on the hot path.
+  constexpr std::size_t kInline = 32;
+  std::uint64_t small[kInline];
+  std::vector<std::uint64_t> big;
+  std::uint64_t* val = small;
+  if (nodes.size() > kInline) {
+    big.resize(nodes.size());
+    val = big.data();
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto& n = nodes[i];
+    switch (n.op) {
+      case model::ExprOp::Const: val[i] = n.value; break;
+      case model::ExprOp::Reg: val[i] = regs[n.reg]; break;
+      default: val[i] = model::apply_op(n.op, val[n.lhs], val[n.rhs]);
+    }
+  }
+  return nodes.empty() ? 0 : val[nodes.size() - 1];
+}
+
+namespace {
+
+class Lowering {
+ public:
+  Lowering(const model::Program& p, const model::ProgramIndex& ix, const model::ProgramIndex* trips_from)
+      : p_(p), ix_(ix), trips_from_(trips_from) {}
+
+  CompiledProgram run() {
+    out_.kind = p_.kind;
+    out_.engines = ix_.engines;
+    out_.semaphores = ix_.semaphores;
+    out_.registers = ix_.registers;
+    loops();
+    instrs();
+    out_.code.resize(ix_.engines.size());
+    for (EngineId e = 0; e < ix_.engines.size(); ++e) {
+      body(p_.body, e);
+      out_.code[e].push_back(Op{OpKind::End, 0, 0});
+    }
+    deps();
+    return std::move(out_);
+  }
+
+ private:
+  const model::TripRule* rule_of(LoopId l) const {
+    const auto& info = ix_.loops[l];
+    if (info.trip) return &*info.trip;
+    if (trips_from_) {
+      const auto& name = info.kind == model::LoopKind::CondElse ? model::then_loop(info.cond) : info.name;
+      if (auto sl = trips_from_->loop(name); sl && trips_from_->loops[*sl].trip) return &*trips_from_->loops[*sl].trip;
+    }
+    return nullptr;
+  }
+
+  void loops() {
+    out_.loops.resize(ix_.loops.size());
+    for (LoopId l = 0; l < ix_.loops.size(); ++l) {
+      const auto& info = ix_.loops[l];
+      auto& cl = out_.loops[l];
+      cl.name = info.name;
+      cl.kind = info.kind;
+      cl.parent = info.parent;
+      if (info.kind == model::LoopKind::CondElse) {
+        cl.then_sibling = *ix_.loop(model::then_loop(info.cond));
+        continue;  // its trip is 1 - (the then-branch's trip): no rule of its own
+      }
+      const model::TripRule* rule = rule_of(l);
+      if (!rule) throw std::invalid_argument("loop '" + info.name + "' has no trip rule (none in the spec either)");
+      cl.divergent = rule->divergent;
+      for (const auto& e : ix_.engines) {
+        const auto& c = rule->for_engine(e);
+        cl.rule.push_back(c);
+        cl.chosen = cl.chosen || std::holds_alternative<model::RangeTrip>(c);
+        cl.indexed = cl.indexed || std::holds_alternative<model::SeqTrip>(c);
+        cl.max_trip = std::max(cl.max_trip, model::choice_max(c));
+      }
+      if (info.kind == model::LoopKind::CondThen) cl.max_trip = 1;
+    }
+  }
+
+  CompiledExpr expr(const model::Expr& e) {
+    CompiledExpr ce;
+    for (const auto& n : e.nodes)
+      ce.nodes.push_back({n.op, n.value, n.op == model::ExprOp::Reg ? *ix_.reg(n.reg) : 0, n.lhs, n.rhs});
+    return ce;
+  }
+
+  void instrs() {
+    out_.instrs.resize(ix_.instrs.size());
+    for (InstrId i = 0; i < ix_.instrs.size(); ++i) {
+      out_.instrs[i].name = ix_.instrs[i].name;
+      out_.instrs[i].engine = ix_.instrs[i].engine;
+      out_.instrs[i].parent = ix_.instrs[i].parent;
+    }
+  }
+
+  void item(const model::Item& it, EngineId e) {
+    auto& code = out_.code[e];
+    if (const auto* in = std::get_if<model::Instr>(&it)) {
+      const InstrId id = *ix_.instr(in->id);
+      auto& ci = out_.instrs[id];
+      for (const auto& w : in->waits) {
+        CompiledWait cw;
+        cw.sem = *ix_.semaphore(w.sem);
+        if (const auto* r = std::get_if<std::string>(&w.ge)) {
+          cw.reg_threshold = true;
+          cw.reg = *ix_.reg(*r);
+        } else {
+          cw.value = std::get<std::uint64_t>(w.ge);
+        }
+        ci.waits.push_back(cw);
+      }
+      if (in->signal) {
+        ci.has_signal = true;
+        ci.signal_sem = *ix_.semaphore(in->signal->sem);
+        ci.signal_add = in->signal->add;
+      }
+      code.push_back(Op{OpKind::Instr, id, 0});
+    } else if (const auto* op = std::get_if<model::RegOp>(&it)) {
+      out_.regops.push_back(CompiledRegOp{*ix_.reg(op->dst), expr(op->expr), op->dst + " := " + op->expr.to_string()});
+      code.push_back(Op{OpKind::RegOp, static_cast<std::uint32_t>(out_.regops.size() - 1), 0});
+    } else {
+      const auto& bar = std::get<model::Barrier>(it);
+      CompiledBarrier cb;
+      cb.reset_all = !bar.reset.has_value();
+      if (bar.reset)
+        for (const auto& s : *bar.reset) cb.reset.push_back(*ix_.semaphore(s));
+      out_.barriers.push_back(std::move(cb));
+      code.push_back(Op{OpKind::Barrier, static_cast<std::uint32_t>(out_.barriers.size() - 1), 0});
+    }
+  }
+
+  void loop(LoopId l, const std::vector<model::Stmt>& b, EngineId e) {
+    auto& code = out_.code[e];
+    const auto head = static_cast<std::uint32_t>(code.size());
+    code.push_back(Op{OpKind::LoopHead, l, 0});
+    body(b, e);
+    out_.code[e].push_back(Op{OpKind::LoopBack, l, head});
+    out_.code[e][head].b = static_cast<std::uint32_t>(out_.code[e].size());
+  }
+
+  void body(const std::vector<model::Stmt>& stmts, EngineId e) {
+    for (const auto& s : stmts) {
+      if (const auto* b = std::get_if<model::Block>(&s.node)) {
+        if (const auto* stream = b->find(ix_.engines[e]))
+          for (const auto& it : stream->items) item(it, e);
+      } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {
+        loop(*ix_.loop(l->id), l->body, e);
+      } else {
+        const auto& c = std::get<model::Cond>(s.node);
+        loop(*ix_.loop(model::then_loop(c.id)), c.then_body, e);
+        loop(*ix_.loop(model::else_loop(c.id)), c.else_body, e);
+      }
+    }
+  }
+
+  void deps() {
+    out_.deps_of_consumer.resize(ix_.instrs.size());
+    out_.deps_recorded_at.resize(ix_.loops.size());
+    for (std::size_t i = 0; i < p_.deps.size(); ++i) {
+      const auto& d = p_.deps[i];
+      CompiledDep cd;
+      cd.index = i;
+      cd.producer = *ix_.instr(d.producer);
+      cd.consumer = *ix_.instr(d.consumer);
+      cd.consumer_engine = ix_.instrs[cd.consumer].engine;
+      cd.P = ix_.instrs[cd.producer].parent;
+      cd.S = ix_.common(cd.P, ix_.instrs[cd.consumer].parent);
+      cd.common = ix_.path(cd.S);
+      cd.distance.assign(cd.common.size(), 0);
+      for (const auto& [loop_name, k] : d.distance) {
+        const LoopId l = *ix_.loop(loop_name);
+        for (std::size_t j = 0; j < cd.common.size(); ++j)
+          if (cd.common[j] == l) cd.distance[j] = k;
+      }
+      const auto idx = static_cast<std::uint32_t>(out_.deps.size());
+      out_.deps_of_consumer[cd.consumer].push_back(idx);
+      out_.deps_recorded_at[cd.S].push_back(idx);
+      out_.deps.push_back(std::move(cd));
+    }
+  }
+
+  const model::Program& p_;
+  const model::ProgramIndex& ix_;
+  const model::ProgramIndex* trips_from_;
+  CompiledProgram out_;
+};
+
+}  // namespace
+
+CompiledProgram compile(const model::Program& p, const model::ProgramIndex& ix, const model::ProgramIndex* trips_from) {
+  return Lowering(p, ix, trips_from).run();
+}
+
+}  // namespace syncbisim::semantics

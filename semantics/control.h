@@ -1,0 +1,57 @@
+#pragma once
+// The control steps both systems share (semantics.md §3 steps 2-6): commit, retire, loop entry,
+// loop exit / back edge, trip and branch choices. The spec and the impl wrap this with their
+// own issue condition and their own effect of a retirement.
+#include <optional>
+#include <vector>
+
+#include "semantics/control_state.h"
+#include "semantics/step.h"
+
+namespace syncbisim::semantics {
+
+struct Options {
+  // Retire = commit-and-retire of the head (semantics.md §3: datapath state is opaque, so this
+  // leaves the reachable synchronization outcomes unchanged; docs/semantics.md).
+  bool fuse_commit = true;
+};
+
+class Control {
+ public:
+  Control(const CompiledProgram& p, Options o) : p_(&p), opt_(o) {}
+
+  ControlState initial() const;
+  const Op& next_op(const ControlState& s, EngineId e) const { return p_->code[e][s.engines[e].pc]; }
+  bool finished(const ControlState& s, EngineId e) const {
+    return next_op(s, e).kind == OpKind::End && s.engines[e].inflight.empty();
+  }
+  // The engine's current iteration vector over `loops` (paper §4.1: 1-based, innermost last).
+  void iteration_vector(const ControlState& s, EngineId e, const std::vector<LoopId>& loops,
+                        std::vector<std::uint32_t>& out) const;
+
+  // Control steps enabled for engine e: commit and retire (retire only if `retire_ok`), and,
+  // when the next op is a loop head or back edge, the loop step or the choices.
+  void enabled(const ControlState& s, EngineId e, std::vector<Step>& out) const;
+  // Loop-head/back-edge step alone (no commit/retire), if the next op is one.
+  void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;
+
+  // Applies a control step. Returns the loop whose new iteration the step started, if any, so
+  // the caller can record the entry (the spec's H, semantics.md §2).
+  std::optional<LoopId> apply(ControlState& s, const Step& st) const;
+  // Appends an issued instruction and advances past it.
+  void issue(ControlState& s, EngineId e, InstrId i) const;
+
+  const CompiledProgram& program() const { return *p_; }
+  const Options& options() const { return opt_; }
+
+ private:
+  // The trip count of the loop at head `l` for engine e if it needs no choice.
+  std::optional<std::uint32_t> known_trip(const ControlState& s, EngineId e, LoopId l) const;
+  std::optional<LoopId> start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t trip) const;
+  std::optional<LoopId> enter_or_exit(ControlState& s, EngineId e, LoopId l) const;
+
+  const CompiledProgram* p_;
+  Options opt_;
+};
+
+}  // namespace syncbisim::semantics

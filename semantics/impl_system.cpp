@@ -1,0 +1,110 @@
+#include "semantics/impl_system.h"
+
+namespace syncbisim::semantics {
+
+std::uint64_t ImplState::hash() const {
+  Hasher h;
+  hash_into(h, control);
+  for (const auto& r : regs)
+    for (auto v : r) h.add(v);
+  for (auto v : sems) h.add(v);
+  for (auto a : arrived) h.add(a);
+  return h.h;
+}
+
+ImplSystem::ImplSystem(const CompiledProgram& p, Options o) : control_(p, o) {}
+
+ImplState ImplSystem::initial() const {
+  const auto& p = program();
+  ImplState s;
+  s.control = control_.initial();
+  s.regs.assign(p.engine_count(), std::vector<std::uint64_t>(p.registers.size(), 0));
+  s.sems.assign(p.semaphores.size(), 0);
+  s.arrived.assign(p.engine_count(), 0);
+  return s;
+}
+
+std::vector<WaitCheck> ImplSystem::explain(const ImplState& s, EngineId e) const {
+  std::vector<WaitCheck> out;
+  const Op& op = control_.next_op(s.control, e);
+  if (op.kind != OpKind::Instr) return out;
+  for (const auto& w : program().instrs[op.a].waits)
+    out.push_back(WaitCheck{w.sem, s.sems[w.sem], w.reg_threshold ? s.regs[e][w.reg] : w.value});
+  return out;
+}
+
+bool ImplSystem::can_issue(const ImplState& s, EngineId e) const {
+  const Op& op = control_.next_op(s.control, e);
+  if (op.kind != OpKind::Instr) return false;
+  for (const auto& w : program().instrs[op.a].waits)
+    if (s.sems[w.sem] < (w.reg_threshold ? s.regs[e][w.reg] : w.value)) return false;
+  return true;
+}
+
+bool ImplSystem::barrier_ready(const ImplState& s) const {
+  for (auto a : s.arrived)
+    if (!a) return false;
+  return true;
+}
+
+void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out) const {
+  const Op& op = control_.next_op(s.control, e);
+  if (op.kind == OpKind::Instr && can_issue(s, e)) out.push_back(Step{StepKind::Issue, e, op.a, 0});
+  if (op.kind == OpKind::RegOp) out.push_back(Step{StepKind::RegOp, e, op.a, 0});
+  // A barrier is arrived at only with an empty in-flight list (semantics.md §4).
+  if (op.kind == OpKind::Barrier && !s.arrived[e] && s.control.engines[e].inflight.empty())
+    out.push_back(Step{StepKind::BarrierArrive, e, op.a, 0});
+  control_.enabled(s.control, e, out);
+}
+
+void ImplSystem::enabled(const ImplState& s, std::vector<Step>& out) const {
+  for (EngineId e = 0; e < program().engine_count(); ++e) enabled(s, e, out);
+  if (barrier_ready(s)) out.push_back(Step{StepKind::BarrierRelease, 0, 0, 0});
+}
+
+void ImplSystem::apply(ImplState& s, const Step& st) const {
+  const auto& p = program();
+  auto& ec = s.control.engines[st.engine];
+  switch (st.kind) {
+    case StepKind::Issue: control_.issue(s.control, st.engine, st.arg); return;
+    case StepKind::Retire: {
+      const auto& in = p.instrs[st.arg];
+      control_.apply(s.control, st);
+      if (in.has_signal) s.sems[in.signal_sem] += in.signal_add;
+      return;
+    }
+    case StepKind::RegOp: {
+      const auto& op = p.regops[st.arg];
+      s.regs[st.engine][op.dst] = op.expr.eval(s.regs[st.engine]);
+      ++ec.pc;
+      return;
+    }
+    case StepKind::BarrierArrive: s.arrived[st.engine] = 1; return;
+    case StepKind::BarrierRelease: {
+      // Every engine is at its n-th barrier; the semaphores reset are the union of what the
+      // engines' barriers list (all of them if any barrier lists none): docs/semantics.md.
+      std::vector<std::uint8_t> reset(s.sems.size(), 0);
+      for (EngineId e = 0; e < p.engine_count(); ++e) {
+        const auto& bar = p.barriers[control_.next_op(s.control, e).a];
+        if (bar.reset_all) std::fill(reset.begin(), reset.end(), 1);
+        for (auto sem : bar.reset) reset[sem] = 1;
+      }
+      for (std::size_t i = 0; i < s.sems.size(); ++i)
+        if (reset[i]) s.sems[i] = 0;
+      for (EngineId e = 0; e < p.engine_count(); ++e) {
+        s.arrived[e] = 0;
+        ++s.control.engines[e].pc;
+      }
+      return;
+    }
+    default: control_.apply(s.control, st);
+  }
+}
+
+bool ImplSystem::all_finished(const ImplState& s) const {
+  for (EngineId e = 0; e < program().engine_count(); ++e)
+    if (!control_.finished(s.control, e)) return false;
+  return true;
+}
+
+}  // namespace syncbisim::semantics

@@ -1,0 +1,139 @@
+#include "semantics/spec_system.h"
+
+#include <algorithm>
+
+namespace syncbisim::semantics {
+
+namespace {
+// Lexicographic comparison, outermost loop first (paper §4.2, ⪯).
+template <class A, class B>
+int lex_compare(const A& a, const B& b) {
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    const auto x = static_cast<std::int64_t>(a[i]);
+    const auto y = static_cast<std::int64_t>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+}  // namespace
+
+std::uint64_t SpecState::hash() const {
+  Hasher h;
+  hash_into(h, control);
+  for (auto r : retired) h.add(r);
+  for (const auto& e : entries)
+    for (auto v : e) h.add(v);
+  for (const auto& d : history) {
+    h.add(d.size());
+    for (const auto& r : d) {
+      for (auto v : r.vec) h.add(v);
+      h.add(r.before);
+    }
+  }
+  return h.h;
+}
+
+SpecSystem::SpecSystem(const CompiledProgram& p, Options o) : control_(p, o) {
+  tracked_.assign(p.engine_count(), std::vector<std::uint8_t>(p.loop_count(), 0));
+  for (const auto& d : p.deps) tracked_[d.consumer_engine][d.P] = 1;
+}
+
+SpecState SpecSystem::initial() const {
+  const auto& p = program();
+  SpecState s;
+  s.control = control_.initial();
+  s.retired.assign(p.instrs.size(), 0);
+  s.entries.assign(p.engine_count(), std::vector<std::uint32_t>(p.loop_count(), 0));
+  // @top's single iteration has started on every engine.
+  for (EngineId e = 0; e < p.engine_count(); ++e)
+    if (tracked_[e][model::kTop]) s.entries[e][model::kTop] = 1;
+  s.history.resize(p.deps.size());
+  return s;
+}
+
+DependencyCheck SpecSystem::check(const SpecState& s, EngineId e, std::uint32_t di) const {
+  const auto& d = program().deps[di];
+  DependencyCheck c;
+  c.dep = di;
+  c.retired = s.retired[d.producer];
+  const auto& frames = s.control.engines[e].frames;
+  for (std::size_t j = 0; j < d.common.size(); ++j) {
+    const auto t = static_cast<std::int64_t>(frames[d.common[j]].iter) - d.distance[j];
+    c.target.push_back(t);
+    if (t <= 0) c.underflow = true;
+  }
+  if (c.underflow) return c;  // the target names an iteration before the first: nothing is owed
+  // Σ_{i ⪯ t} H_e(i, P): P-iterations started before the first recorded S-iteration after t.
+  c.owed = s.entries[e][d.P];
+  for (const auto& r : s.history[di])
+    if (lex_compare(r.vec, c.target) > 0) {
+      c.owed = r.before;
+      break;
+    }
+  return c;
+}
+
+std::vector<DependencyCheck> SpecSystem::explain(const SpecState& s, EngineId e) const {
+  std::vector<DependencyCheck> out;
+  const Op& op = control_.next_op(s.control, e);
+  if (op.kind != OpKind::Instr) return out;
+  for (auto di : program().deps_of_consumer[op.a]) out.push_back(check(s, e, di));
+  return out;
+}
+
+bool SpecSystem::can_issue(const SpecState& s, EngineId e) const {
+  const Op& op = control_.next_op(s.control, e);
+  if (op.kind != OpKind::Instr) return false;
+  for (auto di : program().deps_of_consumer[op.a])
+    if (!check(s, e, di).satisfied()) return false;
+  return true;
+}
+
+void SpecSystem::enabled(const SpecState& s, EngineId e, std::vector<Step>& out) const {
+  if (can_issue(s, e)) out.push_back(Step{StepKind::Issue, e, control_.next_op(s.control, e).a, 0});
+  control_.enabled(s.control, e, out);
+}
+
+void SpecSystem::enabled(const SpecState& s, std::vector<Step>& out) const {
+  for (EngineId e = 0; e < program().engine_count(); ++e) enabled(s, e, out);
+}
+
+void SpecSystem::record_entry(SpecState& s, EngineId e, LoopId l) const {
+  const auto& p = program();
+  for (auto di : p.deps_recorded_at[l]) {
+    const auto& d = p.deps[di];
+    if (d.consumer_engine != e) continue;
+    HistoryRecord r;
+    control_.iteration_vector(s.control, e, d.common, r.vec);
+    r.before = s.entries[e][d.P];  // before this entry is counted (P may be S itself)
+    auto& h = s.history[di];
+    // Future targets are at least r.vec - distance (⪯ is translation invariant); records at or
+    // below that bound are never the first one after a future target.
+    std::vector<std::int64_t> bound(r.vec.size());
+    for (std::size_t j = 0; j < r.vec.size(); ++j) bound[j] = static_cast<std::int64_t>(r.vec[j]) - d.distance[j];
+    auto keep = std::find_if(h.begin(), h.end(), [&](const HistoryRecord& x) { return lex_compare(x.vec, bound) > 0; });
+    h.erase(h.begin(), keep);
+    h.push_back(std::move(r));
+  }
+  if (tracked_[e][l]) ++s.entries[e][l];
+}
+
+void SpecSystem::apply(SpecState& s, const Step& st) const {
+  switch (st.kind) {
+    case StepKind::Issue: control_.issue(s.control, st.engine, st.arg); return;
+    case StepKind::Retire:
+      control_.apply(s.control, st);
+      ++s.retired[st.arg];
+      return;
+    default:
+      if (const auto entered = control_.apply(s.control, st)) record_entry(s, st.engine, *entered);
+  }
+}
+
+bool SpecSystem::all_finished(const SpecState& s) const {
+  for (EngineId e = 0; e < program().engine_count(); ++e)
+    if (!control_.finished(s.control, e)) return false;
+  return true;
+}
+
+}  // namespace syncbisim::semantics

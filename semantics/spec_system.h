@@ -1,0 +1,71 @@
+#pragma once
+// The specification transition system (semantics.md §2-3, paper §4 and §7.1): an instruction
+// issues when every dependency it consumes is satisfied, computed from the recorded history of
+// loop entries, for any distance vector. Nothing here uses the allocator's closed forms.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "semantics/control.h"
+
+namespace syncbisim::semantics {
+
+// The consumer engine's history for one dependency: at each start of an iteration of S, the
+// iteration vector (over the common loops) and how many iterations of P the engine had started
+// before it. Σ_{i ⪯ t} H_e(i, P) is then the count before the first recorded S-iteration after
+// t, or the live count when t is the latest (docs/semantics.md derives this). Records that no
+// future target can reach are dropped, so the history stays as long as the window needs.
+struct HistoryRecord {
+  std::vector<std::uint32_t> vec;
+  std::uint32_t before = 0;
+  bool operator==(const HistoryRecord&) const = default;
+};
+
+struct SpecState {
+  ControlState control;
+  std::vector<std::uint32_t> retired;               // R, by InstrId
+  std::vector<std::vector<std::uint32_t>> entries;  // per engine, by LoopId: iterations started (tracked loops only)
+  std::vector<std::vector<HistoryRecord>> history;  // by dependency
+  bool operator==(const SpecState&) const = default;
+  std::uint64_t hash() const;
+};
+
+// One dependency checked at a consumer's issue point, with the numbers behind the verdict.
+struct DependencyCheck {
+  std::uint32_t dep = 0;                // index into CompiledProgram::deps
+  std::vector<std::int64_t> target;     // t = v - distance, over the common loops
+  bool underflow = false;               // some component of t <= 0: nothing is owed
+  std::uint64_t retired = 0;            // R(producer)
+  std::uint64_t owed = 0;               // Σ_{i ⪯ t} H_e(i, P) (0 on underflow)
+  bool satisfied() const { return underflow || retired >= owed; }
+};
+
+class SpecSystem {
+ public:
+  SpecSystem(const CompiledProgram& p, Options o = {});
+
+  SpecState initial() const;
+  // Every enabled step of every engine.
+  void enabled(const SpecState& s, std::vector<Step>& out) const;
+  // Enabled steps of one engine.
+  void enabled(const SpecState& s, EngineId e, std::vector<Step>& out) const;
+  void apply(SpecState& s, const Step& st) const;
+
+  // Is the engine's next op a datapath instruction whose dependencies all hold?
+  bool can_issue(const SpecState& s, EngineId e) const;
+  // The checks behind can_issue for the engine's next instruction.
+  std::vector<DependencyCheck> explain(const SpecState& s, EngineId e) const;
+  bool all_finished(const SpecState& s) const;
+
+  const Control& control() const { return control_; }
+  const CompiledProgram& program() const { return control_.program(); }
+
+ private:
+  DependencyCheck check(const SpecState& s, EngineId e, std::uint32_t dep) const;
+  void record_entry(SpecState& s, EngineId e, LoopId l) const;
+
+  Control control_;
+  std::vector<std::vector<std::uint8_t>> tracked_;  // per engine, by LoopId: P of a dependency consumed there
+};
+
+}  // namespace syncbisim::semantics
