@@ -31,6 +31,10 @@ struct DependencyInfo {
   model::LoopId P = model::kTop;       // producer's parent loop
   std::uint32_t offset = 0;            // distance at S (k)
   bool forward = true;                 // paper §5.2 order in S's body
+  // Producer and consumer in different branches of one cond directly in S's body: never both
+  // run in one S iteration, so r_P is exact for k = 0 and k = 1 whatever the textual order
+  // (docs/analysis.md, "Exclusive branches").
+  bool exclusive_branches = false;
   DepClass cls = DepClass::NotAllocatable;
   std::string reason;                  // why not allocatable ("" when allocatable)
   bool allocatable() const { return cls != DepClass::NotAllocatable; }

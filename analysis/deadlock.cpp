@@ -1,0 +1,169 @@
+#include "analysis/deadlock.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/filtered_graph.hpp>
+#include <boost/graph/strong_components.hpp>
+
+namespace syncbisim::analysis {
+
+namespace {
+
+// An edge u -> v: no instance of v (the one chosen in docs/analysis.md) can issue before
+// the matching instance of u has issued (program order) or retired (a dependency).
+struct EdgeInfo {
+  bool is_dep = false;
+  std::size_t dep = 0;  // index into the DependencyInfo list when is_dep
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property, EdgeInfo>;
+using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
+using Edge = boost::graph_traits<Graph>::edge_descriptor;
+
+// Divergent control (paper §7.5) lets engines count iterations differently, so "the n-th
+// retirement is this iteration's" no longer holds: such instructions take no part.
+std::vector<bool> uniform_instrs(const model::ProgramIndex& ix) {
+  std::vector<bool> out(ix.instrs.size(), true);
+  for (std::size_t i = 0; i < ix.instrs.size(); ++i)
+    for (const auto l : ix.path(ix.instrs[i].parent))
+      if (ix.loops[l].trip && ix.loops[l].trip->divergent) out[i] = false;
+  return out;
+}
+
+// Same-iteration dependencies whose consumer instance needs the producer's instance of the
+// same iteration of S: all-zero distance and P = S, or P nested before the consumer. (A
+// nested backward or exclusive-branch producer owes nothing for the current iteration:
+// semantics.md §2 counts only iterations of P started so far.)
+bool same_iteration_edge(const DependencyInfo& d) {
+  if (!std::all_of(d.distance.begin(), d.distance.end(), [](std::uint32_t k) { return k == 0; })) return false;
+  return d.P == d.S || (d.forward && !d.exclusive_branches);
+}
+
+Graph build_graph(const model::ProgramIndex& ix, const BodyLayout& layout, const std::vector<DependencyInfo>& deps) {
+  Graph g(ix.instrs.size());
+  const auto uniform = uniform_instrs(ix);
+  // Program order: each instruction after the nearest earlier one on its engine that can run
+  // in the same iteration (not in the other branch of a cond).
+  for (const auto& lane : layout.engine_order)
+    for (std::size_t j = 1; j < lane.size(); ++j) {
+      const auto b = lane[j];
+      if (!uniform[b]) continue;
+      for (std::size_t i = j; i-- > 0;) {
+        if (exclusive(ix, layout, lane[i], b)) continue;
+        if (uniform[lane[i]]) boost::add_edge(lane[i], b, EdgeInfo{false, 0}, g);
+        break;
+      }
+    }
+  for (std::size_t i = 0; i < deps.size(); ++i) {
+    const auto& d = deps[i];
+    if (d.distance.empty() || !uniform[d.producer] || !uniform[d.consumer] || !same_iteration_edge(d)) continue;
+    boost::add_edge(d.producer, d.consumer, EdgeInfo{true, i}, g);
+  }
+  return g;
+}
+
+// Vertex filter for one strongly connected component (Boost wants it default-constructible).
+struct InComponent {
+  const std::vector<int>* comp = nullptr;
+  int c = 0;
+  bool operator()(Vertex v) const { return (*comp)[v] == c; }
+};
+
+// A shortest cycle through `root` inside its strongly connected component, as edges.
+std::vector<Edge> cycle_through(const Graph& g, Vertex root, const std::vector<int>& comp) {
+  for (const auto e : boost::make_iterator_range(boost::out_edges(root, g)))
+    if (boost::target(e, g) == root) return {e};
+  const InComponent in_comp{&comp, comp[root]};
+  const boost::filtered_graph<Graph, boost::keep_all, InComponent> fg(g, boost::keep_all{}, in_comp);
+  std::vector<Edge> pred(boost::num_vertices(g));
+  std::vector<std::size_t> dist(boost::num_vertices(g), std::numeric_limits<std::size_t>::max());
+  dist[root] = 0;
+  boost::breadth_first_search(
+      fg, root,
+      boost::visitor(boost::make_bfs_visitor(std::make_pair(
+          boost::record_edge_predecessors(pred.data(), boost::on_tree_edge{}),
+          boost::record_distances(dist.data(), boost::on_tree_edge{})))));
+  std::optional<Edge> back;
+  for (Vertex u = 0; u < boost::num_vertices(g); ++u) {
+    if (!in_comp(u) || dist[u] == std::numeric_limits<std::size_t>::max()) continue;
+    for (const auto e : boost::make_iterator_range(boost::out_edges(u, g)))
+      if (boost::target(e, g) == root && (!back || dist[u] < dist[boost::source(*back, g)])) back = e;
+  }
+  if (!back) return {};
+  std::vector<Edge> out{*back};
+  for (Vertex v = boost::source(*back, g); v != root; v = boost::source(pred[v], g)) out.push_back(pred[v]);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::string describe(const model::ProgramIndex& ix, const Graph& g, const std::vector<Edge>& cycle,
+                     const std::vector<DependencyInfo>& deps) {
+  std::set<model::LoopId> loops;
+  for (const auto e : cycle)
+    for (const auto l : ix.path(ix.instrs[boost::source(e, g)].parent))
+      if (l != model::kTop) loops.insert(l);
+  std::string runs, taken;
+  for (const auto l : loops) {
+    auto& list = ix.loops[l].kind == model::LoopKind::Loop ? runs : taken;
+    list += (list.empty() ? "" : ", ") + ix.loops[l].name;
+  }
+  std::string msg = "certain deadlock";
+  if (!runs.empty() || !taken.empty()) {
+    msg += " whenever";
+    const bool one_loop = runs.find(',') == std::string::npos, one_branch = taken.find(',') == std::string::npos;
+    if (!runs.empty()) msg += (one_loop ? " loop " : " loops ") + runs + (one_loop ? " runs" : " run");
+    if (!runs.empty() && !taken.empty()) msg += " and";
+    if (!taken.empty()) msg += (one_branch ? " branch " : " branches ") + taken + (one_branch ? " is taken" : " are taken");
+  }
+  msg += ":";
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    const auto& u = ix.instrs[boost::source(cycle[i], g)];
+    const auto& v = ix.instrs[boost::target(cycle[i], g)];
+    const auto& info = g[cycle[i]];
+    msg += i == 0 ? " " : "; ";
+    if (info.is_dep)
+      msg += v.name + " waits for " + u.name + " of the same iteration (dependency #" +
+             std::to_string(deps[info.dep].dep_index) + ")";
+    else
+      msg += v.name + " issues after " + u.name + " on engine " + ix.engines[v.engine];
+  }
+  return msg;
+}
+
+}  // namespace
+
+std::vector<Deadlock> find_deadlocks(const model::Program&, const model::ProgramIndex& ix,
+                                     const BodyLayout& layout, const std::vector<DependencyInfo>& deps) {
+  const Graph g = build_graph(ix, layout, deps);
+  std::vector<int> comp(boost::num_vertices(g));
+  const int n = boost::strong_components(g, boost::make_iterator_property_map(comp.begin(),
+                                                                           boost::get(boost::vertex_index, g)));
+  std::vector<bool> reported(static_cast<std::size_t>(n), false);
+  std::vector<Deadlock> out;
+  // One cycle per component, rooted at its first instruction in program order.
+  for (Vertex v = 0; v < boost::num_vertices(g); ++v) {
+    const auto c = static_cast<std::size_t>(comp[v]);
+    if (reported[c]) continue;
+    const auto cycle = cycle_through(g, v, comp);
+    if (cycle.empty()) continue;  // a single vertex without a self-loop
+    reported[c] = true;
+    // Instances of both branches of one cond never run in one iteration: not certain.
+    bool feasible = true;
+    for (std::size_t i = 0; i < cycle.size() && feasible; ++i)
+      for (std::size_t j = i + 1; j < cycle.size() && feasible; ++j)
+        if (exclusive(ix, layout, boost::source(cycle[i], g), boost::source(cycle[j], g))) feasible = false;
+    if (!feasible) continue;
+    Deadlock d;
+    for (const auto e : cycle) d.cycle.push_back(static_cast<model::InstrId>(boost::source(e, g)));
+    d.message = describe(ix, g, cycle, deps);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace syncbisim::analysis
