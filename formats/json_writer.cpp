@@ -1,0 +1,162 @@
+// write_json: canonical pretty JSON (2-space indent) in the simplest form of each field, so
+// read_json(write_json(p)) == p for every normalized program.
+#include <nlohmann/json.hpp>
+
+#include "formats/json_format.h"
+
+namespace syncbisim::formats {
+
+namespace {
+
+using nlohmann::ordered_json;
+using namespace model;
+
+ordered_json branch(std::uint32_t v) {
+  if (v == 0) return "then";
+  if (v == 1) return "else";
+  return v;  // not a valid branch; written as read so the index can name the problem
+}
+
+ordered_json value(std::uint32_t v, bool taken) { return taken ? branch(v) : ordered_json(v); }
+
+ordered_json choice(const Choice& c, bool taken) {
+  if (const auto* k = std::get_if<ConstTrip>(&c)) return value(k->n, taken);
+  if (const auto* r = std::get_if<RangeTrip>(&c)) {
+    if (taken && r->min == 0 && r->max == 1) return "any";
+    ordered_json o = ordered_json::object();
+    o["min"] = value(r->min, taken);
+    o["max"] = value(r->max, taken);
+    return o;
+  }
+  ordered_json seq = ordered_json::array();
+  for (auto v : std::get<SeqTrip>(c).values) seq.push_back(value(v, taken));
+  ordered_json o = ordered_json::object();
+  o["seq"] = std::move(seq);
+  return o;
+}
+
+ordered_json trip(const TripRule& r, bool taken) {
+  if (!r.divergent) return choice(r.uniform, taken);
+  ordered_json per = ordered_json::object();
+  for (const auto& [engine, c] : r.per_engine) per[engine] = choice(c, taken);
+  ordered_json o = ordered_json::object();
+  o["per_engine"] = std::move(per);
+  o["default"] = choice(r.uniform, taken);
+  return o;
+}
+
+ordered_json item(const Item& it, ProgramKind kind) {
+  if (const auto* op = std::get_if<RegOp>(&it)) {
+    ordered_json o = ordered_json::object();
+    o["set"] = op->dst;
+    if (op->expr.is_constant()) o["expr"] = op->expr.nodes[0].value;
+    else o["expr"] = op->expr.to_string();
+    return o;
+  }
+  if (const auto* b = std::get_if<Barrier>(&it)) {
+    ordered_json inner = ordered_json::object();
+    if (b->reset) inner["reset"] = *b->reset;
+    ordered_json o = ordered_json::object();
+    o["barrier"] = std::move(inner);
+    return o;
+  }
+  const auto& in = std::get<Instr>(it);
+  if (in.waits.empty() && !in.signal && in.extra.empty()) return in.id;
+  if (kind == ProgramKind::Spec && in.waits.empty() && !in.signal) {
+    ordered_json o = ordered_json::object();
+    o["id"] = in.id;
+    for (const auto& [key, text] : in.extra) {
+      // Extras hold compact JSON text (model::Instr::extra); anything else is kept as a string.
+      try {
+        o[key] = ordered_json::parse(text);
+      } catch (const nlohmann::json::exception&) {
+        o[key] = text;
+      }
+    }
+    return o;
+  }
+  ordered_json o = ordered_json::object();
+  o["instr"] = in.id;
+  if (!in.waits.empty()) {
+    ordered_json waits = ordered_json::array();
+    for (const auto& w : in.waits) {
+      ordered_json wo = ordered_json::object();
+      wo["sem"] = w.sem;
+      if (const auto* r = std::get_if<std::string>(&w.ge)) wo["ge"] = *r;
+      else wo["ge"] = std::get<std::uint64_t>(w.ge);
+      waits.push_back(std::move(wo));
+    }
+    o["wait"] = std::move(waits);
+  }
+  if (in.signal) {
+    if (in.signal->add == 1) {
+      o["signal"] = in.signal->sem;
+    } else {
+      ordered_json s = ordered_json::object();
+      s["sem"] = in.signal->sem;
+      s["add"] = in.signal->add;
+      o["signal"] = std::move(s);
+    }
+  }
+  return o;
+}
+
+ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind);
+
+ordered_json stmt(const Stmt& s, ProgramKind kind) {
+  ordered_json o = ordered_json::object();
+  if (const auto* b = std::get_if<Block>(&s.node)) {
+    ordered_json streams = ordered_json::object();
+    for (const auto& st : b->streams) {
+      ordered_json items = ordered_json::array();
+      for (const auto& it : st.items) items.push_back(item(it, kind));
+      streams[st.engine] = std::move(items);
+    }
+    o["block"] = std::move(streams);
+  } else if (const auto* l = std::get_if<Loop>(&s.node)) {
+    o["loop"] = l->id;
+    if (l->trip) o["trip"] = trip(*l->trip, false);
+    o["body"] = body(l->body, kind);
+  } else {
+    const auto& c = std::get<Cond>(s.node);
+    o["cond"] = c.id;
+    if (c.taken) o["taken"] = trip(*c.taken, true);
+    o["then"] = body(c.then_body, kind);
+    o["else"] = body(c.else_body, kind);
+  }
+  return o;
+}
+
+ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
+  ordered_json out = ordered_json::array();
+  for (const auto& s : stmts) out.push_back(stmt(s, kind));
+  return out;
+}
+
+}  // namespace
+
+std::string write_json(const Program& p) {
+  ordered_json o = ordered_json::object();
+  o["syncbisim"] = p.kind == ProgramKind::Spec ? "spec/1" : "impl/1";
+  o["engines"] = p.engines;
+  if (p.kind == ProgramKind::Impl || !p.semaphores.empty()) o["semaphores"] = p.semaphores;
+  o["program"] = body(p.body, p.kind);
+  if (p.kind == ProgramKind::Spec || !p.deps.empty()) {
+    ordered_json deps = ordered_json::array();
+    for (const auto& d : p.deps) {
+      ordered_json dj = ordered_json::object();
+      dj["producer"] = d.producer;
+      dj["consumer"] = d.consumer;
+      if (!d.distance.empty()) {
+        ordered_json dist = ordered_json::object();
+        for (const auto& [loop, k] : d.distance) dist[loop] = k;
+        dj["distance"] = std::move(dist);
+      }
+      deps.push_back(std::move(dj));
+    }
+    o["deps"] = std::move(deps);
+  }
+  return o.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace syncbisim::formats

@@ -1,0 +1,94 @@
+// Loading at the edge (formats/load.h): read, sniff JSON vs text, parse, validate names.
+#include "formats/load.h"
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "formats/json_format.h"
+#include "formats/text_format.h"
+
+namespace syncbisim::formats {
+
+using namespace model;
+
+Result<LoadedProgram> load_program_text(std::string_view content, const std::string& name) {
+  std::size_t i = 0;
+  while (i < content.size() && std::isspace(static_cast<unsigned char>(content[i]))) ++i;
+  // formats.md: the first non-blank character '{' means JSON, anything else the text format.
+  const bool json = i < content.size() && content[i] == '{';
+  auto parsed = json ? read_json(content) : read_text(content);
+  if (!parsed) {
+    parsed.error().file = name;
+    return parsed.error();
+  }
+  auto index = ProgramIndex::build(*parsed);
+  if (!index) {
+    index.error().file = name;
+    return index.error();
+  }
+  return LoadedProgram{std::move(*parsed), std::move(*index)};
+}
+
+Result<LoadedProgram> load_program_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Diagnostic{path, "", "io", "is a directory, not a program file"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Diagnostic{path, "", "io", "cannot open the file for reading"};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return Diagnostic{path, "", "io", "cannot read the file"};
+  return load_program_text(ss.str(), path);
+}
+
+Result<LoadedProgram> load_program_file(const std::string& path, ProgramKind kind) {
+  auto loaded = load_program_file(path);
+  if (!loaded) return loaded;
+  if (loaded->program.kind != kind) {
+    const char* want = kind == ProgramKind::Spec ? "spec/1" : "impl/1";
+    const char* got = kind == ProgramKind::Spec ? "impl/1" : "spec/1";
+    return Diagnostic{path, "/syncbisim", "wrong-kind",
+                      std::string("expected a ") + want + " program, found " + got};
+  }
+  return loaded;
+}
+
+Status write_file_atomically(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  // The temporary lives next to the target so the rename stays on one file system (atomic).
+  fs::path tmp;
+  for (int attempt = 0;; ++attempt) {
+    tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(attempt));
+    std::error_code ec;
+    if (!fs::exists(tmp, ec)) break;
+    if (attempt > 1000) return Diagnostic{path, "", "io", "cannot find a free temporary file name"};
+  }
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Diagnostic{path, "", "io", "cannot create a temporary file in " + dir.string()};
+    out << content;
+    out.flush();
+    if (!out) {
+      out.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      return Diagnostic{path, "", "io", "cannot write the file"};
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    return Diagnostic{path, "", "io", "cannot rename the temporary file into place: " + ec.message()};
+  }
+  return Ok{};
+}
+
+}  // namespace syncbisim::formats

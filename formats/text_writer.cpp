@@ -1,0 +1,136 @@
+// write_text: the printer of the text format. Deterministic, two spaces per nesting level,
+// every field written explicitly, so read_text(write_text(p)) == p for normalized programs.
+#include <nlohmann/json.hpp>
+
+#include "formats/text_format.h"
+
+namespace syncbisim::formats {
+
+namespace {
+
+using namespace model;
+
+std::string value(std::uint32_t v, bool taken) {
+  if (taken && v == 0) return "then";
+  if (taken && v == 1) return "else";
+  return std::to_string(v);
+}
+
+std::string choice(const Choice& c, bool taken) {
+  if (const auto* k = std::get_if<ConstTrip>(&c)) return value(k->n, taken);
+  if (const auto* r = std::get_if<RangeTrip>(&c)) {
+    if (taken && r->min == 0 && r->max == 1) return "any";
+    // Numbers, not names: "then..else" would read as one identifier.
+    return std::to_string(r->min) + ".." + std::to_string(r->max);
+  }
+  std::string out = "[";
+  const auto& vs = std::get<SeqTrip>(c).values;
+  for (std::size_t i = 0; i < vs.size(); ++i) out += (i ? ", " : "") + value(vs[i], taken);
+  return out + "]";
+}
+
+std::string trip(const TripRule& r, bool taken) {
+  if (!r.divergent) return choice(r.uniform, taken);
+  std::string out = "per_engine(";
+  for (std::size_t i = 0; i < r.per_engine.size(); ++i)
+    out += (i ? ", " : "") + r.per_engine[i].first + ": " + choice(r.per_engine[i].second, taken);
+  return out + "; default " + choice(r.uniform, taken) + ")";
+}
+
+std::string extras(const std::map<std::string, std::string>& extra) {
+  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+  for (const auto& [key, text] : extra) {
+    try {
+      o[key] = nlohmann::ordered_json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+      o[key] = text;
+    }
+  }
+  return "@" + o.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string item(const Item& it) {
+  if (const auto* op = std::get_if<RegOp>(&it)) return "[" + op->dst + " := " + op->expr.to_string() + "]";
+  if (const auto* b = std::get_if<Barrier>(&it)) {
+    if (!b->reset) return "barrier";
+    std::string out = "barrier(";
+    for (std::size_t i = 0; i < b->reset->size(); ++i) out += (i ? ", " : "") + (*b->reset)[i];
+    return out + ")";
+  }
+  const auto& in = std::get<Instr>(it);
+  std::string out;
+  if (!in.waits.empty()) {
+    out += "{";
+    for (std::size_t i = 0; i < in.waits.size(); ++i) {
+      const auto& w = in.waits[i];
+      out += (i ? ", " : "") + w.sem + " >= ";
+      if (const auto* r = std::get_if<std::string>(&w.ge)) out += *r;
+      else out += std::to_string(std::get<std::uint64_t>(w.ge));
+    }
+    out += "} ";
+  }
+  out += in.id;
+  if (!in.extra.empty()) out += extras(in.extra);
+  if (in.signal) out += " {" + in.signal->sem + " += " + std::to_string(in.signal->add) + "}";
+  return out;
+}
+
+void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
+  const std::string indent(2 * depth, ' ');
+  for (const auto& s : stmts) {
+    if (const auto* b = std::get_if<Block>(&s.node)) {
+      for (const auto& st : b->streams) {
+        out += indent + st.engine + ":";
+        for (const auto& it : st.items) out += " " + item(it);
+        out += "\n";
+      }
+    } else if (const auto* l = std::get_if<Loop>(&s.node)) {
+      out += indent + "loop " + l->id;
+      if (l->trip) out += " trip " + trip(*l->trip, false);
+      out += " {\n";
+      body(out, l->body, depth + 1);
+      out += indent + "}\n";
+    } else {
+      const auto& c = std::get<Cond>(s.node);
+      out += indent + "cond " + c.id;
+      if (c.taken) out += " taken " + trip(*c.taken, true);
+      out += " {\n";
+      body(out, c.then_body, depth + 1);
+      if (!c.else_body.empty()) {
+        out += indent + "} else {\n";
+        body(out, c.else_body, depth + 1);
+      }
+      out += indent + "}\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::string write_text(const Program& p) {
+  std::string out = p.kind == ProgramKind::Spec ? "syncbisim spec/1\n" : "syncbisim impl/1\n";
+  out += "engines";
+  for (const auto& e : p.engines) out += " " + e;
+  out += "\n";
+  if (p.kind == ProgramKind::Impl || !p.semaphores.empty()) {
+    out += "semaphores";
+    for (const auto& s : p.semaphores) out += " " + s;
+    out += "\n";
+  }
+  body(out, p.body, 0);
+  for (const auto& d : p.deps) {
+    out += "dep " + d.producer + " -> " + d.consumer;
+    if (!d.distance.empty()) {
+      out += " distance";
+      bool first = true;
+      for (const auto& [loop, k] : d.distance) {
+        out += (first ? " " : ", ") + loop + "=" + std::to_string(k);
+        first = false;
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace syncbisim::formats
