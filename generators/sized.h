@@ -1,0 +1,58 @@
+#pragma once
+// Size helpers shared by the generators. RapidCheck's own gen::container takes its length from
+// the size parameter (0..100 by default), which would make programs far too large to explore;
+// here a length is bounded by an explicit maximum that grows with the size, while the elements
+// still see the full size. Built on gen::container so shrinking removes elements first.
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace syncbisim::generators {
+
+// RapidCheck's default largest size (rc::detail::kNominalSize).
+inline constexpr int kNominalSize = 100;
+
+// `max` scaled by size / kNominalSize, rounded up, so a non-zero size allows at least one.
+inline int scaled_bound(int max, int size) {
+  if (max <= 0 || size <= 0) return 0;
+  return std::min(max, (max * size + kNominalSize - 1) / kNominalSize);
+}
+
+// A vector of 0..scaled_bound(max_len, size) elements.
+template <class T>
+rc::Gen<std::vector<T>> bounded_vector(int max_len, rc::Gen<T> elem) {
+  return rc::gen::withSize([=](int size) {
+    return rc::gen::resize(scaled_bound(max_len, size),
+                           rc::gen::container<std::vector<T>>(rc::gen::resize(size, elem)));
+  });
+}
+
+// A vector of min_len..max(min_len, scaled bound) elements; shrinks down to min_len.
+template <class T>
+rc::Gen<std::vector<T>> bounded_vector(int min_len, int max_len, rc::Gen<T> elem) {
+  return rc::gen::withSize([=](int size) {
+    const int extra = scaled_bound(std::max(0, max_len - min_len), size);
+    return rc::gen::map(
+        rc::gen::pair(rc::gen::container<std::vector<T>>(static_cast<std::size_t>(min_len), elem),
+                      rc::gen::resize(extra, rc::gen::container<std::vector<T>>(rc::gen::resize(size, elem)))),
+        [](std::pair<std::vector<T>, std::vector<T>> parts) {
+          auto out = std::move(parts.first);
+          for (auto& x : parts.second) out.push_back(std::move(x));
+          return out;
+        });
+  });
+}
+
+// std::optional from a generator, absent about one time in `absent_weight + present_weight`.
+// Shrinks towards absent.
+template <class T>
+rc::Gen<std::optional<T>> optional_of(rc::Gen<T> g, std::size_t absent_weight = 1,
+                                      std::size_t present_weight = 1) {
+  return rc::gen::weightedOneOf<std::optional<T>>(
+      {{absent_weight, rc::gen::just(std::optional<T>{})},
+       {present_weight, rc::gen::map(std::move(g), [](T v) { return std::optional<T>(std::move(v)); })}});
+}
+
+}  // namespace syncbisim::generators

@@ -1,0 +1,44 @@
+#pragma once
+// Random spec programs (formats.md "spec/1") for property tests: valid by construction
+// (model::ProgramIndex::build succeeds), normalized (model::normalize), small enough to explore.
+// Sizes grow with RapidCheck's size parameter; shrinking removes engines, then statements,
+// then dependencies, before it simplifies what is left.
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/program.h"
+
+namespace syncbisim::generators {
+
+struct SpecGenOptions {
+  std::uint32_t min_engines = 1;
+  std::uint32_t max_engines = 5;      // at most 5: the names are PE ACT DVE POOL SP or E0..E4
+  std::uint32_t max_depth = 3;        // loop nesting; a cond branch counts as a loop
+  std::uint32_t max_trip = 3;         // largest iteration count of any trip rule
+  std::uint32_t max_top_stmts = 5;    // statements of the program body, at full size
+  std::uint32_t max_body_stmts = 3;   // statements of a loop body or cond branch
+  std::uint32_t max_items = 2;        // instructions of one engine in one block statement
+  std::uint32_t max_deps = 8;         // dependency picks (some may resolve to the same one)
+  // Only allocatable dependencies (semantics.md §6), at most one per consumer.
+  bool allocatable_only = false;
+  // Zero-distance dependencies only point forward in pre-order (no spec deadlock when uniform).
+  bool acyclic = false;
+  // Some loops and conds get per-engine (divergent) rules.
+  bool divergent = true;
+  // Some instructions get extra fields (model::Instr::extra).
+  bool extras = true;
+};
+
+rc::Gen<model::Program> gen_spec(SpecGenOptions options = {});
+
+// Parts, for other generators.
+// 1..5 distinct engine names in one of the two naming styles.
+rc::Gen<std::vector<std::string>> gen_engine_names(std::uint32_t min_engines, std::uint32_t max_engines);
+// Extra fields of a spec instruction: key -> compact JSON text (as nlohmann::json::dump()).
+rc::Gen<std::map<std::string, std::string>> gen_extras();
+
+}  // namespace syncbisim::generators

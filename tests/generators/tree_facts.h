@@ -1,0 +1,77 @@
+#pragma once
+// Facts about a program tree, computed by the tests' own walk (independent of the generators'
+// places.h) so that the generator properties check the generators rather than themselves.
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/program.h"
+
+namespace syncbisim::test {
+
+struct TreeFacts {
+  std::vector<std::string> instr_ids;  // pre-order
+  std::vector<std::string> loop_ids;   // loops and conds, pre-order
+  std::uint32_t max_depth = 0;         // deepest loop (a cond branch counts), @top = 0
+  std::uint32_t loops = 0, conds = 0, divergent_rules = 0, missing_rules = 0;
+  std::uint32_t regops = 0, barriers = 0, barrier_resets = 0, waits = 0, register_waits = 0, signals = 0;
+  std::uint32_t extras = 0;
+  std::set<std::string> engines_used;
+};
+
+inline void walk_facts(const std::vector<model::Stmt>& body, std::uint32_t depth, TreeFacts& f) {
+  auto rule = [&f](const std::optional<model::TripRule>& r) {
+    if (!r) ++f.missing_rules;
+    else if (r->divergent) ++f.divergent_rules;
+  };
+  for (const auto& stmt : body) {
+    if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
+      for (const auto& s : b->streams) {
+        f.engines_used.insert(s.engine);
+        for (const auto& item : s.items) {
+          if (const auto* in = std::get_if<model::Instr>(&item)) {
+            f.instr_ids.push_back(in->id);
+            f.waits += static_cast<std::uint32_t>(in->waits.size());
+            for (const auto& w : in->waits) f.register_waits += std::holds_alternative<std::string>(w.ge) ? 1 : 0;
+            f.signals += in->signal ? 1 : 0;
+            f.extras += in->extra.empty() ? 0 : 1;
+          } else if (std::holds_alternative<model::RegOp>(item)) {
+            ++f.regops;
+          } else {
+            ++f.barriers;
+            f.barrier_resets += std::get<model::Barrier>(item).reset ? 1 : 0;
+          }
+        }
+      }
+    } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
+      ++f.loops;
+      rule(l->trip);
+      f.loop_ids.push_back(l->id);
+      f.max_depth = std::max(f.max_depth, depth + 1);
+      walk_facts(l->body, depth + 1, f);
+    } else {
+      const auto& c = std::get<model::Cond>(stmt.node);
+      ++f.conds;
+      rule(c.taken);
+      f.loop_ids.push_back(c.id);
+      f.max_depth = std::max(f.max_depth, depth + 1);
+      walk_facts(c.then_body, depth + 1, f);
+      walk_facts(c.else_body, depth + 1, f);
+    }
+  }
+}
+
+inline TreeFacts facts(const model::Program& p) {
+  TreeFacts f;
+  walk_facts(p.body, 0, f);
+  return f;
+}
+
+template <class C>
+bool all_unique(const C& c) {
+  return std::set<typename C::value_type>(c.begin(), c.end()).size() == c.size();
+}
+
+}  // namespace syncbisim::test
