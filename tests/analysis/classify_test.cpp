@@ -188,3 +188,27 @@ TEST_CASE("warnings: dependencies that can never bind") {
   // @top with offset 1 is also a multi-level-free, allocatable P = S shape.
   expect(r, 0, DepClass::ProducerInS, "@top", "@top", 1, true);
 }
+
+TEST_CASE("classification does not depend on how regions are split into blocks") {
+  const auto raw = spec({"E0", "E1"},
+                        {loop("A", 3, {block({{"E0", {"c"}}}), block({{"E1", {"q"}}}), block({{"E0", {"p"}}}),
+                                       loop("B", 2, {block({{"E1", {"x"}}}), block({{"E0", {"y"}}})}),
+                                       block({{"E1", {"z"}}})})},
+                        {dep("p", "c", {{"A", 1}}), dep("c", "p"), dep("x", "z"), dep("z", "y", {{"A", 1}}),
+                         dep("y", "x", {{"B", 1}})});
+  auto merged = raw;
+  normalize(merged);
+  REQUIRE(merged.body.size() == 1);
+  const auto a = analyze(raw), b = analyze(merged);
+  REQUIRE(a.a.deps.size() == b.a.deps.size());
+  for (std::size_t i = 0; i < a.a.deps.size(); ++i) {
+    CHECK(a[i].cls == b[i].cls);
+    CHECK(a[i].forward == b[i].forward);
+    CHECK(a[i].S == b[i].S);
+    CHECK(a[i].P == b[i].P);
+  }
+  expect(a, 0, DepClass::ProducerInS, "A", "A", 1, false);
+  expect(a, 2, DepClass::NestedForward, "A", "B", 0, true);
+  expect(a, 3, DepClass::ProducerInS, "A", "A", 1, false);  // z after loop B: backward
+  expect(a, 4, DepClass::ProducerInS, "B", "B", 1, true);
+}
