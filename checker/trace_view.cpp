@@ -1,0 +1,176 @@
+#include "checker/trace_view.h"
+
+#include <algorithm>
+
+namespace syncbisim::checker {
+
+using semantics::StepKind;
+
+namespace {
+
+std::string cell(const semantics::CompiledProgram& p, const semantics::RunEvent& ev) {
+  const auto& st = ev.step;
+  std::string out;
+  switch (st.kind) {
+    case StepKind::Issue: out = p.instrs[st.arg].name; break;
+    case StepKind::Retire: out = "done " + p.instrs[st.arg].name; break;
+    case StepKind::Commit: out = "commit #" + std::to_string(st.arg); break;
+    case StepKind::Choose: {
+      const auto& l = p.loops[st.aux];
+      if (l.kind == model::LoopKind::CondThen)
+        out = "take " + l.name.substr(0, l.name.rfind('.')) + (st.arg == 0 ? ".then" : ".else");
+      else
+        out = "trip " + l.name + "=" + std::to_string(st.arg);
+      break;
+    }
+    case StepKind::LoopEntry: out = ev.detail.empty() ? "enter " + p.loops[st.arg].name : ev.detail; return out;
+    case StepKind::LoopExit: out = "exit " + p.loops[st.arg].name; break;
+    case StepKind::BackEdge: return "";
+    case StepKind::RegOp: return "[" + p.regops[st.arg].text + "] " + ev.detail;
+    case StepKind::BarrierArrive: out = "barrier"; break;
+    case StepKind::BarrierRelease: out = "release"; break;
+  }
+  if (!ev.detail.empty() && st.kind != StepKind::Choose) out += " {" + ev.detail + "}";
+  return out;
+}
+
+}  // namespace
+
+std::string render_columns(const semantics::CompiledProgram& p, const std::vector<semantics::RunEvent>& events,
+                           TraceOptions o) {
+  const auto engines = p.engine_count();
+  struct Row {
+    std::size_t step;
+    std::size_t engine;  // engines = every column (a barrier release)
+    std::string text;
+  };
+  std::vector<Row> rows;
+  std::vector<std::size_t> width(engines, 0);
+  for (std::size_t e = 0; e < engines; ++e) width[e] = std::max<std::size_t>(p.engines[e].size(), 6);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const auto& ev = events[i];
+    if (!ev.visible && !o.internal) continue;
+    std::string text = cell(p, ev);
+    if (text.empty()) continue;
+    const std::size_t e = ev.step.kind == StepKind::BarrierRelease ? engines : ev.step.engine;
+    if (e < engines) width[e] = std::max(width[e], text.size());
+    rows.push_back(Row{i + 1, e, std::move(text)});
+  }
+  auto pad = [](std::string s, std::size_t w) {
+    if (s.size() < w) s.append(w - s.size(), ' ');
+    return s;
+  };
+  std::string out = pad("step", 6);
+  for (std::size_t e = 0; e < engines; ++e) out += "  " + pad(p.engines[e], width[e]);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  out += "\n";
+  for (const auto& r : rows) {
+    std::string line = pad(std::to_string(r.step), 6);
+    for (std::size_t e = 0; e < engines; ++e)
+      line += "  " + pad(r.engine == e || r.engine == engines ? r.text : "", width[e]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+nlohmann::json step_to_json(const semantics::CompiledProgram& p, const semantics::Step& s) {
+  nlohmann::json j;
+  j["step"] = semantics::to_string(s.kind);
+  if (s.kind != StepKind::BarrierRelease) j["engine"] = p.engines[s.engine];
+  switch (s.kind) {
+    case StepKind::Issue:
+    case StepKind::Retire: j["instr"] = p.instrs[s.arg].name; break;
+    case StepKind::Commit: j["position"] = s.arg; break;
+    case StepKind::Choose: {
+      const auto& l = p.loops[s.aux];
+      if (l.kind == model::LoopKind::CondThen) {
+        j["cond"] = l.name.substr(0, l.name.rfind('.'));
+        j["taken"] = s.arg == 0 ? "then" : "else";
+      } else {
+        j["loop"] = l.name;
+        j["trip"] = s.arg;
+      }
+      break;
+    }
+    case StepKind::LoopEntry:
+    case StepKind::LoopExit:
+    case StepKind::BackEdge: j["loop"] = p.loops[s.arg].name; break;
+    case StepKind::RegOp: j["op"] = p.regops[s.arg].text; break;
+    default: break;
+  }
+  return j;
+}
+
+nlohmann::json events_to_json(const semantics::CompiledProgram& p, const std::vector<semantics::RunEvent>& events,
+                              TraceOptions o) {
+  auto out = nlohmann::json::array();
+  for (const auto& ev : events) {
+    if (!ev.visible && !o.internal) continue;
+    auto j = step_to_json(p, ev.step);
+    if (!ev.detail.empty()) j["detail"] = ev.detail;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
+                              const semantics::Mismatch& m) {
+  const auto& instr = spec.instrs[m.instr].name;
+  const auto& engine = spec.engines[m.engine];
+  std::string out = m.impl_can ? "under-synchronization: " + engine + " may issue " + instr +
+                                     " in the impl before its dependency is satisfied"
+                               : "over-synchronization: " + engine + " waits to issue " + instr +
+                                     " in the impl although nothing is owed";
+  out += "\n  spec:";
+  if (m.spec_checks.empty()) out += " no dependency";
+  for (const auto& c : m.spec_checks) {
+    const auto& d = spec.deps[c.dep];
+    out += "\n    " + spec.instrs[d.producer].name + " -> " + spec.instrs[d.consumer].name + ": target (";
+    for (std::size_t j = 0; j < c.target.size(); ++j) out += (j ? "," : "") + std::to_string(c.target[j]);
+    out += ") ";
+    out += c.underflow ? "underflows, nothing owed"
+                       : "R(" + spec.instrs[d.producer].name + ") = " + std::to_string(c.retired) + ", owed " +
+                             std::to_string(c.owed) + (c.satisfied() ? " (satisfied)" : " (not satisfied)");
+  }
+  out += "\n  impl:";
+  if (m.impl_blocked_at_barrier) out += " held at a barrier before " + instr;
+  else if (m.impl_checks.empty()) out += " no wait";
+  for (const auto& w : m.impl_checks)
+    out += "\n    wait " + impl.semaphores[w.sem] + " >= " + std::to_string(w.threshold) + ": " + impl.semaphores[w.sem] +
+           " = " + std::to_string(w.value) + (w.holds() ? " (holds)" : " (blocks)");
+  return out;
+}
+
+nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
+                                const model::Program& spec_program, const semantics::Mismatch& m) {
+  nlohmann::json j;
+  j["kind"] = m.impl_can ? "under-sync" : "over-sync";
+  j["engine"] = spec.engines[m.engine];
+  j["instr"] = spec.instrs[m.instr].name;
+  // The dependency that decides: for under-sync the first one not satisfied, else the first one.
+  const semantics::DependencyCheck* pick = nullptr;
+  for (const auto& c : m.spec_checks)
+    if (!pick || (m.impl_can && !c.satisfied() && pick->satisfied())) pick = &c;
+  if (pick) {
+    const auto& d = spec_program.deps[spec.deps[pick->dep].index];
+    nlohmann::json dist = nlohmann::json::object();
+    for (const auto& [loop, k] : d.distance) dist[loop] = k;
+    j["dependency"] = {{"producer", d.producer}, {"consumer", d.consumer}, {"distance", dist}};
+    j["spec"] = {{"retired", pick->retired}, {"owed", pick->owed}, {"underflow", pick->underflow}};
+  } else {
+    j["dependency"] = nullptr;
+    j["spec"] = {{"retired", 0}, {"owed", 0}};
+  }
+  // The wait that decides: for over-sync the first one that blocks.
+  const semantics::WaitCheck* wait = nullptr;
+  for (const auto& w : m.impl_checks)
+    if (!wait || (!m.impl_can && !w.holds() && wait->holds())) wait = &w;
+  if (wait)
+    j["impl"] = {{"sem", impl.semaphores[wait->sem]}, {"value", wait->value}, {"threshold", wait->threshold}};
+  else
+    j["impl"] = {{"sem", nullptr}, {"value", 0}, {"threshold", 0}, {"barrier", m.impl_blocked_at_barrier}};
+  return j;
+}
+
+}  // namespace syncbisim::checker

@@ -1,0 +1,114 @@
+#include "semantics/lockstep.h"
+
+namespace syncbisim::semantics {
+
+namespace {
+bool is_loop_op(OpKind k) { return k == OpKind::LoopHead || k == OpKind::LoopBack; }
+}  // namespace
+
+LockstepState Lockstep::initial(const InternalObserver& observe) const {
+  LockstepState s{spec_->initial(), impl_->initial()};
+  settle(s, observe);
+  return s;
+}
+
+bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const {
+  bool moved = false;
+  std::vector<Step> steps;
+  for (;;) {
+    const Op& iop = impl_->control().next_op(s.impl.control, e);
+    if (iop.kind == OpKind::RegOp) {
+      const Step st{StepKind::RegOp, e, iop.a, 0};
+      impl_->apply(s.impl, st);
+      if (observe) observe(st, s);
+      moved = true;
+      continue;
+    }
+    if (iop.kind == OpKind::Barrier) {
+      if (!s.impl.arrived[e] && s.impl.control.engines[e].inflight.empty()) {
+        const Step st{StepKind::BarrierArrive, e, iop.a, 0};
+        impl_->apply(s.impl, st);
+        if (observe) observe(st, s);
+        moved = true;
+      }
+      return moved;  // released by settle() once every engine has arrived
+    }
+    const Op& sop = spec_->control().next_op(s.spec.control, e);
+    if (!is_loop_op(iop.kind) || !is_loop_op(sop.kind)) return moved;
+    // Both sides stand at the same loop guard or back edge: take the step unless it is a choice.
+    steps.clear();
+    spec_->control().loop_steps(s.spec.control, e, steps);
+    if (steps.empty() || steps.front().kind == StepKind::Choose) return moved;
+    spec_->apply(s.spec, steps.front());
+    impl_->apply(s.impl, steps.front());
+    if (observe) observe(steps.front(), s);
+    moved = true;
+  }
+}
+
+void Lockstep::settle(LockstepState& s, const InternalObserver& observe) const {
+  const auto engines = spec_->program().engine_count();
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (EngineId e = 0; e < engines; ++e) moved = settle_engine(s, e, observe) || moved;
+    if (impl_->barrier_ready(s.impl)) {
+      const Step st{StepKind::BarrierRelease, 0, 0, 0};
+      impl_->apply(s.impl, st);
+      if (observe) observe(st, s);
+      moved = true;
+    }
+  }
+}
+
+bool Lockstep::impl_can_issue(const LockstepState& s, EngineId e) const {
+  // The impl may be held at a barrier (or anything else) before the instruction: it cannot issue.
+  return impl_->can_issue(s.impl, e);
+}
+
+void Lockstep::visible(const LockstepState& s, std::vector<Step>& out) const {
+  const auto engines = spec_->program().engine_count();
+  for (EngineId e = 0; e < engines; ++e) {
+    const Op& sop = spec_->control().next_op(s.spec.control, e);
+    if (sop.kind == OpKind::Instr && spec_->can_issue(s.spec, e) && impl_can_issue(s, e))
+      out.push_back(Step{StepKind::Issue, e, sop.a, 0});
+    const auto& fl = s.spec.control.engines[e].inflight;
+    if (!fl.empty()) out.push_back(Step{StepKind::Retire, e, fl.front().instr, 0});
+    const Op& iop = impl_->control().next_op(s.impl.control, e);
+    if (sop.kind == OpKind::LoopHead && iop.kind == OpKind::LoopHead) {
+      std::vector<Step> steps;
+      spec_->control().loop_steps(s.spec.control, e, steps);
+      for (const auto& st : steps)
+        if (st.kind == StepKind::Choose) out.push_back(st);
+    }
+  }
+}
+
+void Lockstep::apply(LockstepState& s, const Step& st, const InternalObserver& observe) const {
+  spec_->apply(s.spec, st);
+  impl_->apply(s.impl, st);
+  settle(s, observe);
+}
+
+std::vector<Mismatch> Lockstep::mismatches(const LockstepState& s) const {
+  std::vector<Mismatch> out;
+  const auto engines = spec_->program().engine_count();
+  for (EngineId e = 0; e < engines; ++e) {
+    const Op& sop = spec_->control().next_op(s.spec.control, e);
+    if (sop.kind != OpKind::Instr) continue;
+    const bool sc = spec_->can_issue(s.spec, e);
+    const bool ic = impl_can_issue(s, e);
+    if (sc == ic) continue;
+    Mismatch m;
+    m.engine = e;
+    m.instr = sop.a;
+    m.spec_can = sc;
+    m.impl_can = ic;
+    m.spec_checks = spec_->explain(s.spec, e);
+    m.impl_checks = impl_->explain(s.impl, e);
+    m.impl_blocked_at_barrier = impl_->control().next_op(s.impl.control, e).kind == OpKind::Barrier;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace syncbisim::semantics

@@ -1,0 +1,66 @@
+#pragma once
+// Both systems side by side on the visible events (semantics.md §5): issue, retire, trip and
+// branch choices happen on both at once; loop control, register operations and barriers are
+// internal and run as soon as they can ("settling"), so both sides stand at the same place on
+// every engine whenever a visible step is chosen. Commits are fused into retirement here
+// (semantics.md §3 allows it: datapath state is opaque).
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "semantics/impl_system.h"
+#include "semantics/spec_system.h"
+
+namespace syncbisim::semantics {
+
+struct LockstepState {
+  SpecState spec;
+  ImplState impl;
+  bool operator==(const LockstepState&) const = default;
+  std::uint64_t hash() const { return spec.hash() * 31 + impl.hash(); }
+};
+
+// At some engine the two sides disagree on whether its next instruction may issue.
+struct Mismatch {
+  EngineId engine = 0;
+  InstrId instr = 0;
+  bool spec_can = false;  // spec may issue, impl may not: over-synchronization
+  bool impl_can = false;  // impl may issue, spec may not: under-synchronization
+  std::vector<DependencyCheck> spec_checks;
+  std::vector<WaitCheck> impl_checks;
+  bool impl_blocked_at_barrier = false;  // the impl waits at a barrier before the instruction
+};
+
+// Sees every internal step right after it is applied (for traces); may be empty.
+using InternalObserver = std::function<void(const Step&, const struct LockstepState&)>;
+
+class Lockstep {
+ public:
+  // Both systems must be compiled from corresponding programs (analysis::check_correspondence).
+  Lockstep(const SpecSystem& spec, const ImplSystem& impl) : spec_(&spec), impl_(&impl) {}
+
+  LockstepState initial(const InternalObserver& observe = {}) const;
+  // Runs internal steps until none is left.
+  void settle(LockstepState& s, const InternalObserver& observe = {}) const;
+  // Visible steps the two sides can take together (issue only where both may issue).
+  void visible(const LockstepState& s, std::vector<Step>& out) const;
+  // Applies a visible step to both sides, then settles.
+  void apply(LockstepState& s, const Step& st, const InternalObserver& observe = {}) const;
+
+  // Per engine whose next spec item is an instruction: does impl agree on issuing it?
+  std::vector<Mismatch> mismatches(const LockstepState& s) const;
+  bool spec_can_issue(const LockstepState& s, EngineId e) const { return spec_->can_issue(s.spec, e); }
+  bool impl_can_issue(const LockstepState& s, EngineId e) const;
+  bool finished(const LockstepState& s) const { return spec_->all_finished(s.spec) && impl_->all_finished(s.impl); }
+
+  const SpecSystem& spec() const { return *spec_; }
+  const ImplSystem& impl() const { return *impl_; }
+
+ private:
+  bool settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const;
+
+  const SpecSystem* spec_;
+  const ImplSystem* impl_;
+};
+
+}  // namespace syncbisim::semantics

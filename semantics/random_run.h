@@ -1,0 +1,35 @@
+#pragma once
+// One execution under a seeded random scheduler (`syncbisim run`): the spec alone, or spec and
+// impl in lock step, stopping at the first mismatch of issue enabledness.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "semantics/lockstep.h"
+
+namespace syncbisim::semantics {
+
+struct RunEvent {
+  Step step;
+  bool visible = false;
+  std::string detail;  // numbers worth showing: a register's new value, the waits at an issue
+};
+
+enum class RunOutcome : std::uint8_t { Finished, Deadlock, Mismatch, StepLimit };
+const char* to_string(RunOutcome o);
+
+struct RunResult {
+  RunOutcome outcome = RunOutcome::Finished;
+  std::vector<RunEvent> events;
+  std::optional<Mismatch> mismatch;  // with Mismatch
+  std::vector<EngineId> stuck;       // with Deadlock: engines not finished
+};
+
+// "A #2" after a step that started iteration 2 of A; "A skipped" for a trip of 0.
+std::string iteration_detail(const CompiledProgram& p, const ControlState& s, const Step& st);
+
+RunResult run_spec(const SpecSystem& spec, std::uint64_t seed, std::size_t max_steps = 100000);
+RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps = 100000);
+
+}  // namespace syncbisim::semantics
