@@ -59,6 +59,11 @@ std::vector<model::Dependency> resolve_deps(const std::vector<InstrPlace>& place
     const auto& c = places[pick.consumer % places.size()];
     const auto& p = places[pick.producer % places.size()];
     auto d = mode.allocatable_only ? allocatable(p, c, pick.k) : arbitrary(p, c, pick.offsets);
+    if (!mode.distance_at_top && d.distance.count(model::kTopLoop)) {
+      // An allocatable shape with an offset at @top would change shape without it: drop it.
+      if (mode.allocatable_only) continue;
+      d.distance.erase(model::kTopLoop);
+    }
     if (mode.acyclic && d.distance.empty() && p.rank >= c.rank) continue;
     if (mode.allocatable_only && !consumers.insert(c.id).second) continue;
     const bool duplicate = std::any_of(out.begin(), out.end(), [&](const model::Dependency& e) {

@@ -27,6 +27,8 @@ struct DepMode {
   // Drop dependencies whose distance is all zero unless the producer comes first in pre-order
   // (with uniform trips the spec can then never deadlock: every wait points backwards).
   bool acyclic = false;
+  // Offsets at @top are kept (otherwise dropped: @top runs once, so they never bind anyway).
+  bool distance_at_top = true;
 };
 
 std::vector<model::Dependency> resolve_deps(const std::vector<InstrPlace>& places, const std::vector<DepPick>& picks,

@@ -57,7 +57,7 @@ rc::Gen<model::Item> spec_item(const SpecGenOptions& o) {
 rc::Gen<model::Program> gen_spec(SpecGenOptions o) {
   o.min_engines = std::clamp<std::uint32_t>(o.min_engines, 1, 5);
   o.max_engines = std::clamp<std::uint32_t>(o.max_engines, o.min_engines, 5);
-  const DepMode mode{o.allocatable_only, o.acyclic};
+  const DepMode mode{o.allocatable_only, o.acyclic, o.distance_at_top};
   const TreeShape shape{o.max_engines, o.max_depth,      o.max_trip,  o.max_top_stmts,
                         o.max_body_stmts, o.max_items, o.divergent, false};
   // Engines first, then the tree, then dependencies: the order RapidCheck shrinks them in.

@@ -31,6 +31,8 @@ struct SpecGenOptions {
   bool divergent = true;
   // Some instructions get extra fields (model::Instr::extra).
   bool extras = true;
+  // Distances may name @top (valid, and always satisfied since @top runs once).
+  bool distance_at_top = true;
 };
 
 rc::Gen<model::Program> gen_spec(SpecGenOptions options = {});
