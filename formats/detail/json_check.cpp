@@ -77,7 +77,7 @@ class StrictSax : public nlohmann::json_sax<nlohmann::json> {
   bool key(string_t& k) override {
     auto& f = frames_.back();
     if (!f.keys.insert(k).second) {
-      error = model::make_error(pointer() + "/" + pointer_token(k), "duplicate-key",
+      error = model::make_error(container_pointer() + "/" + pointer_token(k), "duplicate-key",
                                 "key '" + k + "' appears twice in one object");
       return false;
     }
@@ -119,10 +119,14 @@ class StrictSax : public nlohmann::json_sax<nlohmann::json> {
     if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
     return true;
   }
-  std::string pointer() const {
+  // The pointer of the innermost open container: each enclosing frame contributes the key or
+  // index that leads to its child.
+  std::string container_pointer() const {
     std::string out;
-    for (const auto& f : frames_)
+    for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
+      const auto& f = frames_[i];
       out += "/" + (f.object ? pointer_token(f.key) : std::to_string(f.index > 0 ? f.index - 1 : 0));
+    }
     return out;
   }
 
