@@ -40,21 +40,23 @@ std::string render_columns(const semantics::CompiledProgram& p, const std::vecto
                            TraceOptions o) {
   const auto engines = p.engine_count();
   struct Row {
-    std::size_t step;
+    std::size_t step;    // 0 for an internal step
     std::size_t engine;  // engines = every column (a barrier release)
     std::string text;
   };
   std::vector<Row> rows;
   std::vector<std::size_t> width(engines, 0);
   for (std::size_t e = 0; e < engines; ++e) width[e] = std::max<std::size_t>(p.engines[e].size(), 6);
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const auto& ev = events[i];
+  // Visible steps are numbered (they are what a trace replays); internal ones are not.
+  std::size_t visible = 0;
+  for (const auto& ev : events) {
+    if (ev.visible) ++visible;
     if (!ev.visible && !o.internal) continue;
     std::string text = cell(p, ev);
     if (text.empty()) continue;
     const std::size_t e = ev.step.kind == StepKind::BarrierRelease ? engines : ev.step.engine;
     if (e < engines) width[e] = std::max(width[e], text.size());
-    rows.push_back(Row{i + 1, e, std::move(text)});
+    rows.push_back(Row{ev.visible ? visible : 0, e, std::move(text)});
   }
   auto pad = [](std::string s, std::size_t w) {
     if (s.size() < w) s.append(w - s.size(), ' ');
@@ -65,7 +67,7 @@ std::string render_columns(const semantics::CompiledProgram& p, const std::vecto
   while (!out.empty() && out.back() == ' ') out.pop_back();
   out += "\n";
   for (const auto& r : rows) {
-    std::string line = pad(std::to_string(r.step), 6);
+    std::string line = pad(r.step ? std::to_string(r.step) : "", 6);
     for (std::size_t e = 0; e < engines; ++e)
       line += "  " + pad(r.engine == e || r.engine == engines ? r.text : "", width[e]);
     while (!line.empty() && line.back() == ' ') line.pop_back();

@@ -11,5 +11,6 @@ struct Context {
 
 void add_show(CLI::App& app, Context& ctx);
 void add_run(CLI::App& app, Context& ctx);
+void add_check(CLI::App& app, Context& ctx);
 
 }  // namespace syncbisim::cli

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   syncbisim::cli::Context ctx;
   syncbisim::cli::add_show(app, ctx);
   syncbisim::cli::add_run(app, ctx);
+  syncbisim::cli::add_check(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -94,19 +94,36 @@ class Lowering {
     return ce;
   }
 
+  // Instruction ids are the spec's when lowering an impl against its spec, so that one Step
+  // means the same instruction on both sides of the lock step; loops must already agree (the
+  // structural correspondence guarantees the same tree in the same order).
+  InstrId instr_id(const std::string& name) const {
+    const auto id = trips_from_ ? trips_from_->instr(name) : ix_.instr(name);
+    if (!id) throw std::invalid_argument("instruction '" + name + "' is not in the spec");
+    return *id;
+  }
+
   void instrs() {
+    if (trips_from_) {
+      if (trips_from_->instrs.size() != ix_.instrs.size() || trips_from_->loops.size() != ix_.loops.size())
+        throw std::invalid_argument("the impl does not correspond to the spec (instruction or loop count differs)");
+      for (LoopId l = 0; l < ix_.loops.size(); ++l)
+        if (trips_from_->loops[l].name != ix_.loops[l].name)
+          throw std::invalid_argument("the impl's loop '" + ix_.loops[l].name + "' is not where the spec has it");
+    }
     out_.instrs.resize(ix_.instrs.size());
-    for (InstrId i = 0; i < ix_.instrs.size(); ++i) {
-      out_.instrs[i].name = ix_.instrs[i].name;
-      out_.instrs[i].engine = ix_.instrs[i].engine;
-      out_.instrs[i].parent = ix_.instrs[i].parent;
+    for (const auto& info : ix_.instrs) {
+      auto& ci = out_.instrs[instr_id(info.name)];
+      ci.name = info.name;
+      ci.engine = info.engine;
+      ci.parent = info.parent;
     }
   }
 
   void item(const model::Item& it, EngineId e) {
     auto& code = out_.code[e];
     if (const auto* in = std::get_if<model::Instr>(&it)) {
-      const InstrId id = *ix_.instr(in->id);
+      const InstrId id = instr_id(in->id);
       auto& ci = out_.instrs[id];
       for (const auto& w : in->waits) {
         CompiledWait cw;

@@ -111,8 +111,9 @@ struct CompiledProgram {
   std::size_t loop_count() const { return loops.size(); }
 };
 
-// Lowers a validated program (its index built). Trips of an impl loop without a trip rule
-// must come from the spec: pass the spec's index as `trips_from` (nullptr for a spec).
+// Lowers a validated program (its index built). An impl is lowered against its spec's index
+// (`trips_from`, nullptr for a spec): loops without a trip rule take the spec's, and
+// instructions get the spec's ids. Throws std::invalid_argument if the two do not correspond.
 CompiledProgram compile(const model::Program& p, const model::ProgramIndex& ix,
                         const model::ProgramIndex* trips_from = nullptr);
 

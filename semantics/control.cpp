@@ -83,14 +83,14 @@ void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& o
     out.push_back(Step{StepKind::Choose, e, v, l});
 }
 
-void Control::enabled(const ControlState& s, EngineId e, std::vector<Step>& out) const {
+void Control::enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool with_loop_steps) const {
   const auto& ec = s.engines[e];
   if (!opt_.fuse_commit)
     for (std::uint32_t i = 0; i < ec.inflight.size(); ++i)
       if (!ec.inflight[i].committed) out.push_back(Step{StepKind::Commit, e, i, 0});
   if (!ec.inflight.empty() && ec.inflight.front().committed)
     out.push_back(Step{StepKind::Retire, e, ec.inflight.front().instr, 0});
-  loop_steps(s, e, out);
+  if (with_loop_steps) loop_steps(s, e, out);
 }
 
 std::optional<LoopId> Control::start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t trip) const {

@@ -29,9 +29,9 @@ class Control {
   void iteration_vector(const ControlState& s, EngineId e, const std::vector<LoopId>& loops,
                         std::vector<std::uint32_t>& out) const;
 
-  // Control steps enabled for engine e: commit and retire (retire only if `retire_ok`), and,
-  // when the next op is a loop head or back edge, the loop step or the choices.
-  void enabled(const ControlState& s, EngineId e, std::vector<Step>& out) const;
+  // Control steps enabled for engine e: commits (without fusion) and the retirement of a
+  // committed head, and, if `loop_steps`, the loop step or the choices at a loop head or back edge.
+  void enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool loop_steps = true) const;
   // Loop-head/back-edge step alone (no commit/retire), if the next op is one.
   void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;
 

@@ -71,8 +71,8 @@ void Lockstep::visible(const LockstepState& s, std::vector<Step>& out) const {
     const Op& sop = spec_->control().next_op(s.spec.control, e);
     if (sop.kind == OpKind::Instr && spec_->can_issue(s.spec, e) && impl_can_issue(s, e))
       out.push_back(Step{StepKind::Issue, e, sop.a, 0});
-    const auto& fl = s.spec.control.engines[e].inflight;
-    if (!fl.empty()) out.push_back(Step{StepKind::Retire, e, fl.front().instr, 0});
+    // Retire (and, without commit fusion, the commits, which both sides share).
+    spec_->control().enabled(s.spec.control, e, out, /*loop_steps=*/false);
     const Op& iop = impl_->control().next_op(s.impl.control, e);
     if (sop.kind == OpKind::LoopHead && iop.kind == OpKind::LoopHead) {
       std::vector<Step> steps;

@@ -2,8 +2,8 @@
 // Both systems side by side on the visible events (semantics.md §5): issue, retire, trip and
 // branch choices happen on both at once; loop control, register operations and barriers are
 // internal and run as soon as they can ("settling"), so both sides stand at the same place on
-// every engine whenever a visible step is chosen. Commits are fused into retirement here
-// (semantics.md §3 allows it: datapath state is opaque).
+// every engine whenever a visible step is chosen. Commits are shared control; unless the systems
+// fuse them into retirement (semantics.md §3 allows it), they are offered by visible() too.
 #include <functional>
 #include <optional>
 #include <vector>
@@ -42,7 +42,8 @@ class Lockstep {
   LockstepState initial(const InternalObserver& observe = {}) const;
   // Runs internal steps until none is left.
   void settle(LockstepState& s, const InternalObserver& observe = {}) const;
-  // Visible steps the two sides can take together (issue only where both may issue).
+  // Steps the two sides take together: issue (only where both may), retire, choices, and
+  // commits when they are not fused.
   void visible(const LockstepState& s, std::vector<Step>& out) const;
   // Applies a visible step to both sides, then settles.
   void apply(LockstepState& s, const Step& st, const InternalObserver& observe = {}) const;

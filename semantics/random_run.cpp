@@ -79,20 +79,55 @@ RunResult run_spec(const SpecSystem& spec, std::uint64_t seed, std::size_t max_s
   }
 }
 
+namespace {
+
+// Records a lock-step execution as events, internal steps included, with the numbers shown.
+class LockstepRecorder {
+ public:
+  LockstepRecorder(const Lockstep& both, std::vector<RunEvent>& events) : both_(both), events_(events) {
+    observe_ = [this](const Step& st, const LockstepState& now) {
+      const auto& prog = both_.impl().program();
+      RunEvent ev{st, false, {}};
+      if (st.kind == StepKind::LoopEntry) ev.detail = iteration_detail(prog, now.impl.control, st);
+      if (st.kind == StepKind::RegOp) {
+        const auto& op = prog.regops[st.arg];
+        ev.detail = prog.registers[op.dst] + "=" + std::to_string(now.impl.regs[st.engine][op.dst]);
+      }
+      events_.push_back(std::move(ev));
+    };
+  }
+
+  LockstepState initial() const { return both_.initial(observe_); }
+
+  void apply(LockstepState& s, const Step& st) const {
+    RunEvent ev{st, true, {}};
+    const auto& prog = both_.impl().program();
+    if (st.kind == StepKind::Issue) {
+      const auto deps = dep_detail(both_.spec().explain(s.spec, st.engine));
+      const auto waits = wait_detail(prog, both_.impl().explain(s.impl, st.engine));
+      if (!deps.empty() || !waits.empty())
+        ev.detail = "spec " + (deps.empty() ? "-" : deps) + " | impl " + (waits.empty() ? "-" : waits);
+    }
+    if (st.kind == StepKind::Commit) ev.visible = false;
+    events_.push_back(std::move(ev));
+    both_.apply(s, st, observe_);
+    if (st.kind == StepKind::Choose) events_.back().detail.clear();
+  }
+
+ private:
+  const Lockstep& both_;
+  std::vector<RunEvent>& events_;
+  InternalObserver observe_;
+};
+
+}  // namespace
+
 RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps) {
   std::mt19937_64 rng(seed);
   RunResult r;
   const auto& prog = both.impl().program();
-  const InternalObserver observe = [&](const Step& st, const LockstepState& now) {
-    RunEvent ev{st, false, {}};
-    if (st.kind == StepKind::LoopEntry) ev.detail = iteration_detail(prog, now.impl.control, st);
-    if (st.kind == StepKind::RegOp) {
-      const auto& op = prog.regops[st.arg];
-      ev.detail = prog.registers[op.dst] + "=" + std::to_string(now.impl.regs[st.engine][op.dst]);
-    }
-    r.events.push_back(std::move(ev));
-  };
-  LockstepState s = both.initial(observe);
+  const LockstepRecorder rec(both, r.events);
+  LockstepState s = rec.initial();
   std::vector<Step> steps;
   for (std::size_t n = 0;; ++n) {
     if (auto ms = both.mismatches(s); !ms.empty()) {
@@ -116,16 +151,16 @@ RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max
       r.outcome = RunOutcome::StepLimit;
       return r;
     }
-    const Step st = steps[pick(rng, steps.size())];
-    RunEvent ev{st, true, {}};
-    if (st.kind == StepKind::Issue) {
-      const auto deps = dep_detail(both.spec().explain(s.spec, st.engine));
-      const auto waits = wait_detail(prog, both.impl().explain(s.impl, st.engine));
-      ev.detail = deps.empty() && waits.empty() ? "" : "spec " + (deps.empty() ? "-" : deps) + " | impl " + (waits.empty() ? "-" : waits);
-    }
-    r.events.push_back(std::move(ev));
-    both.apply(s, st, observe);
+    rec.apply(s, steps[pick(rng, steps.size())]);
   }
+}
+
+std::vector<RunEvent> replay_lockstep(const Lockstep& both, const std::vector<Step>& visible_steps) {
+  std::vector<RunEvent> events;
+  const LockstepRecorder rec(both, events);
+  LockstepState s = rec.initial();
+  for (const auto& st : visible_steps) rec.apply(s, st);
+  return events;
 }
 
 }  // namespace syncbisim::semantics

@@ -59,6 +59,8 @@ class SpecSystem {
 
   const Control& control() const { return control_; }
   const CompiledProgram& program() const { return control_.program(); }
+  // Does engine e count its iterations of loop l (l is the P of a dependency consumed on e)?
+  bool tracked(EngineId e, LoopId l) const { return tracked_[e][l] != 0; }
 
  private:
   DependencyCheck check(const SpecState& s, EngineId e, std::uint32_t dep) const;

@@ -1,0 +1,47 @@
+#include "checker/check_result.h"
+
+namespace syncbisim::checker {
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Bisimilar: return "bisimilar";
+    case Verdict::OverSynchronized: return "over-synchronized";
+    case Verdict::UnderSynchronized: return "under-synchronized";
+    case Verdict::SpecDeadlock: return "spec-deadlock";
+    case Verdict::Inconclusive: return "inconclusive";
+  }
+  return "?";
+}
+
+int exit_status(Verdict v) {
+  switch (v) {
+    case Verdict::Bisimilar: return 0;
+    case Verdict::Inconclusive: return 3;
+    default: return 1;
+  }
+}
+
+const char* to_string(ViolationKind k) {
+  switch (k) {
+    case ViolationKind::UnderSync: return "under-sync";
+    case ViolationKind::OverSync: return "over-sync";
+    case ViolationKind::Deadlock: return "deadlock";
+  }
+  return "?";
+}
+
+Verdict verdict_of(const std::vector<Violation>& vs, bool complete) {
+  bool under = false, over = false, spec_dead = false;
+  for (const auto& v : vs) {
+    under = under || v.kind == ViolationKind::UnderSync;
+    // A deadlock of the implementation alone is over-synchronization (semantics.md §5).
+    over = over || v.kind == ViolationKind::OverSync || (v.kind == ViolationKind::Deadlock && !v.spec_deadlocks_too);
+    spec_dead = spec_dead || (v.kind == ViolationKind::Deadlock && v.spec_deadlocks_too);
+  }
+  if (under) return Verdict::UnderSynchronized;
+  if (over) return Verdict::OverSynchronized;
+  if (spec_dead) return Verdict::SpecDeadlock;
+  return complete ? Verdict::Bisimilar : Verdict::Inconclusive;
+}
+
+}  // namespace syncbisim::checker

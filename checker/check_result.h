@@ -1,0 +1,43 @@
+#pragma once
+// What a check finds (semantics.md §5, formats.md "check --json").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "semantics/lockstep.h"
+
+namespace syncbisim::checker {
+
+enum class Verdict : std::uint8_t { Bisimilar, OverSynchronized, UnderSynchronized, SpecDeadlock, Inconclusive };
+const char* to_string(Verdict v);
+// formats.md: 0 holds, 1 a violation was found, 3 inconclusive.
+int exit_status(Verdict v);
+
+enum class ViolationKind : std::uint8_t { UnderSync, OverSync, Deadlock };
+const char* to_string(ViolationKind k);
+
+struct Violation {
+  ViolationKind kind = ViolationKind::UnderSync;
+  semantics::EngineId engine = 0;
+  std::optional<semantics::InstrId> instr;  // the instruction the engine stands before, if any
+  semantics::Mismatch mismatch;             // under-sync and over-sync
+  bool spec_deadlocks_too = false;          // deadlock: the spec is stuck there as well (§7.5)
+  std::vector<semantics::EngineId> stuck;   // deadlock: engines not finished
+  std::vector<semantics::Step> trace;       // visible steps from the initial state
+};
+
+struct CheckResult {
+  Verdict verdict = Verdict::Bisimilar;
+  bool exhaustive = true;
+  std::string limit;  // the limit that was hit, if any ("max-states 1000000", ...)
+  std::uint64_t states = 0, transitions = 0;
+  double seconds = 0;
+  std::uint64_t bytes = 0;  // memory of the state store
+  std::vector<Violation> violations;
+};
+
+// The verdict from the violations found and whether the search was complete.
+Verdict verdict_of(const std::vector<Violation>& v, bool complete);
+
+}  // namespace syncbisim::checker

@@ -1,0 +1,38 @@
+#pragma once
+// The differential bisimulation checker (semantics.md §5): explores the lock-step product of
+// the spec and the impl and classifies every reachable state. Exhaustive mode is a breadth-first
+// search over a visited set, so each violation's trace is a shortest one (in steps of the
+// explored graph); random mode runs seeded walks with the same checks at every step.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "checker/check_result.h"
+#include "semantics/lockstep.h"
+
+namespace syncbisim::checker {
+
+struct Progress {
+  std::uint64_t states = 0;
+  std::uint64_t frontier = 0;
+  double seconds = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct CheckOptions {
+  // Sound reductions (docs/checker.md): eager issue of instructions both sides may issue and
+  // whose waits no barrier can reset, eager retirement of instructions nothing observes.
+  // Commit fusion is chosen where the systems are built (semantics::Options).
+  bool reduction = true;
+  std::uint64_t max_states = 0;  // 0: no limit
+  double max_seconds = 0;        // 0: no limit
+  // Random mode: `walks` > 0 runs that many walks of at most `depth` steps from `seed`.
+  std::uint64_t walks = 0;
+  std::uint64_t seed = 1;
+  std::uint64_t depth = 100000;
+  std::function<void(const Progress&)> progress;  // called about every 2 seconds
+};
+
+CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);
+
+}  // namespace syncbisim::checker

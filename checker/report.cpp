@@ -1,0 +1,115 @@
+#include "checker/report.h"
+
+#include <cstdio>
+
+#include "checker/trace_view.h"
+#include "semantics/random_run.h"
+
+namespace syncbisim::checker {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string headline(const semantics::CompiledProgram& p, const Violation& v) {
+  std::string out = to_string(v.kind);
+  out += " on " + p.engines[v.engine];
+  if (v.instr) out += " at " + p.instrs[*v.instr].name;
+  return out;
+}
+
+nlohmann::json violation_json(const semantics::Lockstep& both, const model::Program& spec, const Violation& v) {
+  const auto& sp = both.spec().program();
+  const auto& ip = both.impl().program();
+  nlohmann::json j;
+  if (v.kind == ViolationKind::Deadlock) {
+    j["kind"] = "deadlock";
+    j["engine"] = sp.engines[v.engine];
+    j["instr"] = v.instr ? nlohmann::json(sp.instrs[*v.instr].name) : nlohmann::json(nullptr);
+    j["spec_deadlocks_too"] = v.spec_deadlocks_too;
+    j["stuck"] = nlohmann::json::array();
+    for (auto e : v.stuck) j["stuck"].push_back(sp.engines[e]);
+    j["dependency"] = nullptr;
+  } else {
+    j = mismatch_to_json(sp, ip, spec, v.mismatch);
+  }
+  auto trace = nlohmann::json::array();
+  for (const auto& st : v.trace) trace.push_back(step_to_json(ip, st));
+  j["trace"] = std::move(trace);
+  return j;
+}
+
+}  // namespace
+
+std::string render_text(const semantics::Lockstep& both, const model::Program&, const CheckResult& r) {
+  const auto& sp = both.spec().program();
+  const auto& ip = both.impl().program();
+  std::string out = std::string(to_string(r.verdict)) + "\n";
+  out += std::to_string(r.states) + " states, " + std::to_string(r.transitions) + " transitions, " +
+         fixed(r.seconds, 3) + " s, " + (r.exhaustive ? "exhaustive" : "not exhaustive");
+  if (!r.limit.empty()) out += " (limit: " + r.limit + ")";
+  out += "\n";
+  for (std::size_t i = 0; i < r.violations.size(); ++i) {
+    const auto& v = r.violations[i];
+    out += "\nviolation " + std::to_string(i + 1) + ": " + headline(sp, v) + "\n";
+    if (v.kind == ViolationKind::Deadlock) {
+      out += v.spec_deadlocks_too ? "  the spec deadlocks here too: the dependency graph or the control flow is at fault\n"
+                                  : "  only the implementation deadlocks: over-synchronization\n";
+      out += "  stuck:";
+      for (auto e : v.stuck) out += " " + sp.engines[e];
+      out += "\n";
+    } else {
+      std::string why = describe_mismatch(sp, ip, v.mismatch);
+      std::string indented = "  ";
+      for (char c : why) {
+        indented += c;
+        if (c == '\n') indented += "  ";
+      }
+      out += indented + "\n";
+    }
+    out += "  shortest trace (" + std::to_string(v.trace.size()) + " steps; the two sides part after the last):\n";
+    std::string cols = render_columns(ip, semantics::replay_lockstep(both, v.trace));
+    std::string indented = "    ";
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      indented += cols[k];
+      if (cols[k] == '\n' && k + 1 < cols.size()) indented += "    ";
+    }
+    out += indented;
+  }
+  return out;
+}
+
+nlohmann::json render_json(const semantics::Lockstep& both, const model::Program& spec, const CheckResult& r) {
+  nlohmann::json j;
+  j["verdict"] = to_string(r.verdict);
+  j["exhaustive"] = r.exhaustive;
+  j["states"] = r.states;
+  j["transitions"] = r.transitions;
+  j["seconds"] = r.seconds;
+  j["bytes"] = r.bytes;
+  if (!r.limit.empty()) j["limit"] = r.limit;
+  j["violations"] = nlohmann::json::array();
+  for (const auto& v : r.violations) j["violations"].push_back(violation_json(both, spec, v));
+  return j;
+}
+
+nlohmann::json traces_json(const semantics::Lockstep& both, const CheckResult& r) {
+  const auto& ip = both.impl().program();
+  nlohmann::json j;
+  j["violations"] = nlohmann::json::array();
+  for (const auto& v : r.violations) {
+    nlohmann::json one;
+    one["kind"] = to_string(v.kind);
+    one["engine"] = ip.engines[v.engine];
+    if (v.instr) one["instr"] = ip.instrs[*v.instr].name;
+    one["trace"] = events_to_json(ip, semantics::replay_lockstep(both, v.trace));
+    j["violations"].push_back(std::move(one));
+  }
+  return j;
+}
+
+}  // namespace syncbisim::checker

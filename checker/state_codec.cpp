@@ -1,0 +1,136 @@
+#include "checker/state_codec.h"
+
+#include <algorithm>
+
+namespace syncbisim::checker {
+
+using semantics::EngineId;
+using semantics::LoopId;
+
+StateCodec::StateCodec(const semantics::Lockstep& both) : both_(&both) {
+  const auto& p = both.spec().program();
+  engines_ = p.engine_count();
+  loops_ = p.loop_count();
+  for (LoopId l = 0; l < loops_; ++l) {
+    if (p.loops[l].chosen || p.loops[l].indexed) counted_loops_.push_back(l);
+    if (p.loops[l].chosen && !p.loops[l].divergent) shared_choice_loops_.push_back(l);
+  }
+  for (const auto& d : p.deps)
+    if (std::find(producers_.begin(), producers_.end(), d.producer) == producers_.end()) producers_.push_back(d.producer);
+  std::sort(producers_.begin(), producers_.end());
+  tracked_.resize(engines_);
+  deps_of_engine_.resize(engines_);
+  for (EngineId e = 0; e < engines_; ++e)
+    for (LoopId l = 0; l < loops_; ++l)
+      if (both.spec().tracked(e, l)) tracked_[e].push_back(l);
+  for (std::uint32_t i = 0; i < p.deps.size(); ++i) deps_of_engine_[p.deps[i].consumer_engine].push_back(i);
+  blank_ = semantics::LockstepState{both.spec().initial(), both.impl().initial()};
+}
+
+namespace {
+void put64(std::vector<std::uint32_t>& out, std::uint64_t v) {
+  out.push_back(static_cast<std::uint32_t>(v));
+  out.push_back(static_cast<std::uint32_t>(v >> 32));
+}
+std::uint64_t get64(const std::uint32_t*& w) {
+  const std::uint64_t lo = *w++;
+  const std::uint64_t hi = *w++;
+  return lo | (hi << 32);
+}
+}  // namespace
+
+void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, std::vector<std::uint32_t>& out) const {
+  const auto& sc = s.spec.control.engines[e];
+  const auto& ic = s.impl.control.engines[e];
+  out.push_back(sc.pc);
+  out.push_back(ic.pc);
+  for (const auto& f : sc.frames) {
+    out.push_back(f.iter);
+    out.push_back(f.trip);
+  }
+  for (auto l : counted_loops_) out.push_back(sc.trips_started[l]);
+  out.push_back(static_cast<std::uint32_t>(sc.inflight.size()));
+  for (const auto& i : sc.inflight) out.push_back((i.instr << 1) | (i.committed ? 1U : 0U));
+  for (auto l : tracked_[e]) out.push_back(s.spec.entries[e][l]);
+  for (auto d : deps_of_engine_[e]) {
+    const auto& h = s.spec.history[d];
+    out.push_back(static_cast<std::uint32_t>(h.size()));
+    for (const auto& r : h) {
+      out.insert(out.end(), r.vec.begin(), r.vec.end());
+      out.push_back(r.before);
+    }
+  }
+  for (auto v : s.impl.regs[e]) put64(out, v);
+  out.push_back(s.impl.arrived[e]);
+}
+
+void StateCodec::encode_global(const semantics::LockstepState& s, std::vector<std::uint32_t>& out) const {
+  for (auto i : producers_) out.push_back(s.spec.retired[i]);
+  for (auto v : s.impl.sems) put64(out, v);
+  for (auto l : shared_choice_loops_) {
+    const auto& pend = s.spec.control.pending[l];
+    out.push_back(static_cast<std::uint32_t>(pend.size()));
+    out.insert(out.end(), pend.begin(), pend.end());
+  }
+}
+
+void StateCodec::encode_part(const semantics::LockstepState& s, std::size_t i, std::vector<std::uint32_t>& out) const {
+  if (i < engines_)
+    encode_engine(s, static_cast<EngineId>(i), out);
+  else
+    encode_global(s, out);
+}
+
+const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, EngineId e, const std::uint32_t* w) const {
+  auto& sc = s.spec.control.engines[e];
+  sc.pc = *w++;
+  const std::uint32_t impl_pc = *w++;
+  for (auto& f : sc.frames) {
+    f.iter = *w++;
+    f.trip = *w++;
+  }
+  for (auto l : counted_loops_) sc.trips_started[l] = *w++;
+  sc.inflight.resize(*w++);
+  for (auto& i : sc.inflight) {
+    i.instr = *w >> 1;
+    i.committed = (*w & 1U) != 0;
+    ++w;
+  }
+  for (auto l : tracked_[e]) s.spec.entries[e][l] = *w++;
+  const auto& p = both_->spec().program();
+  for (auto d : deps_of_engine_[e]) {
+    auto& h = s.spec.history[d];
+    h.resize(*w++);
+    const auto width = p.deps[d].common.size();
+    for (auto& r : h) {
+      r.vec.assign(w, w + width);
+      w += width;
+      r.before = *w++;
+    }
+  }
+  for (auto& v : s.impl.regs[e]) v = get64(w);
+  s.impl.arrived[e] = static_cast<std::uint8_t>(*w++);
+  s.impl.control.engines[e] = sc;  // both sides share frames, trips and in-flight lists
+  s.impl.control.engines[e].pc = impl_pc;
+  return w;
+}
+
+void StateCodec::decode_global(semantics::LockstepState& s, const std::uint32_t* w) const {
+  for (auto i : producers_) s.spec.retired[i] = *w++;
+  for (auto& v : s.impl.sems) v = get64(w);
+  for (auto l : shared_choice_loops_) {
+    auto& pend = s.spec.control.pending[l];
+    pend.resize(*w++);
+    for (auto& v : pend) v = *w++;
+  }
+  s.impl.control.pending = s.spec.control.pending;
+}
+
+semantics::LockstepState StateCodec::decode(const std::vector<const std::uint32_t*>& parts) const {
+  semantics::LockstepState s = blank_;
+  for (EngineId e = 0; e < engines_; ++e) decode_engine(s, e, parts[e]);
+  decode_global(s, parts[engines_]);
+  return s;
+}
+
+}  // namespace syncbisim::checker
