@@ -10,7 +10,7 @@ namespace syncbisim::generators {
 
 rc::Gen<DepPick> gen_dep_pick() {
   // Offsets lean to zero: most real dependencies are within one iteration.
-  const auto offset = rc::gen::weightedElement<std::uint32_t>({{4, 0}, {2, 1}, {1, 2}});
+  const auto offset = weighted_one_of<std::uint32_t>({{4, rc::gen::just(0u)}, {2, rc::gen::just(1u)}, {1, rc::gen::just(2u)}});
   return rc::gen::apply(
       [](std::uint32_t c, std::uint32_t p, std::uint32_t k, std::vector<std::uint32_t> offsets) {
         return DepPick{c, p, k, std::move(offsets)};

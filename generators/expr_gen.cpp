@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "generators/sized.h"
+
 namespace syncbisim::generators {
 
 std::vector<std::string> register_names() { return {"rA", "rhA", "rB", "w", "r_0", "t1"}; }
@@ -9,7 +11,7 @@ std::vector<std::string> register_names() { return {"rA", "rhA", "rB", "w", "r_0
 rc::Gen<std::string> gen_register() { return rc::gen::elementOf(register_names()); }
 
 rc::Gen<std::uint64_t> gen_constant() {
-  return rc::gen::weightedOneOf<std::uint64_t>(
+  return weighted_one_of<std::uint64_t>(
       {{8, rc::gen::inRange<std::uint64_t>(0, 10)},
        {1, rc::gen::element<std::uint64_t>(1000, std::uint64_t{1} << 40, std::numeric_limits<std::uint64_t>::max())}});
 }
@@ -24,7 +26,7 @@ rc::Gen<model::Expr> gen_expr(std::uint32_t max_depth) {
   auto binary = rc::gen::apply(
       [](model::ExprOp o, model::Expr a, model::Expr b) { return model::Expr::binary(o, a, b); }, op, sub, sub);
   // Leaves first: shrinking collapses trees to constants.
-  return rc::gen::weightedOneOf<model::Expr>({{2, leaf}, {1, binary}});
+  return weighted_one_of<model::Expr>({{2, leaf}, {1, binary}});
 }
 
 }  // namespace syncbisim::generators

@@ -35,7 +35,7 @@ rc::Gen<Item> gen_item(const ImplGenOptions& o) {
       rc::gen::map(gen_register(), [](std::string r) { return model::Operand{std::move(r)}; }));
   const auto wait = rc::gen::apply([](std::string s, model::Operand ge) { return model::Wait{std::move(s), std::move(ge)}; },
                                    sem, operand);
-  const auto add = rc::gen::weightedOneOf<std::uint32_t>(
+  const auto add = weighted_one_of<std::uint32_t>(
       {{6, rc::gen::inRange<std::uint32_t>(1, 4)},
        {1, rc::gen::element<std::uint32_t>(1000, std::numeric_limits<std::uint32_t>::max())}});
   const auto signal =
@@ -56,7 +56,7 @@ rc::Gen<Item> gen_item(const ImplGenOptions& o) {
     b.reset = std::move(r);
     return Item{std::move(b)};
   });
-  return rc::gen::weightedOneOf<Item>({{4, instr}, {3, regop}, {1, barrier}});
+  return weighted_one_of<Item>({{4, instr}, {3, regop}, {1, barrier}});
 }
 
 // Resolves semaphore slots against p.semaphores. With none declared, waits and signals go (they

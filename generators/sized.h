@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace syncbisim::generators {
@@ -45,12 +46,33 @@ rc::Gen<std::vector<T>> bounded_vector(int min_len, int max_len, rc::Gen<T> elem
   });
 }
 
+// One of several generators, picked by weight. Unlike rc::gen::weightedOneOf (whose choice
+// never shrinks) the choice shrinks towards the first alternative, so list the simplest first.
+template <class T>
+rc::Gen<T> weighted_one_of(std::vector<std::pair<std::size_t, rc::Gen<T>>> alternatives) {
+  std::vector<std::size_t> weights;
+  std::vector<rc::Gen<T>> gens;
+  for (auto& [w, g] : alternatives) {
+    weights.push_back(w);
+    gens.push_back(std::move(g));
+  }
+  const rc::Gen<std::size_t> index = [weights](const rc::Random& random, int) {
+    std::size_t total = 0;
+    for (auto w : weights) total += w;
+    auto pick = static_cast<std::size_t>(rc::Random(random).next() % total);
+    std::size_t i = 0;
+    while (pick >= weights[i]) pick -= weights[i++];
+    return rc::shrinkable::shrinkRecur(i, [](std::size_t x) { return rc::shrink::towards<std::size_t>(x, 0); });
+  };
+  return rc::gen::join(rc::gen::map(index, [gens](std::size_t i) { return gens[i]; }));
+}
+
 // std::optional from a generator, absent about one time in `absent_weight + present_weight`.
 // Shrinks towards absent.
 template <class T>
 rc::Gen<std::optional<T>> optional_of(rc::Gen<T> g, std::size_t absent_weight = 1,
                                       std::size_t present_weight = 1) {
-  return rc::gen::weightedOneOf<std::optional<T>>(
+  return weighted_one_of<std::optional<T>>(
       {{absent_weight, rc::gen::just(std::optional<T>{})},
        {present_weight, rc::gen::map(std::move(g), [](T v) { return std::optional<T>(std::move(v)); })}});
 }

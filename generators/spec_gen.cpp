@@ -37,7 +37,7 @@ rc::Gen<std::map<std::string, std::string>> gen_extras() {
   auto some = rc::gen::map(entries, [](std::vector<std::pair<std::string, std::string>> kv) {
     return std::map<std::string, std::string>(kv.begin(), kv.end());
   });
-  return rc::gen::weightedOneOf<std::map<std::string, std::string>>(
+  return weighted_one_of<std::map<std::string, std::string>>(
       {{4, rc::gen::just(std::map<std::string, std::string>{})}, {1, some}});
 }
 

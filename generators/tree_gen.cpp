@@ -56,7 +56,7 @@ rc::Gen<Stmt> gen_stmt(const TreeShape& t, const rc::Gen<model::Item>& item, std
         return Stmt{std::move(c)};
       },
       gen_rule(t, gen_branch_choice()), body, body);
-  return rc::gen::weightedOneOf<Stmt>({{3, gen_block(t, item)}, {2, loop}, {1, cond}});
+  return weighted_one_of<Stmt>({{3, gen_block(t, item)}, {2, loop}, {1, cond}});
 }
 
 rc::Gen<std::vector<Stmt>> gen_body(const TreeShape& t, const rc::Gen<model::Item>& item, std::uint32_t depth,

@@ -24,7 +24,7 @@ rc::Gen<Choice> gen_loop_choice(std::uint32_t max_trip) {
   auto seq = rc::gen::map(bounded_vector(1, 4, value),
                           [](std::vector<std::uint32_t> v) { return Choice{model::SeqTrip{std::move(v)}}; });
   // Constants first so that shrinking turns ranges and sequences into constants.
-  return rc::gen::weightedOneOf<Choice>({{4, constant}, {2, range}, {2, seq}});
+  return weighted_one_of<Choice>({{4, constant}, {2, range}, {2, seq}});
 }
 
 rc::Gen<Choice> gen_branch_choice() {
@@ -33,7 +33,7 @@ rc::Gen<Choice> gen_branch_choice() {
   auto any = rc::gen::just(Choice{model::RangeTrip{0, 1}});
   auto seq = rc::gen::map(bounded_vector(1, 4, branch),
                           [](std::vector<std::uint32_t> v) { return Choice{model::SeqTrip{std::move(v)}}; });
-  return rc::gen::weightedOneOf<Choice>({{3, constant}, {2, any}, {2, seq}});
+  return weighted_one_of<Choice>({{3, constant}, {2, any}, {2, seq}});
 }
 
 rc::Gen<model::TripRule> gen_trip_rule(rc::Gen<Choice> choice, bool allow_divergent, std::uint32_t engine_slots) {
@@ -48,7 +48,7 @@ rc::Gen<model::TripRule> gen_trip_rule(rc::Gen<Choice> choice, bool allow_diverg
         return model::TripRule{std::move(fallback), std::move(entries), true};
       },
       choice, bounded_vector(0, 3, entry));
-  return rc::gen::weightedOneOf<model::TripRule>({{3, uniform}, {1, divergent}});
+  return weighted_one_of<model::TripRule>({{3, uniform}, {1, divergent}});
 }
 
 }  // namespace syncbisim::generators
