@@ -8,6 +8,7 @@
 #include "generators/describe.h"
 #include "generators/impl_gen.h"
 #include "generators/spec_gen.h"
+#include "model/index.h"
 #include "support/rapidcheck_doctest.h"
 
 namespace sb = syncbisim;
@@ -57,6 +58,37 @@ TEST_CASE("roundtrip: a distance at @top survives the text format" * doctest::ma
   const auto back = sb::formats::read_text(sb::formats::write_text(p));
   REQUIRE(back.ok());
   CHECK(*back == p);
+}
+
+// Known bug in formats/ (found by hand while widening the names the generators use): an impl
+// instruction whose id is "barrier" is written bare by write_text and read back as a barrier.
+// Remove may_fail once fixed.
+TEST_CASE("roundtrip: an instruction named like a keyword survives the text format" * doctest::may_fail()) {
+  Program p;
+  p.kind = sb::model::ProgramKind::Impl;
+  p.engines = {"E0"};
+  p.body.push_back(sb::model::Stmt{sb::model::Block{{sb::model::Stream{"E0", {sb::model::Instr{"barrier"}}}}, {}}});
+  const auto back = sb::formats::read_text(sb::formats::write_text(p));
+  REQUIRE(back.ok());
+  CHECK(*back == p);
+}
+
+// Known gap between model/ and formats/: ProgramIndex accepts "r-1" as a register name
+// (valid_name allows '-'), but the expression grammar reads it as r - 1, so neither format
+// can carry it. Either names or the grammar must change; remove may_fail then.
+TEST_CASE("roundtrip: a register name with a dash survives both formats" * doctest::may_fail()) {
+  Program p;
+  p.kind = sb::model::ProgramKind::Impl;
+  p.engines = {"E0"};
+  p.body.push_back(sb::model::Stmt{
+      sb::model::Block{{sb::model::Stream{"E0", {sb::model::RegOp{"w", sb::model::Expr::reg("r-1"), {}}}}}, {}}});
+  REQUIRE(sb::model::ProgramIndex::build(p).ok());
+  const auto from_json = sb::formats::read_json(sb::formats::write_json(p));
+  REQUIRE(from_json.ok());
+  CHECK(*from_json == p);
+  const auto from_text = sb::formats::read_text(sb::formats::write_text(p));
+  REQUIRE(from_text.ok());
+  CHECK(*from_text == p);
 }
 
 TEST_CASE("roundtrip: allocatable acyclic spec programs survive JSON and text round trips") {
