@@ -89,12 +89,47 @@ void Lockstep::apply(LockstepState& s, const Step& st, const InternalObserver& o
   settle(s, observe);
 }
 
+std::optional<Mismatch> Lockstep::ahead_of_barrier(const LockstepState& s, EngineId e) const {
+  // The impl holds engine e at a barrier; the spec's next item may lie past loop control (the
+  // next iteration, the code after the loop). Walk the spec's control steps of e alone, every
+  // choice included, to the instructions it could issue next.
+  std::vector<SpecState> todo{s.spec};
+  std::vector<Step> steps;
+  for (std::size_t budget = 0; !todo.empty() && budget < 10000; ++budget) {
+    SpecState cur = std::move(todo.back());
+    todo.pop_back();
+    const Op& op = spec_->control().next_op(cur.control, e);
+    if (op.kind == OpKind::Instr) {
+      if (!spec_->can_issue(cur, e)) continue;
+      Mismatch m;
+      m.engine = e;
+      m.instr = op.a;
+      m.spec_can = true;
+      m.spec_checks = spec_->explain(cur, e);
+      m.impl_blocked_at_barrier = true;
+      return m;
+    }
+    steps.clear();
+    spec_->control().loop_steps(cur.control, e, steps);
+    for (const auto& st : steps) {
+      SpecState next = cur;
+      spec_->apply(next, st);
+      todo.push_back(std::move(next));
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<Mismatch> Lockstep::mismatches(const LockstepState& s) const {
   std::vector<Mismatch> out;
   const auto engines = spec_->program().engine_count();
   for (EngineId e = 0; e < engines; ++e) {
     const Op& sop = spec_->control().next_op(s.spec.control, e);
-    if (sop.kind != OpKind::Instr) continue;
+    if (sop.kind != OpKind::Instr) {
+      if (impl_->control().next_op(s.impl.control, e).kind == OpKind::Barrier)
+        if (auto m = ahead_of_barrier(s, e)) out.push_back(std::move(*m));
+      continue;
+    }
     const bool sc = spec_->can_issue(s.spec, e);
     const bool ic = impl_can_issue(s, e);
     if (sc == ic) continue;

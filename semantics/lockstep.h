@@ -48,7 +48,8 @@ class Lockstep {
   // Applies a visible step to both sides, then settles.
   void apply(LockstepState& s, const Step& st, const InternalObserver& observe = {}) const;
 
-  // Per engine whose next spec item is an instruction: does impl agree on issuing it?
+  // Per engine whose next spec item is an instruction: does impl agree on issuing it? An engine
+  // the impl holds at a barrier is compared on the spec's next instruction past loop control.
   std::vector<Mismatch> mismatches(const LockstepState& s) const;
   bool spec_can_issue(const LockstepState& s, EngineId e) const { return spec_->can_issue(s.spec, e); }
   bool impl_can_issue(const LockstepState& s, EngineId e) const;
@@ -59,6 +60,9 @@ class Lockstep {
 
  private:
   bool settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const;
+  // Over-synchronization hidden behind a barrier: the spec could get past loop control to an
+  // instruction it may issue while the impl waits at the barrier.
+  std::optional<Mismatch> ahead_of_barrier(const LockstepState& s, EngineId e) const;
 
   const SpecSystem* spec_;
   const ImplSystem* impl_;

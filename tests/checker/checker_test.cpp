@@ -1,0 +1,187 @@
+// The differential checker on tiny inline programs (semantics.md §5; formats.md verdicts).
+#include <doctest/doctest.h>
+
+#include "check_support.h"
+
+using namespace syncbisim;
+using checker::Verdict;
+using checker::ViolationKind;
+
+namespace {
+
+const char* kFig7Spec = R"(
+syncbisim spec/1
+engines E0 E1
+loop A trip 3 {
+  E0: I0 I1
+  E1: I2
+}
+dep I1 -> I2
+)";
+
+const char* kFig8Impl = R"(
+syncbisim impl/1
+engines E0 E1
+semaphores s0 s1
+E0: [rhA := 0]
+E1: [rhA := 0]
+loop A {
+  E0: [rA := rA + 1] [rhA := rhA + 1] I0 {s0 += 1} I1 {s0 += 1}
+  E1: [rA := rA + 1] [rhA := rhA + 1] [w := isgt(rhA, 0) * (2 * rA)] {s0 >= w} I2 {s1 += 1}
+}
+)";
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+const checker::Violation* find(const checker::CheckResult& r, ViolationKind k, const std::string& instr,
+                               const test::Pair& p) {
+  for (const auto& v : r.violations)
+    if (v.kind == k && v.instr && p.spec_code.instrs[*v.instr].name == instr) return &v;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("the paper's per-loop allocation of Figure 8 is bisimilar, with and without reductions") {
+  const auto p = test::load_pair(kFig7Spec, kFig8Impl);
+  for (bool reduce : {true, false}) {
+    checker::CheckOptions o;
+    o.reduction = reduce;
+    const auto r = test::run_check(*p, o);
+    CHECK(r.verdict == Verdict::Bisimilar);
+    CHECK(r.exhaustive);
+    CHECK(r.violations.empty());
+    CHECK(r.states > 1);
+  }
+}
+
+TEST_CASE("a wait one too low is under-synchronization, with a shortest trace and both sides' numbers") {
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA - 1)"));
+  const auto r = test::run_check(*p);
+  CHECK(r.verdict == Verdict::UnderSynchronized);
+  const auto* v = find(r, ViolationKind::UnderSync, "I2", *p);
+  REQUIRE(v != nullptr);
+  // issue I0, retire I0: then s0 = 1 reaches the wrong threshold 1 while I1 has not retired.
+  REQUIRE(v->trace.size() == 2);
+  CHECK(v->trace[0].kind == semantics::StepKind::Issue);
+  CHECK(v->trace[1].kind == semantics::StepKind::Retire);
+  REQUIRE(v->mismatch.spec_checks.size() == 1);
+  CHECK(v->mismatch.spec_checks[0].retired == 0);
+  CHECK(v->mismatch.spec_checks[0].owed == 1);
+  REQUIRE(v->mismatch.impl_checks.size() == 1);
+  CHECK(v->mismatch.impl_checks[0].value == 1);
+  CHECK(v->mismatch.impl_checks[0].threshold == 1);
+}
+
+TEST_CASE("a wait one too high is over-synchronization") {
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA + 1)"));
+  const auto r = test::run_check(*p);
+  CHECK(r.verdict == Verdict::OverSynchronized);
+  CHECK(find(r, ViolationKind::OverSync, "I2", *p) != nullptr);
+  CHECK(find(r, ViolationKind::UnderSync, "I2", *p) == nullptr);
+}
+
+TEST_CASE("a missing signal deadlocks the implementation alone: over-synchronization") {
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "I1 {s0 += 1}", "I1"));
+  const auto r = test::run_check(*p);
+  CHECK(r.verdict == Verdict::OverSynchronized);
+  bool deadlock = false;
+  for (const auto& v : r.violations)
+    if (v.kind == ViolationKind::Deadlock) {
+      deadlock = true;
+      CHECK_FALSE(v.spec_deadlocks_too);
+    }
+  CHECK(deadlock);
+}
+
+TEST_CASE("the barrier baseline is safe but over-synchronized") {
+  const auto p = test::load_pair(kFig7Spec, R"(
+syncbisim impl/1
+engines E0 E1
+semaphores s0 s1
+E0: barrier
+E1: barrier
+loop A {
+  E0: I0 {s0 += 1} I1 {s0 += 1} barrier
+  E1: {s0 >= 2} I2 {s1 += 1} barrier
+}
+)");
+  const auto r = test::run_check(*p);
+  CHECK(r.verdict == Verdict::OverSynchronized);
+  for (const auto& v : r.violations) CHECK(v.kind != ViolationKind::UnderSync);
+}
+
+TEST_CASE("a dependency that never binds under divergent control is a spec deadlock (paper §7.5)") {
+  const auto p = test::load_pair(R"(
+syncbisim spec/1
+engines E0 E1
+loop A trip per_engine(E0: 0, E1: 1) {
+  E0: P
+  E1: C
+}
+dep P -> C
+)",
+                                 R"(
+syncbisim impl/1
+engines E0 E1
+semaphores sP
+loop A {
+  E0: [rA := rA + 1] P {sP += 1}
+  E1: [rA := rA + 1] [w := rA] {sP >= w} C
+}
+)");
+  const auto r = test::run_check(*p);
+  CHECK(r.verdict == Verdict::SpecDeadlock);
+  REQUIRE(r.violations.size() == 1);
+  CHECK(r.violations[0].kind == ViolationKind::Deadlock);
+  CHECK(r.violations[0].spec_deadlocks_too);
+}
+
+TEST_CASE("streams listed in another engine order still name the same instructions") {
+  // The impl lists E1 before E0 in the block: instruction ids must follow the spec's.
+  const auto p = test::load_pair(R"(
+syncbisim spec/1
+engines E0 E1
+E0: P
+E1: C
+dep P -> C
+)",
+                                 R"(
+syncbisim impl/1
+engines E0 E1
+semaphores s
+E1: {s >= 1} C
+E0: P {s += 1}
+)");
+  const auto r = test::run_check(*p);
+  CHECK(r.verdict == Verdict::Bisimilar);
+}
+
+TEST_CASE("limits make a search inconclusive, never bisimilar") {
+  const auto p = test::load_pair(kFig7Spec, kFig8Impl);
+  checker::CheckOptions o;
+  o.max_states = 3;
+  const auto r = test::run_check(*p, o);
+  CHECK(r.verdict == Verdict::Inconclusive);
+  CHECK_FALSE(r.exhaustive);
+  CHECK(r.limit.find("max-states") != std::string::npos);
+}
+
+TEST_CASE("random walks are reproducible from the seed and find the bug") {
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA - 1)"));
+  checker::CheckOptions o;
+  o.walks = 20;
+  o.seed = 42;
+  const auto a = test::run_check(*p, o);
+  const auto b = test::run_check(*p, o);
+  CHECK(a.verdict == Verdict::UnderSynchronized);
+  REQUIRE(a.violations.size() == b.violations.size());
+  for (std::size_t i = 0; i < a.violations.size(); ++i) CHECK(a.violations[i].trace == b.violations[i].trace);
+  // On a correct pair a random search is never a proof.
+  const auto good = test::load_pair(kFig7Spec, kFig8Impl);
+  CHECK(test::run_check(*good, o).verdict == Verdict::Inconclusive);
+}
