@@ -25,7 +25,7 @@ struct ReadError {
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
 }
 
 class TextReader {
@@ -119,7 +119,7 @@ class TextReader {
     skip_space();
     std::size_t i = pos_;
     if (i >= s_.size() || !ident_start(s_[i])) return "";
-    while (i < s_.size() && ident_char(s_[i]) && !(s_[i] == '-' && i + 1 < s_.size() && s_[i + 1] == '>')) ++i;
+    while (i < s_.size() && ident_char(s_[i])) ++i;
     return std::string(s_.substr(pos_, i - pos_));
   }
   std::string word() {
@@ -319,7 +319,8 @@ class TextReader {
       word();
       do {
         const auto lat = where();
-        auto loop = name("a loop id");
+        // @top may be named too (a distance there never binds: it runs once).
+        auto loop = eat(model::kTopLoop) ? std::string(model::kTopLoop) : name("a loop id");
         expect("=", "after the loop id");
         const auto k = u32("an offset");
         if (!d.distance.emplace(loop, k).second) fail(lat, "duplicate-key", "loop '" + loop + "' is given twice");

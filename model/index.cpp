@@ -8,10 +8,19 @@ namespace syncbisim::model {
 
 namespace {
 
+// Names are identifiers that both formats and the expression grammar can carry: letters, digits,
+// '_' and '.', not starting with a digit or '.', and none of the text format's keywords.
+bool reserved(const std::string& s) {
+  static constexpr const char* kWords[] = {"barrier", "loop", "cond", "dep", "else", "engines", "semaphores",
+                                           "syncbisim", "trip", "taken", "distance", "isgt", "per_engine",
+                                           "default", "then", "any"};
+  return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return s == w; });
+}
+
 bool valid_name(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') || reserved(s)) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
   });
 }
 
@@ -30,7 +39,7 @@ class IndexBuilder {
     for (std::size_t i = 0; i < p_.engines.size(); ++i) {
       const auto& e = p_.engines[i];
       const std::string where = "/engines/" + std::to_string(i);
-      if (!valid_name(e)) return make_error(where, "bad-name", "engine name '" + e + "' is not an identifier");
+      if (!valid_name(e)) return make_error(where, "bad-name", "engine name '" + e + "' is not an identifier or is a reserved word");
       if (!add_name(ix_.engine_ids_, e, static_cast<EngineId>(i)))
         return make_error(where, "duplicate-engine", "engine '" + e + "' is declared twice");
       ix_.engines.push_back(e);
@@ -41,7 +50,7 @@ class IndexBuilder {
       const std::string where = "/semaphores/" + std::to_string(i);
       if (p_.kind == ProgramKind::Spec)
         return make_error(where, "spec-has-semaphores", "a spec program declares no semaphores");
-      if (!valid_name(s)) return make_error(where, "bad-name", "semaphore name '" + s + "' is not an identifier");
+      if (!valid_name(s)) return make_error(where, "bad-name", "semaphore name '" + s + "' is not an identifier or is a reserved word");
       if (!add_name(ix_.sem_ids_, s, static_cast<SemId>(i)))
         return make_error(where, "duplicate-semaphore", "semaphore '" + s + "' is declared twice");
       ix_.semaphores.push_back(s);
@@ -63,7 +72,7 @@ class IndexBuilder {
  private:
   Status add_loop(const std::string& name, LoopInfo info) {
     if (info.kind == LoopKind::Loop && !valid_name(name))
-      return make_error(info.loc.where, "bad-name", "loop id '" + name + "' is not an identifier");
+      return make_error(info.loc.where, "bad-name", "loop id '" + name + "' is not an identifier or is a reserved word");
     const auto id = static_cast<LoopId>(ix_.loops.size());
     if (cond_ids_.count(name) || !add_name(ix_.loop_ids_, name, id))
       return make_error(info.loc.where, "duplicate-loop",
@@ -108,7 +117,7 @@ class IndexBuilder {
         if (auto s = walk(l->body, id, depth + 1); !s) return s;
       } else {
         const auto& c = std::get<Cond>(stmt.node);
-        if (!valid_name(c.id)) return make_error(c.loc.where, "bad-name", "cond id '" + c.id + "' is not an identifier");
+        if (!valid_name(c.id)) return make_error(c.loc.where, "bad-name", "cond id '" + c.id + "' is not an identifier or is a reserved word");
         if (auto s = check_trip(c.taken, c.loc.where, true); !s) return s;
         // Cond ids share the loop namespace but name no loop themselves: the branch loops
         // are "<id>.then" and "<id>.else".
@@ -145,7 +154,7 @@ class IndexBuilder {
       for (const auto& item : stream.items) {
         if (const auto* in = std::get_if<Instr>(&item)) {
           if (!valid_name(in->id))
-            return make_error(in->loc.where, "bad-name", "instruction id '" + in->id + "' is not an identifier");
+            return make_error(in->loc.where, "bad-name", "instruction id '" + in->id + "' is not an identifier or is a reserved word");
           if (!add_name(ix_.instr_ids_, in->id, static_cast<InstrId>(ix_.instrs.size())))
             return make_error(in->loc.where, "duplicate-instr", "instruction id '" + in->id + "' is used twice");
           ix_.instrs.push_back(InstrInfo{in->id, eng->second, parent, in->loc});
@@ -154,7 +163,7 @@ class IndexBuilder {
           for (const auto& w : in->waits) {
             if (auto s = sem_declared(w.sem, in->loc.where); !s) return s;
             if (const auto* r = std::get_if<std::string>(&w.ge)) {
-              if (!valid_name(*r)) return make_error(in->loc.where, "bad-name", "register '" + *r + "' is not an identifier");
+              if (!valid_name(*r)) return make_error(in->loc.where, "bad-name", "register '" + *r + "' is not an identifier or is a reserved word");
               note_register(*r);
             }
           }
@@ -167,8 +176,12 @@ class IndexBuilder {
           if (p_.kind == ProgramKind::Spec)
             return make_error(op->loc.where, "spec-has-regop", "a spec program has no register operations");
           if (!valid_name(op->dst))
-            return make_error(op->loc.where, "bad-name", "register '" + op->dst + "' is not an identifier");
-          for (const auto& r : op->expr.registers()) note_register(r);
+            return make_error(op->loc.where, "bad-name", "register '" + op->dst + "' is not an identifier or is a reserved word");
+          for (const auto& r : op->expr.registers()) {
+            if (!valid_name(r))
+              return make_error(op->loc.where, "bad-name", "register '" + r + "' is not an identifier or is a reserved word");
+            note_register(r);
+          }
           note_register(op->dst);
         } else {
           const auto& bar = std::get<Barrier>(item);
