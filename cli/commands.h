@@ -11,6 +11,8 @@ struct Context {
 
 void add_show(CLI::App& app, Context& ctx);
 void add_run(CLI::App& app, Context& ctx);
+void add_allocate(CLI::App& app, Context& ctx);
+void add_stats(CLI::App& app, Context& ctx);
 void add_check(CLI::App& app, Context& ctx);
 
 }  // namespace syncbisim::cli

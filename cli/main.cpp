@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   syncbisim::cli::Context ctx;
   syncbisim::cli::add_show(app, ctx);
   syncbisim::cli::add_run(app, ctx);
+  syncbisim::cli::add_allocate(app, ctx);
+  syncbisim::cli::add_stats(app, ctx);
   syncbisim::cli::add_check(app, ctx);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,51 @@
+#pragma once
+// The allocator (GitHub issue 4): turns a spec into an impl program whose semaphore waits encode
+// the dependency graph. Strategies (docs/allocator.md):
+//   barrier          the paper's §3.4 baseline: SYNC before every loop and at every iteration end
+//   per-instruction  paper §5.3, one semaphore per producer
+//   per-loop         paper §5.4-5.5, one semaphore per (loop, engine) pair
+//   per-engine       paper §6.1, one semaphore per engine, decoded from the loop registers
+//   auto             per-loop; non-allocatable dependencies get non-resetting barriers
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/expr.h"
+#include "model/index.h"
+#include "model/program.h"
+#include "model/result.h"
+
+namespace syncbisim::allocator {
+
+enum class Strategy : std::uint8_t { Barrier, PerInstruction, PerLoop, PerEngine, Auto };
+const char* to_string(Strategy s);
+std::optional<Strategy> parse_strategy(const std::string& s);
+std::vector<Strategy> all_strategies();
+
+struct Options {
+  Strategy strategy = Strategy::Auto;
+  bool prune_registers = false;  // keep only registers some wait reads (and what they depend on)
+};
+
+// What one dependency got, and why.
+struct Decision {
+  std::size_t dep = 0;          // index into Program::deps
+  std::string label;            // "I3 -> I2 {A: 2}"
+  std::string scheme;           // "per-loop", "per-instruction", "per-engine", "barrier", "fallback"
+  std::string semaphore;        // the semaphore waited on ("" when no wait)
+  std::optional<model::Expr> wait;  // the threshold (registers of the consumer's engine)
+  std::string detail;           // N, K, the reason for a fallback, ...
+  std::string to_string() const;
+};
+
+struct Allocation {
+  model::Program impl;
+  std::vector<Decision> decisions;  // one per dependency, in Program::deps order
+  std::vector<std::string> notes;
+};
+
+// `spec` normalized and `ix` built from it (formats::load_program_file gives both).
+model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options);
+
+}  // namespace syncbisim::allocator

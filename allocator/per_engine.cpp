@@ -1,0 +1,179 @@
+// paper §6.1: one semaphore per engine, counting all its retirements, decoded at the consumer.
+//
+// The decode (docs/allocator.md derives it at length). Let E be the producer's engine and t the
+// producer instance the consumer needs (the expr-th instance of p, expr from paper §5.2). Since
+// E retires in issue order and issues in walk order, s_E >= X holds exactly when that instance
+// has retired, where X = the number of E's counted instructions in E's walk up to and including
+// t. Under uniform control every engine walks the same iterations, so X can be computed from the
+// CONSUMER's registers. Every counted instruction of E sits directly in the body of one loop ℓ
+// (N_ℓ of them per iteration), so
+//
+//   X = Σ_ℓ N_ℓ · started_ℓ(t)  −  Σ_{L on path(P)} N_L  +  Σ_{L on path(P)} B_L
+//
+// where started_ℓ(t) counts the iterations of ℓ started up to t (an iteration of a loop off the
+// path to t that has started is complete; on the path the current one is partial, hence −N_L),
+// and B_L is E's instructions directly in L before the statement leading down to t (B_P = K).
+// started_ℓ(t) in consumer registers (s = the consumer's iteration of S, a = s − k_eff the
+// target's; same trip of S thanks to the mask):
+//   ℓ outside S's subtree (ancestors of S included): r_ℓ       (no iteration of ℓ starts in a trip of S)
+//   ℓ = S:                                           r_S − k_eff
+//   ℓ = P below S:                                   r_P        (paper §5.2: all of P through t)
+//   ℓ strictly inside S, ℓ ≠ P: r_ℓ − (iterations of ℓ in (t, v]), which registers give only as
+//       rh_ℓ, the iterations of ℓ's trip in the current iteration of S, when ℓ's parent is S.
+// Anything else (a loop run between v and a future t, iterations in older S iterations, loops
+// inside P, a nested P that may run 0 times in an iteration, exclusive branches, divergent
+// control) cannot be decoded: that producer's (loop, engine) pair is given its own per-loop
+// semaphore, excluded from s_E's count, and the dependency is allocated per-loop.
+#include <algorithm>
+#include <set>
+
+#include "allocator/context.h"
+#include "allocator/expr_build.h"
+#include "allocator/wait_value.h"
+
+namespace syncbisim::allocator {
+
+namespace {
+
+using model::LoopId;
+
+// The smallest trip the loop's rule allows (uniform rule): 0 for a cond branch.
+std::uint32_t min_trip(const model::LoopInfo& l) {
+  if (l.kind != model::LoopKind::Loop || !l.trip) return 0;
+  const auto vals = model::choice_values(l.trip->uniform, 0);
+  std::uint32_t m = vals.empty() ? 0 : vals.front();
+  if (const auto* seq = std::get_if<model::SeqTrip>(&l.trip->uniform))
+    m = *std::min_element(seq->values.begin(), seq->values.end());
+  return m;
+}
+
+struct Decoded {
+  std::optional<model::Expr> value;  // X, unmasked
+  std::string why_not;
+};
+
+// counted[ℓ]: whether E's instructions directly in ℓ signal s_E (false once split off).
+Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d, const std::vector<bool>& counted) {
+  const auto& ix = ctx.ix;
+  const auto E = d.producer_engine, c_eng = d.consumer_engine;
+  const LoopId S = d.S, P = d.P;
+  for (const auto& l : ix.loops)
+    if (l.trip && l.trip->divergent) return {std::nullopt, "divergent control: engines may count iterations differently"};
+  if (!counted[P]) return {std::nullopt, "the producer's loop is on its own semaphore"};
+  std::uint32_t k_eff = d.offset;
+  if (d.cls != analysis::DepClass::ProducerInS) {
+    if (d.exclusive_branches) return {std::nullopt, "exclusive branches: the instance owed is in an older iteration of S"};
+    if (ix.loops[P].parent != S) return {std::nullopt, "P is not a child of S"};
+    if (min_trip(ix.loops[P]) < 1) return {std::nullopt, "P may run 0 times in an iteration of S"};
+    k_eff = d.cls == analysis::DepClass::NestedForward ? 0 : 1;
+  }
+  const auto n_of = [&](LoopId l) -> std::uint64_t { return counted[l] ? ctx.counts.loops[l].n[E] : 0; };
+  const std::uint32_t pos_t = P == S ? ctx.counts.stmt[d.producer] : ctx.counts.loops[P].stmt;
+  const std::uint32_t pos_c = ctx.counts.instr_stmt_in(ix, d.consumer, S);
+
+  model::Expr pos = num(0), neg = num(0);
+  std::int64_t constant = 0;
+  const auto plus = [&](std::uint64_t n, const model::Expr& r) { pos = add(pos, mul(num(n), r)); };
+  const auto minus = [&](std::uint64_t n, const model::Expr& r) { neg = add(neg, mul(num(n), r)); };
+
+  for (LoopId l = 0; l < ix.loops.size(); ++l) {
+    const auto n = n_of(l);
+    if (n == 0) continue;
+    const auto& name = ix.loops[l].name;
+    if (l == S) {
+      plus(n, regs.r(l, c_eng));
+      constant -= static_cast<std::int64_t>(n) * k_eff;
+      continue;
+    }
+    if (!ix.encloses(S, l) || l == P) {  // outside S's subtree, or P itself
+      plus(n, regs.r(l, c_eng));
+      continue;
+    }
+    if (ix.encloses(P, l)) return {std::nullopt, "loop " + name + " inside P holds counted instructions"};
+    const auto m = ctx.counts.stmt_in(ix, l, S);
+    const bool child = ix.loops[l].parent == S;
+    // T: ℓ's iterations of iteration a before t (all or none); V: of iteration s before v.
+    const bool t_full = m < pos_t;
+    const bool v_any = m <= pos_c;  // m == pos_c: the consumer is inside, a partial trip
+    if (k_eff >= 2) return {std::nullopt, "loop " + name + " runs in iterations of S between target and consumer"};
+    if (k_eff == 1) {
+      if (!t_full) return {std::nullopt, "loop " + name + " runs after the target in its iteration of S"};
+      if (v_any) {
+        if (!child) return {std::nullopt, "loop " + name + " is not a child of S (no trip register)"};
+        minus(n, regs.rh(l, c_eng));
+      }
+      continue;
+    }
+    // k_eff == 0: started_ℓ(t) = r_ℓ + T − V within the same iteration of S.
+    if (t_full && (m < pos_c)) continue;
+    if (!t_full && !v_any) continue;
+    if (!t_full && v_any) {
+      if (!child) return {std::nullopt, "loop " + name + " is not a child of S (no trip register)"};
+      minus(n, regs.rh(l, c_eng));
+      continue;
+    }
+    return {std::nullopt, "loop " + name + " runs between the consumer and the producer it waits for"};
+  }
+  // The path terms: −N_L + B_L for every loop on the path to P (B_P = K).
+  const auto path = ix.path(P);
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const auto L = path[i];
+    if (!counted[L]) continue;
+    const std::uint32_t b = L == P ? ctx.counts.k[d.producer]
+                                   : ctx.counts.loops[L].before[ctx.counts.loops[path[i + 1]].stmt][E];
+    constant += static_cast<std::int64_t>(b) - static_cast<std::int64_t>(ctx.counts.loops[L].n[E]);
+  }
+  if (constant >= 0) pos = add(pos, num(static_cast<std::uint64_t>(constant)));
+  else neg = add(neg, num(static_cast<std::uint64_t>(-constant)));
+  return {sub(pos, neg), ""};
+}
+
+}  // namespace
+
+void allocate_per_engine(Context& ctx, const std::vector<std::size_t>& deps) {
+  const auto& ix = ctx.ix;
+  // split[ℓ][E]: (ℓ, E) has its own per-loop semaphore. Splitting only removes terms, so the
+  // loop below reaches a fixpoint (at most one pass per pair).
+  std::vector<std::vector<bool>> counted(ix.engines.size(), std::vector<bool>(ix.loops.size(), true));
+  std::vector<std::string> why(ctx.analysis.deps.size());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto d : deps) {
+      const auto& info = ctx.dep(d);
+      if (!why[d].empty()) continue;
+      auto scratch = ctx.regs;  // a dry run: do not mark registers read
+      auto r = decode(ctx, scratch, info, counted[info.producer_engine]);
+      if (r.value) continue;
+      why[d] = "per-engine decode impossible: " + r.why_not;
+      if (counted[info.producer_engine][info.P]) {
+        counted[info.producer_engine][info.P] = false;
+        changed = true;
+      }
+    }
+  }
+  std::vector<std::string> sem(ix.engines.size());
+  for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
+    const auto e = ix.instrs[i].engine;
+    if (!counted[e][ix.instrs[i].parent]) continue;
+    if (sem[e].empty()) sem[e] = ctx.semaphore("s_", ix.engines[e]);
+    ctx.plan.instrs[i].signal = model::Signal{sem[e], 1};
+  }
+  std::vector<std::size_t> per_loop;
+  for (auto d : deps) {
+    const auto& info = ctx.dep(d);
+    if (!why[d].empty()) {
+      per_loop.push_back(d);
+      continue;
+    }
+    const auto r = decode(ctx, ctx.regs, info, counted[info.producer_engine]);
+    const auto value = masked(ctx, info, *r.value);
+    ctx.add_wait(info.consumer, sem[info.producer_engine], value);
+    ctx.decisions[d] = Decision{d, ctx.decisions[d].label, "per-engine", sem[info.producer_engine], value, ""};
+  }
+  for (model::EngineId e = 0; e < ix.engines.size(); ++e)
+    for (model::LoopId l = 0; l < ix.loops.size(); ++l)
+      if (!counted[e][l] && ctx.counts.loops[l].n[e] > 0) loop_semaphore(ctx, l, e);
+  for (auto d : per_loop) allocate_per_loop(ctx, {d}, why[d]);
+}
+
+}  // namespace syncbisim::allocator

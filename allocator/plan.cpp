@@ -1,0 +1,99 @@
+#include "allocator/plan.h"
+
+#include "allocator/expr_build.h"
+
+namespace syncbisim::allocator {
+
+namespace {
+
+struct Emitter {
+  const model::ProgramIndex& ix;
+  const Plan& plan;
+  const Registers& regs;
+
+  static model::Item regop(const std::string& dst, model::Expr e) { return model::RegOp{dst, std::move(e), {}}; }
+
+  // A block with, on every engine, the items `make(e)` returns (empty streams are dropped later).
+  template <class F>
+  model::Stmt every_engine(F make) const {
+    model::Block b;
+    for (model::EngineId e = 0; e < ix.engines.size(); ++e) b.streams.push_back({ix.engines[e], make(e)});
+    return model::Stmt{std::move(b)};
+  }
+
+  // Before a loop statement: rh_ℓ := 0 (paper §5.1) for each of `loops`, then the barrier.
+  void before(std::vector<model::Stmt>& out, const std::vector<model::LoopId>& loops, const LoopPlan& lp) const {
+    out.push_back(every_engine([&](model::EngineId e) {
+      std::vector<model::Item> items;
+      for (auto l : loops)
+        if (regs.keeps_rh(l, e)) items.push_back(regop(regs.rh_name(l), num(0)));
+      if (lp.before) items.push_back(*lp.before);
+      return items;
+    }));
+  }
+
+  // One iteration body: r_ℓ += 1, rh_ℓ += 1 at the top, the body, the end barrier.
+  std::vector<model::Stmt> body_of(const std::vector<model::Stmt>& body, model::LoopId l) const {
+    std::vector<model::Stmt> out;
+    out.push_back(every_engine([&](model::EngineId e) {
+      std::vector<model::Item> items;
+      if (regs.keeps_r(l, e)) items.push_back(regop(regs.r_name(l), add(model::Expr::reg(regs.r_name(l)), num(1))));
+      if (regs.keeps_rh(l, e)) items.push_back(regop(regs.rh_name(l), add(model::Expr::reg(regs.rh_name(l)), num(1))));
+      return items;
+    }));
+    auto inner = walk(body);
+    out.insert(out.end(), inner.begin(), inner.end());
+    if (plan.loops[l].at_end) out.push_back(every_engine([&](model::EngineId) {
+      return std::vector<model::Item>{*plan.loops[l].at_end};
+    }));
+    return out;
+  }
+
+  std::vector<model::Stmt> walk(const std::vector<model::Stmt>& body) const {
+    std::vector<model::Stmt> out;
+    for (const auto& st : body) {
+      if (const auto* b = std::get_if<model::Block>(&st.node)) {
+        model::Block nb;
+        nb.loc = b->loc;
+        for (const auto& s : b->streams) {
+          model::Stream ns{s.engine, {}};
+          for (const auto& item : s.items) {
+            const auto& in = std::get<model::Instr>(item);
+            const auto& ip = plan.instrs[*ix.instr(in.id)];
+            for (const auto& r : ip.pre) ns.items.push_back(r);
+            model::Instr out_in{in.id, ip.waits, ip.signal, in.extra, in.loc};
+            ns.items.push_back(std::move(out_in));
+          }
+          nb.streams.push_back(std::move(ns));
+        }
+        out.push_back(model::Stmt{std::move(nb)});
+      } else if (const auto* lp = std::get_if<model::Loop>(&st.node)) {
+        const auto id = *ix.loop(lp->id);
+        before(out, {id}, plan.loops[id]);
+        out.push_back(model::Stmt{model::Loop{lp->id, lp->trip, body_of(lp->body, id), lp->loc}});
+      } else {
+        const auto& c = std::get<model::Cond>(st.node);
+        const auto t = *ix.loop(model::then_loop(c.id)), e = *ix.loop(model::else_loop(c.id));
+        // one statement, one barrier: both branch loops share the plan of the then-loop
+        before(out, {t, e}, plan.loops[t]);
+        out.push_back(model::Stmt{model::Cond{c.id, c.taken, body_of(c.then_body, t), body_of(c.else_body, e), c.loc}});
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, const Plan& plan,
+                         const Registers& regs) {
+  model::Program impl;
+  impl.kind = model::ProgramKind::Impl;
+  impl.engines = spec.engines;
+  impl.semaphores = plan.semaphores;
+  impl.body = Emitter{ix, plan, regs}.walk(spec.body);
+  model::normalize(impl);
+  return impl;
+}
+
+}  // namespace syncbisim::allocator

@@ -1,0 +1,40 @@
+#pragma once
+// What an allocation adds to the spec tree, before it is written out as an impl program:
+// per instruction its signal, its waits and the register operations computing their values;
+// per loop the register maintenance (registers.h) and barriers before the loop statement and at
+// the end of each iteration body. emit_impl() walks the spec tree once and produces the impl.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "allocator/registers.h"
+#include "model/index.h"
+#include "model/program.h"
+
+namespace syncbisim::allocator {
+
+struct InstrPlan {
+  std::optional<model::Signal> signal;
+  std::vector<model::RegOp> pre;    // [w := ...] right before the instruction
+  std::vector<model::Wait> waits;
+};
+
+struct LoopPlan {
+  std::optional<model::Barrier> before;  // in the parent's body, before the loop/cond statement
+  std::optional<model::Barrier> at_end;  // at the end of every iteration body (every branch body)
+};
+
+struct Plan {
+  std::vector<InstrPlan> instrs;  // by InstrId of the spec
+  std::vector<LoopPlan> loops;    // by LoopId of the spec
+  std::vector<std::string> semaphores;
+  std::size_t temporaries = 0;    // wait temporaries per consumer so far, for naming
+
+  Plan(const model::ProgramIndex& ix) : instrs(ix.instrs.size()), loops(ix.loops.size()) {}
+};
+
+// The impl program (kind Impl, trips copied from the spec, normalized). `regs` must be finalized.
+model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, const Plan& plan,
+                         const Registers& regs);
+
+}  // namespace syncbisim::allocator

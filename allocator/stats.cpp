@@ -1,0 +1,139 @@
+#include "allocator/stats.h"
+
+#include <algorithm>
+#include <set>
+
+namespace syncbisim::allocator {
+
+namespace {
+
+struct Counter {
+  const model::ProgramIndex& ix;
+  const std::map<std::string, std::uint32_t>& trips;
+  const ByteModel& bytes;
+  Stats& st;
+  std::vector<std::set<std::string>> regs;
+  std::vector<std::uint32_t> alu;  // per waiting instruction
+
+  std::uint32_t max_trip(const std::optional<model::TripRule>& t) {
+    if (!t) return 1;
+    std::uint32_t m = model::choice_max(t->uniform);
+    for (const auto& [e, c] : t->per_engine) m = std::max(m, model::choice_max(c));
+    return m;
+  }
+
+  void body(const std::vector<model::Stmt>& b, std::uint64_t times) {
+    for (const auto& s : b) {
+      if (const auto* blk = std::get_if<model::Block>(&s.node)) {
+        for (const auto& stream : blk->streams) block(stream, times);
+      } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {
+        st.code_bytes += bytes.loop;
+        std::uint32_t n;
+        if (auto it = trips.find(l->id); it != trips.end()) n = it->second;
+        else {
+          n = max_trip(l->trip);
+          if (!l->trip) st.assumptions.push_back("loop " + l->id + ": no trip rule, 1 iteration");
+        }
+        body(l->body, times * n);
+      } else {
+        const auto& c = std::get<model::Cond>(s.node);
+        st.code_bytes += bytes.cond;
+        bool take_else = false;
+        if (auto it = trips.find(c.id); it != trips.end()) take_else = it->second == 1;
+        else if (c.taken) {
+          const auto vals = model::choice_values(c.taken->uniform, 0);
+          take_else = !vals.empty() && vals.front() == 1;
+        }
+        // the branch not taken still costs code
+        body(take_else ? c.else_body : c.then_body, times);
+        body(take_else ? c.then_body : c.else_body, 0);
+      }
+    }
+  }
+
+  void block(const model::Stream& s, std::uint64_t times) {
+    const auto e = *ix.engine(s.engine);
+    std::map<std::string, std::uint32_t> temp_cost;  // register -> ALU cost of its last regop
+    for (const auto& item : s.items) {
+      if (const auto* r = std::get_if<model::RegOp>(&item)) {
+        regs[e].insert(r->dst);
+        for (const auto& n : r->expr.registers()) regs[e].insert(n);
+        st.regops_executed += times;
+        st.code_bytes += bytes.regop + bytes.per_operator * r->expr.alu_cost();
+        temp_cost[r->dst] = r->expr.alu_cost();
+      } else if (std::get_if<model::Barrier>(&item)) {
+        if (e == 0) st.barriers_executed += times;
+        st.code_bytes += bytes.barrier;
+      } else {
+        const auto& in = std::get<model::Instr>(item);
+        st.instrs_executed += times;
+        st.code_bytes += bytes.instr + bytes.annotation * (in.waits.size() + (in.signal ? 1 : 0));
+        if (in.waits.empty()) continue;
+        ++st.waiting_instrs;
+        st.waits += in.waits.size();
+        if (in.waits.size() > 1) ++st.multi_wait_instrs;
+        // the ALU work of this issue: the regops right before it computing its wait registers
+        std::uint32_t cost = 0;
+        for (const auto& w : in.waits)
+          if (const auto* reg = std::get_if<std::string>(&w.ge)) {
+            regs[e].insert(*reg);
+            if (auto it = temp_cost.find(*reg); it != temp_cost.end()) cost += it->second;
+          }
+        alu.push_back(cost);
+        temp_cost.clear();
+      }
+    }
+  }
+};
+
+}  // namespace
+
+model::Result<Stats> compute_stats(const model::Program& impl, const model::ProgramIndex& ix,
+                                   const std::map<std::string, std::uint32_t>& trips, const ByteModel& bytes) {
+  for (const auto& [name, n] : trips) {
+    const auto l = ix.loop(name);
+    const bool is_cond = ix.loop(model::then_loop(name)).has_value();
+    if (!l && !is_cond) return model::make_error("--trips", "bad-trips", "no loop or cond named '" + name + "'");
+    if (is_cond && n > 1) return model::make_error("--trips", "bad-trips", "cond '" + name + "' takes then or else");
+  }
+  Stats st;
+  st.semaphores = impl.semaphores.size();
+  Counter c{ix, trips, bytes, st, std::vector<std::set<std::string>>(ix.engines.size()), {}};
+  c.body(impl.body, 1);
+  for (std::size_t e = 0; e < ix.engines.size(); ++e) {
+    st.registers_per_engine.emplace_back(ix.engines[e], c.regs[e].size());
+    st.registers_max = std::max(st.registers_max, c.regs[e].size());
+  }
+  if (!c.alu.empty()) {
+    st.alu_max = *std::max_element(c.alu.begin(), c.alu.end());
+    std::uint64_t sum = 0;
+    for (auto a : c.alu) sum += a;
+    st.alu_mean = static_cast<double>(sum) / static_cast<double>(c.alu.size());
+  }
+  return st;
+}
+
+model::Result<std::map<std::string, std::uint32_t>> parse_trips(const std::string& text) {
+  std::map<std::string, std::uint32_t> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    const auto item = text.substr(pos, end - pos);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      return model::make_error("--trips", "bad-trips", "expected NAME=N or COND=then|else, got '" + item + "'");
+    const auto name = item.substr(0, eq), value = item.substr(eq + 1);
+    if (value == "then") out[name] = 0;
+    else if (value == "else") out[name] = 1;
+    else {
+      if (value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos)
+        return model::make_error("--trips", "bad-trips", "not a trip count: '" + value + "'");
+      out[name] = static_cast<std::uint32_t>(std::stoul(value));
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace syncbisim::allocator

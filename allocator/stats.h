@@ -1,0 +1,44 @@
+#pragma once
+// Resource figures of an impl program (semantics.md §7, paper Table 1 and 2), computed from the
+// program text alone, so they apply to hand-written impls too. docs/allocator.md defines each.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/index.h"
+#include "model/program.h"
+#include "model/result.h"
+
+namespace syncbisim::allocator {
+
+// The byte model for code size (docs/allocator.md).
+struct ByteModel {
+  std::uint32_t instr = 16, annotation = 8, regop = 8, per_operator = 4, barrier = 16, loop = 8, cond = 16;
+};
+
+struct Stats {
+  std::size_t semaphores = 0;
+  std::vector<std::pair<std::string, std::size_t>> registers_per_engine;  // distinct registers used
+  std::size_t registers_max = 0;
+  std::size_t waiting_instrs = 0;      // instructions with at least one wait
+  std::size_t waits = 0;
+  std::size_t multi_wait_instrs = 0;   // instructions with more than one wait
+  std::uint32_t alu_max = 0;           // ALU operations computing the waits before one issue
+  double alu_mean = 0;
+  std::uint64_t regops_executed = 0;   // over all engines, for the given trips
+  std::uint64_t barriers_executed = 0; // barrier instances (each synchronizes every engine)
+  std::uint64_t instrs_executed = 0;
+  std::uint64_t code_bytes = 0;
+  std::vector<std::string> assumptions;  // e.g. "loop A: 3 iterations per trip (maximum)"
+};
+
+// `trips`: loop id -> iterations per trip; cond id -> 0 (then) or 1 (else). Loops not given run
+// their maximum trip; conds take `then` unless their rule only allows `else`.
+model::Result<Stats> compute_stats(const model::Program& impl, const model::ProgramIndex& ix,
+                                   const std::map<std::string, std::uint32_t>& trips, const ByteModel& bytes = {});
+
+// Parses "A=3,B=4,C=else" (rule "bad-trips").
+model::Result<std::map<std::string, std::uint32_t>> parse_trips(const std::string& text);
+
+}  // namespace syncbisim::allocator

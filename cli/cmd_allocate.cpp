@@ -1,0 +1,67 @@
+// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers]: writes the impl
+// program an allocation strategy gives (docs/allocator.md); one line per dependency on stderr
+// saying what it got and why.
+#include <iostream>
+#include <memory>
+
+#include "allocator/allocate.h"
+#include "cli/commands.h"
+#include "cli/inputs.h"
+#include "formats/json_format.h"
+#include "formats/text_format.h"
+
+namespace syncbisim::cli {
+
+namespace {
+
+struct AllocateArgs {
+  std::string spec, out, strategy = "auto";
+  bool text = false, prune = false;
+};
+
+int run(const AllocateArgs& a) {
+  int status = 0;
+  const auto strategy = allocator::parse_strategy(a.strategy);
+  if (!strategy) {
+    std::cerr << "syncbisim allocate: unknown strategy '" << a.strategy
+              << "' (barrier, per-instruction, per-loop, per-engine, auto)\n";
+    return 2;
+  }
+  auto spec = load_spec(a.spec, status);
+  if (!spec) return status;
+  auto r = allocator::allocate(spec->program, spec->index, {*strategy, a.prune});
+  if (!r) {
+    auto d = r.error();
+    d.file = a.spec;
+    return input_error(d);
+  }
+  const auto content = a.text ? formats::write_text(r->impl) : formats::write_json(r->impl);
+  for (const auto& d : r->decisions) std::cerr << d.to_string() << "\n";
+  for (const auto& n : r->notes) std::cerr << "note: " << n << "\n";
+  if (a.out.empty() || a.out == "-") {
+    std::cout << content;
+    return 0;
+  }
+  if (auto s = formats::write_file_atomically(a.out, content); !s) {
+    auto d = s.error();
+    if (d.file.empty()) d.file = a.out;
+    return input_error(d);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_allocate(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<AllocateArgs>();
+  auto* cmd = app.add_subcommand("allocate", "Allocate semaphores for a spec: write the impl program");
+  cmd->add_option("SPEC", args->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--strategy", args->strategy, "barrier | per-instruction | per-loop | per-engine | auto")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
+  cmd->add_flag("--text", args->text, "write the text format instead of JSON");
+  cmd->add_flag("--prune-registers", args->prune, "keep only registers some wait reads");
+  cmd->callback([args, &ctx] { ctx.status = run(*args); });
+}
+
+}  // namespace syncbisim::cli

@@ -1,0 +1,124 @@
+// syncbisim stats IMPL [--json] [--trips A=3,B=4]: the resource figures of an impl (paper
+// Table 1/2, docs/allocator.md). syncbisim stats --compare SPEC: one row per strategy.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "allocator/allocate.h"
+#include "allocator/stats.h"
+#include "cli/commands.h"
+#include "cli/inputs.h"
+
+namespace syncbisim::cli {
+
+namespace {
+
+struct StatsArgs {
+  std::string impl, compare, trips;
+  bool json = false;
+};
+
+nlohmann::json to_json(const allocator::Stats& s) {
+  nlohmann::json regs = nlohmann::json::object();
+  for (const auto& [e, n] : s.registers_per_engine) regs[e] = n;
+  return {{"semaphores", s.semaphores},
+          {"registers_per_engine", regs},
+          {"registers_max", s.registers_max},
+          {"waiting_instrs", s.waiting_instrs},
+          {"waits", s.waits},
+          {"multi_wait_instrs", s.multi_wait_instrs},
+          {"alu_per_issue", {{"max", s.alu_max}, {"mean", s.alu_mean}}},
+          {"regops_executed", s.regops_executed},
+          {"barriers_executed", s.barriers_executed},
+          {"instrs_executed", s.instrs_executed},
+          {"code_bytes", s.code_bytes},
+          {"assumptions", s.assumptions}};
+}
+
+void print_text(const allocator::Stats& s) {
+  std::cout << "semaphores: " << s.semaphores << "\n";
+  std::cout << "registers per engine:";
+  for (const auto& [e, n] : s.registers_per_engine) std::cout << " " << e << "=" << n;
+  std::cout << " (max " << s.registers_max << ")\n";
+  std::cout << "waits: " << s.waits << " on " << s.waiting_instrs << " instructions (" << s.multi_wait_instrs
+            << " with more than one)\n";
+  char mean[32];
+  std::snprintf(mean, sizeof mean, "%.2f", s.alu_mean);
+  std::cout << "ALU operations per issue: max " << s.alu_max << ", mean " << mean << "\n";
+  std::cout << "register operations executed: " << s.regops_executed << "\n";
+  std::cout << "barriers executed: " << s.barriers_executed << "\n";
+  std::cout << "datapath instructions executed: " << s.instrs_executed << "\n";
+  std::cout << "code size: " << s.code_bytes << " bytes\n";
+  for (const auto& a : s.assumptions) std::cout << "assumed: " << a << "\n";
+}
+
+int run(const StatsArgs& a) {
+  int status = 0;
+  auto trips = allocator::parse_trips(a.trips);
+  if (!trips) return input_error(trips.error());
+  if (a.compare.empty() == a.impl.empty()) {
+    std::cerr << "syncbisim stats: give either IMPL or --compare SPEC\n";
+    return 2;
+  }
+  if (!a.impl.empty()) {
+    auto impl = load_impl(a.impl, status);
+    if (!impl) return status;
+    auto s = allocator::compute_stats(impl->program, impl->index, *trips);
+    if (!s) return input_error(s.error());
+    if (a.json) std::cout << to_json(*s).dump(2) << "\n";
+    else print_text(*s);
+    return 0;
+  }
+  auto spec = load_spec(a.compare, status);
+  if (!spec) return status;
+  nlohmann::json rows = nlohmann::json::array();
+  std::string table;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-16s %5s %5s %7s %8s %8s %8s %6s %9s\n", "strategy", "sema", "regs", "alu-max",
+                "alu-mean", "regops", "barriers", "fallbk", "code");
+  table += line;
+  for (auto strategy : allocator::all_strategies()) {
+    auto alloc = allocator::allocate(spec->program, spec->index, {strategy, false});
+    if (!alloc) {
+      auto d = alloc.error();
+      d.file = a.compare;
+      return input_error(d);
+    }
+    auto ix = model::ProgramIndex::build(alloc->impl);
+    if (!ix) return input_error(ix.error());
+    auto s = allocator::compute_stats(alloc->impl, *ix, *trips);
+    if (!s) return input_error(s.error());
+    std::size_t fallback = 0;
+    for (const auto& d : alloc->decisions) fallback += d.scheme == "fallback";
+    auto row = to_json(*s);
+    row["strategy"] = allocator::to_string(strategy);
+    row["fallback_deps"] = fallback;
+    rows.push_back(row);
+    std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8llu %8llu %6zu %9llu\n", allocator::to_string(strategy),
+                  s->semaphores, s->registers_max, s->alu_max, s->alu_mean,
+                  static_cast<unsigned long long>(s->regops_executed),
+                  static_cast<unsigned long long>(s->barriers_executed), fallback,
+                  static_cast<unsigned long long>(s->code_bytes));
+    table += line;
+  }
+  if (a.json) std::cout << rows.dump(2) << "\n";
+  else std::cout << table;
+  return 0;
+}
+
+}  // namespace
+
+void add_stats(CLI::App& app, Context& ctx) {
+  auto args = std::make_shared<StatsArgs>();
+  auto* cmd = app.add_subcommand("stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)");
+  cmd->add_option("IMPL", args->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
+  cmd->add_option("--compare", args->compare, "allocate SPEC with every strategy and print one row each")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--trips", args->trips, "iterations per trip, e.g. A=3,B=4,C=else (default: each loop's maximum)");
+  cmd->add_flag("--json", args->json, "print JSON");
+  cmd->callback([args, &ctx] { ctx.status = run(*args); });
+}
+
+}  // namespace syncbisim::cli
