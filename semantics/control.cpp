@@ -104,7 +104,11 @@ std::optional<LoopId> Control::start_trip(ControlState& s, EngineId e, LoopId l,
         base = std::min(base, other.trips_started[l]);
         top = std::max(top, other.trips_started[l]);
       }
-      if (ec.trips_started[l] == top && ec.trips_started[l] - base == s.pending[l].size()) s.pending[l].push_back(trip);
+      // `pending` holds the choice as made (for a cond: the branch, 0 = then), which known_trip()
+      // converts again; storing the then-loop's trip here made the other engines take the
+      // other branch.
+      const std::uint32_t choice = loop.kind == model::LoopKind::CondThen ? then_trip(trip) : trip;
+      if (ec.trips_started[l] == top && ec.trips_started[l] - base == s.pending[l].size()) s.pending[l].push_back(choice);
       ++ec.trips_started[l];
       std::uint32_t new_base = UINT32_MAX;
       for (const auto& other : s.engines) new_base = std::min(new_base, other.trips_started[l]);
