@@ -71,9 +71,12 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
   const std::uint32_t pos_t = P == S ? ctx.counts.stmt[d.producer] : ctx.counts.loops[P].stmt;
   const std::uint32_t pos_c = ctx.counts.instr_stmt_in(ix, d.consumer, S);
 
-  model::Expr pos = num(0), neg = num(0);
   std::int64_t constant = 0;
-  const auto plus = [&](std::uint64_t n, const model::Expr& r) { pos = add(pos, mul(num(n), r)); };
+  model::Expr pos = num(0), neg = num(0);
+  const auto plus = [&](std::uint64_t n, const model::Expr& r) {
+    if (r.is_constant()) constant += static_cast<std::int64_t>(n * r.nodes[0].value);  // r_@top = 1
+    else pos = add(pos, mul(num(n), r));
+  };
   const auto minus = [&](std::uint64_t n, const model::Expr& r) { neg = add(neg, mul(num(n), r)); };
 
   for (LoopId l = 0; l < ix.loops.size(); ++l) {
@@ -89,8 +92,11 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
       plus(n, regs.r(l, c_eng));
       continue;
     }
-    if (ix.encloses(P, l)) return {std::nullopt, "loop " + name + " inside P holds counted instructions"};
+    if (P != S && ix.encloses(P, l)) return {std::nullopt, "loop " + name + " inside P holds counted instructions"};
     const auto m = ctx.counts.stmt_in(ix, l, S);
+    // @top runs once: a loop after the target in its body has not started at t.
+    if (S == model::kTop && m > pos_t) continue;
+    plus(n, regs.r(l, c_eng));  // r_ℓ, corrected below by the iterations of ℓ in (t, v]
     const bool child = ix.loops[l].parent == S;
     // T: ℓ's iterations of iteration a before t (all or none); V: of iteration s before v.
     const bool t_full = m < pos_t;
