@@ -26,6 +26,9 @@ void rc_check(const std::string& name, Testable&& testable, int max_success = 0)
     msg << "\nreplay with RC_PARAMS=\"seed=" << params.seed << "\"";
     FAIL(msg.str());
   } else {
+    std::ostringstream msg;
+    rc::detail::printResultMessage(result, msg);
+    MESSAGE(msg.str());
     CHECK(true);
   }
 }
