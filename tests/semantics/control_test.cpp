@@ -172,3 +172,35 @@ loop A trip 2 {
   CHECK(s.retired[test::instr(*f, "T")] == 1);
   CHECK(s.retired[test::instr(*f, "F")] == 1);
 }
+
+TEST_CASE("a branch chosen by one engine is the branch every engine takes (uniform control)") {
+  const auto f = test::load(R"(
+syncbisim spec/1
+engines E0 E1
+cond C taken any {
+  E0: T0
+  E1: T1
+} else {
+  E0: F0
+  E1: F1
+}
+)");
+  const semantics::SpecSystem sys(f->code);
+  for (std::uint32_t branch : {0U, 1U}) {
+    auto s = sys.initial();
+    std::vector<Step> steps;
+    sys.enabled(s, test::engine(*f, "E0"), steps);
+    REQUIRE(steps.size() == 2);
+    for (const auto& st : steps)
+      if (st.arg == branch) sys.apply(s, st);
+    for (;;) {
+      steps.clear();
+      sys.enabled(s, steps);
+      if (steps.empty()) break;
+      sys.apply(s, steps.front());
+    }
+    CHECK(sys.all_finished(s));
+    CHECK(s.retired[test::instr(*f, "T1")] == (branch == 0 ? 1U : 0U));
+    CHECK(s.retired[test::instr(*f, "F1")] == (branch == 1 ? 1U : 0U));
+  }
+}
