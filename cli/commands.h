@@ -14,5 +14,6 @@ void add_run(CLI::App& app, Context& ctx);
 void add_allocate(CLI::App& app, Context& ctx);
 void add_stats(CLI::App& app, Context& ctx);
 void add_check(CLI::App& app, Context& ctx);
+void add_demo(CLI::App& app, Context& ctx);
 
 }  // namespace syncbisim::cli

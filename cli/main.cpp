@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   syncbisim::cli::add_allocate(app, ctx);
   syncbisim::cli::add_stats(app, ctx);
   syncbisim::cli::add_check(app, ctx);
+  syncbisim::cli::add_demo(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
