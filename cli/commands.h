@@ -15,5 +15,7 @@ void add_allocate(CLI::App& app, Context& ctx);
 void add_stats(CLI::App& app, Context& ctx);
 void add_check(CLI::App& app, Context& ctx);
 void add_demo(CLI::App& app, Context& ctx);
+void add_fuzz(CLI::App& app, Context& ctx);
+void add_shrink(CLI::App& app, Context& ctx);
 
 }  // namespace syncbisim::cli

@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   syncbisim::cli::add_stats(app, ctx);
   syncbisim::cli::add_check(app, ctx);
   syncbisim::cli::add_demo(app, ctx);
+  syncbisim::cli::add_fuzz(app, ctx);
+  syncbisim::cli::add_shrink(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -1,5 +1,6 @@
 #include "fuzz/campaign.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "model/index.h"
@@ -35,6 +36,7 @@ std::uint64_t run_seed(std::uint64_t campaign_seed, std::uint64_t run) { return 
 
 generators::SpecGenOptions campaign_spec_options(bool allocatable_only) {
   generators::SpecGenOptions o;
+  o.min_engines = 2;  // synchronization needs two engines
   o.max_engines = 3;
   o.max_depth = 2;
   o.max_trip = 3;
@@ -53,7 +55,10 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   const std::uint64_t seed = run_seed(campaign_seed, run);
   RunSpec out;
   out.allocatable_gen = mix == SpecMix::Allocatable || (mix == SpecMix::Mixed && (seed >> 63) == 0);
-  out.size = max_size <= 1 ? 1 : 1 + static_cast<int>((seed >> 32) % static_cast<std::uint64_t>(max_size));
+  // Sizes in the upper half: RapidCheck's lengths are skewed towards short at every size, and a
+  // near-empty spec tests nothing.
+  const int lo = std::max(1, max_size / 2);
+  out.size = lo + static_cast<int>((seed >> 32) % static_cast<std::uint64_t>(std::max(1, max_size - lo + 1)));
   out.spec = generators::gen_spec(campaign_spec_options(out.allocatable_gen))(rc::Random(seed), out.size).value();
   return out;
 }
@@ -69,6 +74,7 @@ CampaignResult run_campaign(const AllocateFn& allocate, const CampaignOptions& o
   shrink.check = check;
   for (std::uint64_t r = options.start; r < options.start + options.runs; ++r) {
     if (r % k != options.shard_index) continue;
+    if (options.max_failures > 0 && out.failures >= options.max_failures) break;
     ++out.runs;
     RunSpec rs;
     try {

@@ -33,11 +33,12 @@ struct CampaignOptions {
   std::uint64_t runs = 100;  // runs start .. start + runs - 1 (before sharding)
   std::uint64_t shard_index = 0, shard_count = 1;
   SpecMix specs = SpecMix::Mixed;
-  int max_size = 100;  // RapidCheck size of the spec generator; each run draws one in 1..max_size
+  int max_size = 100;  // RapidCheck size of the spec generator; each run draws one in max_size/2..max_size
   // Over-synchronization and impl-only deadlocks count as failures on allocatable specs
   // (a barrier-free strategy); otherwise only under-synchronization does.
   bool exact = true;
-  std::uint64_t max_states = 100000;  // per check; a run that hits it is inconclusive
+  std::uint64_t max_states = 20000;  // per check; a run that hits it is inconclusive
+  std::uint64_t max_failures = 0;    // stop after this many failures (0: run them all)
   bool minimize = true;
   ShrinkOptions shrink;  // its check options are set from the above
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;  // after every run

@@ -1,0 +1,72 @@
+#pragma once
+// Allocators with a deliberately planted bug, for the test suite only (GitHub issue 6): each one
+// calls the real per-loop allocation and then corrupts its wait values the way a plausible
+// implementation mistake would.
+#include <functional>
+
+#include "fuzz/allocate_fn.h"
+#include "model/expr.h"
+
+namespace syncbisim::test {
+
+// Rewrites every register operation's expression of an impl.
+inline void rewrite_exprs(model::Program& impl, const std::function<model::Expr(const model::Expr&)>& f) {
+  std::function<void(std::vector<model::Stmt>&)> walk = [&](std::vector<model::Stmt>& body) {
+    for (auto& stmt : body) {
+      if (auto* b = std::get_if<model::Block>(&stmt.node)) {
+        for (auto& s : b->streams)
+          for (auto& item : s.items)
+            if (auto* r = std::get_if<model::RegOp>(&item)) r->expr = f(r->expr);
+      } else if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
+        walk(l->body);
+      } else {
+        auto& c = std::get<model::Cond>(stmt.node);
+        walk(c.then_body);
+        walk(c.else_body);
+      }
+    }
+  };
+  walk(impl.body);
+}
+
+// The subexpression rooted at node i, as an expression of its own.
+inline model::Expr subtree(const model::Expr& e, std::uint32_t i) {
+  const auto& n = e.nodes[i];
+  if (n.op == model::ExprOp::Const) return model::Expr::constant(n.value);
+  if (n.op == model::ExprOp::Reg) return model::Expr::reg(n.reg);
+  return model::Expr::binary(n.op, subtree(e, n.lhs), subtree(e, n.rhs));
+}
+
+inline fuzz::AllocateFn corrupted_per_loop(std::function<model::Expr(const model::Expr&)> corrupt) {
+  return [corrupt](const model::Program& spec, const model::ProgramIndex& ix) -> model::Result<model::Program> {
+    auto impl = fuzz::allocate_with(allocator::Strategy::PerLoop)(spec, ix);
+    if (impl) rewrite_exprs(*impl, corrupt);
+    return impl;
+  };
+}
+
+// r_P - k becomes r_P - (k - 1): waits for the instance one iteration too late.
+inline fuzz::AllocateFn off_by_one_offset() {
+  return corrupted_per_loop([](const model::Expr& e) {
+    model::Expr out = e;
+    for (const auto& n : e.nodes)
+      if (n.op == model::ExprOp::Sub && e.nodes[n.lhs].op == model::ExprOp::Reg && e.nodes[n.lhs].reg.rfind("r_", 0) == 0 &&
+          e.nodes[n.rhs].op == model::ExprOp::Const && e.nodes[n.rhs].value >= 1)
+        out.nodes[n.rhs].value -= 1;
+    return out;
+  });
+}
+
+// isgt(rh_S, k) * rest becomes rest when k >= 1: no mask for offset dependencies.
+inline fuzz::AllocateFn dropped_mask() {
+  return corrupted_per_loop([](const model::Expr& e) {
+    const auto& root = e.nodes.back();
+    if (root.op != model::ExprOp::Mul) return e;
+    const auto& mask = e.nodes[root.lhs];
+    if (mask.op != model::ExprOp::IsGt || e.nodes[mask.rhs].op != model::ExprOp::Const || e.nodes[mask.rhs].value < 1)
+      return e;
+    return subtree(e, root.rhs);
+  });
+}
+
+}  // namespace syncbisim::test
