@@ -239,7 +239,7 @@ class Exhaustive {
 
   LockstepState decode(std::uint64_t id) const {
     const std::uint32_t* tuple = states_.data(static_cast<std::uint32_t>(id));
-    std::vector<const std::uint32_t*> parts(codec_.parts());
+    semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
     for (std::size_t i = 0; i < parts.size(); ++i) parts[i] = parts_.data(tuple[i]);
     return codec_.decode(parts);
   }

@@ -126,7 +126,7 @@ void StateCodec::decode_global(semantics::LockstepState& s, const std::uint32_t*
   s.impl.control.pending = s.spec.control.pending;
 }
 
-semantics::LockstepState StateCodec::decode(const std::vector<const std::uint32_t*>& parts) const {
+semantics::LockstepState StateCodec::decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts) const {
   semantics::LockstepState s = blank_;
   for (EngineId e = 0; e < engines_; ++e) decode_engine(s, e, parts[e]);
   decode_global(s, parts[engines_]);

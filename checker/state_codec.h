@@ -22,7 +22,7 @@ class StateCodec {
   // Appends the words of part `i` of `s` to `out`.
   void encode_part(const semantics::LockstepState& s, std::size_t i, std::vector<std::uint32_t>& out) const;
   // Rebuilds a state from its parts' words (parts() spans, in order).
-  semantics::LockstepState decode(const std::vector<const std::uint32_t*>& parts) const;
+  semantics::LockstepState decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts) const;
 
  private:
   void encode_engine(const semantics::LockstepState& s, semantics::EngineId e, std::vector<std::uint32_t>& out) const;

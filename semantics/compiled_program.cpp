@@ -5,7 +5,7 @@
 
 namespace syncbisim::semantics {
 
-std::uint64_t CompiledExpr::eval(const std::vector<std::uint64_t>& regs) const {
+std::uint64_t CompiledExpr::eval(const std::uint64_t* regs) const {
   // Expressions are tiny (the paper's wait values use at most five operators); a fixed
   // buffer avoids an allocation per register operation on the hot path.
   constexpr std::size_t kInline = 32;

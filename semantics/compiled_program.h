@@ -37,7 +37,7 @@ struct CompiledExpr {
     std::uint32_t lhs, rhs;
   };
   std::vector<Node> nodes;
-  std::uint64_t eval(const std::vector<std::uint64_t>& regs) const;
+  std::uint64_t eval(const std::uint64_t* regs) const;  // the engine's register file, by RegId
 };
 
 struct CompiledWait {

@@ -31,12 +31,6 @@ ControlState Control::initial() const {
   return s;
 }
 
-void Control::iteration_vector(const ControlState& s, EngineId e, const std::vector<LoopId>& loops,
-                               std::vector<std::uint32_t>& out) const {
-  out.clear();
-  for (LoopId l : loops) out.push_back(s.engines[e].frames[l].iter);
-}
-
 namespace {
 // Branch value 0 (then) runs the then-loop once.
 std::uint32_t then_trip(std::uint32_t branch) { return branch == 0 ? 1 : 0; }
@@ -60,6 +54,16 @@ std::optional<std::uint32_t> Control::known_trip(const ControlState& s, EngineId
   }
   if (value && loop.kind == model::LoopKind::CondThen) return then_trip(*value);
   return value;
+}
+
+std::optional<Step> Control::deterministic_loop_step(const ControlState& s, EngineId e) const {
+  const Op& op = next_op(s, e);
+  if (op.kind == OpKind::LoopBack) return Step{StepKind::BackEdge, e, op.a, 0};
+  if (op.kind != OpKind::LoopHead) return std::nullopt;
+  const auto& f = s.engines[e].frames[op.a];
+  if (f.iter > 0) return Step{f.iter < f.trip ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
+  if (const auto t = known_trip(s, e, op.a)) return Step{*t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
+  return std::nullopt;
 }
 
 void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const {

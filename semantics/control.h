@@ -26,12 +26,17 @@ class Control {
     return next_op(s, e).kind == OpKind::End && s.engines[e].inflight.empty();
   }
   // The engine's current iteration vector over `loops` (paper §4.1: 1-based, innermost last).
-  void iteration_vector(const ControlState& s, EngineId e, const std::vector<LoopId>& loops,
-                        std::vector<std::uint32_t>& out) const;
+  template <class Out>
+  void iteration_vector(const ControlState& s, EngineId e, const std::vector<LoopId>& loops, Out& out) const {
+    out.clear();
+    for (LoopId l : loops) out.push_back(s.engines[e].frames[l].iter);
+  }
 
   // Control steps enabled for engine e: commits (without fusion) and the retirement of a
   // committed head, and, if `loop_steps`, the loop step or the choices at a loop head or back edge.
   void enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool loop_steps = true) const;
+  // The loop step at a loop head or back edge when it needs no choice (nothing otherwise).
+  std::optional<Step> deterministic_loop_step(const ControlState& s, EngineId e) const;
   // Loop-head/back-edge step alone (no commit/retire), if the next op is one.
   void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "semantics/compiled_program.h"
+#include "semantics/small_vec.h"
 
 namespace syncbisim::semantics {
 
@@ -27,16 +28,16 @@ struct Frame {
 
 struct EngineControl {
   std::uint32_t pc = 0;
-  std::vector<Frame> frames;                 // by LoopId
-  std::vector<std::uint32_t> trips_started;  // by LoopId; counted only where the rule needs it
-  std::vector<InFlight> inflight;            // issue order; the head retires first
+  SmallVec<Frame, 8> frames;                 // by LoopId
+  SmallVec<std::uint32_t, 8> trips_started;  // by LoopId; counted only where the rule needs it
+  SmallVec<InFlight, 8> inflight;            // issue order; the head retires first
   bool operator==(const EngineControl&) const = default;
 };
 
 struct ControlState {
-  std::vector<EngineControl> engines;
+  SmallVec<EngineControl, 6> engines;
   // Per loop: the uniform range choices of trips [min over engines of trips_started, ...).
-  std::vector<std::vector<std::uint32_t>> pending;
+  SmallVec<SmallVec<std::uint32_t, 2>, 8> pending;
   bool operator==(const ControlState&) const = default;
 };
 

@@ -18,7 +18,7 @@ ImplState ImplSystem::initial() const {
   const auto& p = program();
   ImplState s;
   s.control = control_.initial();
-  s.regs.assign(p.engine_count(), std::vector<std::uint64_t>(p.registers.size(), 0));
+  s.regs.assign(p.engine_count(), SmallVec<std::uint64_t, 16>(p.registers.size(), 0));
   s.sems.assign(p.semaphores.size(), 0);
   s.arrived.assign(p.engine_count(), 0);
   return s;
@@ -75,7 +75,7 @@ void ImplSystem::apply(ImplState& s, const Step& st) const {
     }
     case StepKind::RegOp: {
       const auto& op = p.regops[st.arg];
-      s.regs[st.engine][op.dst] = op.expr.eval(s.regs[st.engine]);
+      s.regs[st.engine][op.dst] = op.expr.eval(s.regs[st.engine].data());
       ++ec.pc;
       return;
     }

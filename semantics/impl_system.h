@@ -6,14 +6,15 @@
 #include <vector>
 
 #include "semantics/control.h"
+#include "semantics/small_vec.h"
 
 namespace syncbisim::semantics {
 
 struct ImplState {
   ControlState control;
-  std::vector<std::vector<std::uint64_t>> regs;  // per engine, by RegId (a name on two engines is two registers)
-  std::vector<std::uint64_t> sems;               // by SemId
-  std::vector<std::uint8_t> arrived;             // per engine: waiting at its barrier
+  SmallVec<SmallVec<std::uint64_t, 16>, 6> regs;  // per engine, by RegId (a name on two engines is two registers)
+  SmallVec<std::uint64_t, 16> sems;               // by SemId
+  SmallVec<std::uint8_t, 8> arrived;              // per engine: waiting at its barrier
   bool operator==(const ImplState&) const = default;
   std::uint64_t hash() const;
 };

@@ -1,5 +1,7 @@
 #include "semantics/lockstep.h"
 
+#include <algorithm>
+
 namespace syncbisim::semantics {
 
 namespace {
@@ -14,7 +16,6 @@ LockstepState Lockstep::initial(const InternalObserver& observe) const {
 
 bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const {
   bool moved = false;
-  std::vector<Step> steps;
   for (;;) {
     const Op& iop = impl_->control().next_op(s.impl.control, e);
     if (iop.kind == OpKind::RegOp) {
@@ -36,12 +37,11 @@ bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserve
     const Op& sop = spec_->control().next_op(s.spec.control, e);
     if (!is_loop_op(iop.kind) || !is_loop_op(sop.kind)) return moved;
     // Both sides stand at the same loop guard or back edge: take the step unless it is a choice.
-    steps.clear();
-    spec_->control().loop_steps(s.spec.control, e, steps);
-    if (steps.empty() || steps.front().kind == StepKind::Choose) return moved;
-    spec_->apply(s.spec, steps.front());
-    impl_->apply(s.impl, steps.front());
-    if (observe) observe(steps.front(), s);
+    const auto step = spec_->control().deterministic_loop_step(s.spec.control, e);
+    if (!step) return moved;
+    spec_->apply(s.spec, *step);
+    impl_->apply(s.impl, *step);
+    if (observe) observe(*step, s);
     moved = true;
   }
 }
@@ -75,10 +75,12 @@ void Lockstep::visible(const LockstepState& s, std::vector<Step>& out) const {
     spec_->control().enabled(s.spec.control, e, out, /*loop_steps=*/false);
     const Op& iop = impl_->control().next_op(s.impl.control, e);
     if (sop.kind == OpKind::LoopHead && iop.kind == OpKind::LoopHead) {
-      std::vector<Step> steps;
-      spec_->control().loop_steps(s.spec.control, e, steps);
-      for (const auto& st : steps)
-        if (st.kind == StepKind::Choose) out.push_back(st);
+      // Settled: what is left at a shared loop head is a choice.
+      const auto before = out.size();
+      spec_->control().loop_steps(s.spec.control, e, out);
+      out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(),
+                               [](const Step& st) { return st.kind != StepKind::Choose; }),
+                out.end());
     }
   }
 }

@@ -43,7 +43,7 @@ SpecState SpecSystem::initial() const {
   SpecState s;
   s.control = control_.initial();
   s.retired.assign(p.instrs.size(), 0);
-  s.entries.assign(p.engine_count(), std::vector<std::uint32_t>(p.loop_count(), 0));
+  s.entries.assign(p.engine_count(), SmallVec<std::uint32_t, 8>(p.loop_count(), 0));
   // @top's single iteration has started on every engine.
   for (EngineId e = 0; e < p.engine_count(); ++e)
     if (tracked_[e][model::kTop]) s.entries[e][model::kTop] = 1;
@@ -109,7 +109,7 @@ void SpecSystem::record_entry(SpecState& s, EngineId e, LoopId l) const {
     auto& h = s.history[di];
     // Future targets are at least r.vec - distance (⪯ is translation invariant); records at or
     // below that bound are never the first one after a future target.
-    std::vector<std::int64_t> bound(r.vec.size());
+    SmallVec<std::int64_t, 6> bound(r.vec.size());
     for (std::size_t j = 0; j < r.vec.size(); ++j) bound[j] = static_cast<std::int64_t>(r.vec[j]) - d.distance[j];
     auto keep = std::find_if(h.begin(), h.end(), [&](const HistoryRecord& x) { return lex_compare(x.vec, bound) > 0; });
     h.erase(h.begin(), keep);

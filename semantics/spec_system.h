@@ -16,16 +16,16 @@ namespace syncbisim::semantics {
 // t, or the live count when t is the latest (docs/semantics.md derives this). Records that no
 // future target can reach are dropped, so the history stays as long as the window needs.
 struct HistoryRecord {
-  std::vector<std::uint32_t> vec;
+  SmallVec<std::uint32_t, 4> vec;
   std::uint32_t before = 0;
   bool operator==(const HistoryRecord&) const = default;
 };
 
 struct SpecState {
   ControlState control;
-  std::vector<std::uint32_t> retired;               // R, by InstrId
-  std::vector<std::vector<std::uint32_t>> entries;  // per engine, by LoopId: iterations started (tracked loops only)
-  std::vector<std::vector<HistoryRecord>> history;  // by dependency
+  SmallVec<std::uint32_t, 32> retired;                 // R, by InstrId
+  SmallVec<SmallVec<std::uint32_t, 8>, 6> entries;     // per engine, by LoopId: iterations started (tracked loops only)
+  SmallVec<SmallVec<HistoryRecord, 3>, 16> history;    // by dependency
   bool operator==(const SpecState&) const = default;
   std::uint64_t hash() const;
 };
@@ -33,7 +33,7 @@ struct SpecState {
 // One dependency checked at a consumer's issue point, with the numbers behind the verdict.
 struct DependencyCheck {
   std::uint32_t dep = 0;                // index into CompiledProgram::deps
-  std::vector<std::int64_t> target;     // t = v - distance, over the common loops
+  SmallVec<std::int64_t, 6> target;     // t = v - distance, over the common loops
   bool underflow = false;               // some component of t <= 0: nothing is owed
   std::uint64_t retired = 0;            // R(producer)
   std::uint64_t owed = 0;               // Σ_{i ⪯ t} H_e(i, P) (0 on underflow)

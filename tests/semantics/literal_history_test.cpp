@@ -78,7 +78,7 @@ TEST_CASE("condition (1) from pruned history equals the literal sum over H on ra
           for (semantics::EngineId e = 0; e < code.engine_count(); ++e)
             for (const auto& c : sys.explain(s, e)) {
               if (c.underflow) continue;
-              RC_ASSERT(c.owed == lit.owed(c.dep, c.target));
+              RC_ASSERT(c.owed == lit.owed(c.dep, std::vector<std::int64_t>(c.target.begin(), c.target.end())));
               ++compared;
             }
           steps.clear();

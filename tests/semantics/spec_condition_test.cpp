@@ -70,7 +70,7 @@ TEST_CASE("Figure 5: every consumer instance, its target, and the producer count
       to_next_instr(sys, s, e1);
       const auto checks = sys.explain(s, e1);
       REQUIRE(checks.size() == 1);
-      CHECK(checks[0].target == row.target);
+      CHECK(std::vector<std::int64_t>(checks[0].target.begin(), checks[0].target.end()) == row.target);
       CHECK(checks[0].underflow == row.underflow);
       CHECK(checks[0].owed == row.owed);
       REQUIRE(sys.can_issue(s, e1));
