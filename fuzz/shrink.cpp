@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <set>
 #include <unordered_set>
 
 #include "formats/json_format.h"
@@ -180,18 +182,74 @@ class Shrinker {
     return any;
   }
 
+  // The impl items the failure's identity rests on: the failing instruction's waits, the register
+  // operations that compute their thresholds (transitively, on its engine), and the signals of
+  // the semaphores it waits on. Dropping one of these would trade the bug for a trivially
+  // missing (or starved) synchronization at the same instruction: same kind, another cause.
+  struct Protected {
+    std::set<std::string> registers, semaphores;
+  };
+  Protected protected_items() const {
+    Protected p;
+    if (target_.instr.empty()) return p;
+    std::vector<const model::Stream*> streams;
+    std::function<void(const std::vector<model::Stmt>&)> walk = [&](const auto& body) {
+      for (const auto& stmt : body) {
+        if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
+          for (const auto& st : b->streams)
+            if (st.engine == target_.engine) streams.push_back(&st);
+        } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
+          walk(l->body);
+        } else {
+          walk(std::get<model::Cond>(stmt.node).then_body);
+          walk(std::get<model::Cond>(stmt.node).else_body);
+        }
+      }
+    };
+    walk(cur_.impl.body);
+    for (const auto* st : streams)
+      for (const auto& item : st->items)
+        if (const auto* in = std::get_if<model::Instr>(&item); in && in->id == target_.instr)
+          for (const auto& w : in->waits) {
+            p.semaphores.insert(w.sem);
+            if (const auto* r = std::get_if<std::string>(&w.ge)) p.registers.insert(*r);
+          }
+    for (std::size_t before = 0; before != p.registers.size();) {
+      before = p.registers.size();
+      for (const auto* st : streams)
+        for (const auto& item : st->items)
+          if (const auto* r = std::get_if<model::RegOp>(&item); r && p.registers.count(r->dst))
+            for (const auto& x : r->expr.registers()) p.registers.insert(x);
+    }
+    return p;
+  }
+
+  bool is_protected(const generators::Mutation& m, const Protected& p) const {
+    using generators::MutationKind;
+    const auto first_word = m.from.substr(0, m.from.find(' '));
+    switch (m.kind) {
+      case MutationKind::DropWait:
+        return m.engine == target_.engine && m.where.substr(0, m.where.find(' ')) == target_.instr;
+      case MutationKind::DropRegOp: return m.engine == target_.engine && p.registers.count(first_word) > 0;
+      case MutationKind::DropSignal: return p.semaphores.count(first_word) > 0;
+      default: return false;
+    }
+  }
+
   // Impl only: the waits, signals, register operations and barriers that do not make the failure.
   bool drop_impl_items() {
     pass_ = "impl items";
     using generators::MutationKind;
     bool any = false;
     for (std::size_t i = 0; !out_of_budget();) {
+      const auto prot = protected_items();
       auto ms = generators::mutants(cur_.impl);
       ms.erase(std::remove_if(ms.begin(), ms.end(),
-                              [](const generators::Mutant& m) {
+                              [&](const generators::Mutant& m) {
                                 const auto k = m.mutation.kind;
-                                return k != MutationKind::DropWait && k != MutationKind::DropSignal &&
-                                       k != MutationKind::DropRegOp && k != MutationKind::DropBarrier;
+                                return (k != MutationKind::DropWait && k != MutationKind::DropSignal &&
+                                        k != MutationKind::DropRegOp && k != MutationKind::DropBarrier) ||
+                                       is_protected(m.mutation, prot);
                               }),
                ms.end());
       if (i >= ms.size()) break;
