@@ -8,7 +8,7 @@
 #include <tuple>
 #include <unordered_set>
 
-#include "checker/chunk_table.h"
+#include "checker/part_table.h"
 #include "checker/state_codec.h"
 
 namespace syncbisim::checker {
@@ -131,18 +131,6 @@ class Classifier {
   std::vector<Violation> found_;
 };
 
-// Steps stored per state: 8 bytes.
-struct PackedStep {
-  std::uint32_t head;  // kind (4 bits) | engine (12 bits) | aux (16 bits)
-  std::uint32_t arg;
-};
-PackedStep pack(const Step& s) {
-  return PackedStep{(static_cast<std::uint32_t>(s.kind) << 28) | (std::uint32_t{s.engine} << 16) | (s.aux & 0xFFFF), s.arg};
-}
-Step unpack(PackedStep p) {
-  return Step{static_cast<StepKind>(p.head >> 28), static_cast<EngineId>((p.head >> 16) & 0xFFF), p.arg, p.head & 0xFFFF};
-}
-
 // Identifies a violation for deduplication and for the search of a shorter trace.
 using ViolationKey = std::tuple<ViolationKind, EngineId, std::uint32_t>;
 ViolationKey key_of(const Violation& v) { return {v.kind, v.engine, v.instr ? *v.instr + 1 : 0U}; }
@@ -150,7 +138,8 @@ ViolationKey key_of(const Violation& v) { return {v.kind, v.engine, v.instr ? *v
 class Exhaustive {
  public:
   Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
-      : both_(both), opt_(o), codec_(both), reducer_(both), classifier_(both) {}
+      : both_(both), opt_(o), codec_(both), reducer_(both), classifier_(both), states_(codec_.parts()),
+        parent_words_(codec_.parts()), parent_tuple_(codec_.parts()) {}
 
   // Stop as soon as this violation is found, exploring at most `max_depth` steps deep.
   void target(ViolationKey key, std::uint64_t max_depth) {
@@ -162,7 +151,7 @@ class Exhaustive {
     const auto t0 = Clock::now();
     auto last_progress = t0;
     CheckResult r;
-    insert(both_.initial(), kNoParent, Step{});
+    insert(both_.initial(), kNoParent, false);
     std::vector<Step> steps;
     std::uint64_t next = 0;
     std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
@@ -197,7 +186,7 @@ class Exhaustive {
         auto succ = s;
         both_.apply(succ, st);
         ++r.transitions;
-        insert(succ, static_cast<std::uint32_t>(next), st);
+        insert(succ, static_cast<std::uint32_t>(next), true);
       };
       if (only) {
         expand(*only);
@@ -224,36 +213,79 @@ class Exhaustive {
   std::optional<ViolationKey> target_;
   std::uint64_t max_depth_ = 0;
 
-  void insert(const LockstepState& s, std::uint32_t parent, const Step& st) {
+  // A step changes few parts (its engine's, the global one): a part equal to the parent's keeps
+  // the parent's id without being hashed again.
+  void insert(const LockstepState& s, std::uint32_t parent, bool has_parent) {
     tuple_.clear();
     for (std::size_t i = 0; i < codec_.parts(); ++i) {
       words_.clear();
       codec_.encode_part(s, i, words_);
-      tuple_.push_back(parts_.intern(words_).first);
+      tuple_.push_back(has_parent && words_ == parent_words_[i] ? parent_tuple_[i] : parts_.intern(words_));
     }
-    if (states_.intern(tuple_).second) {
+    if (states_.insert(tuple_.data()).second) {
       parents_.push_back(parent);
-      steps_.push_back(pack(st));
     }
   }
 
-  LockstepState decode(std::uint64_t id) const {
-    const std::uint32_t* tuple = states_.data(static_cast<std::uint32_t>(id));
+  // Rebuilds state `id`, keeping its parts' words and ids for insert().
+  LockstepState decode(std::uint64_t id) {
+    const std::uint32_t* tuple = states_.tuple(static_cast<std::uint32_t>(id));
     semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
-    for (std::size_t i = 0; i < parts.size(); ++i) parts[i] = parts_.data(tuple[i]);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      parent_tuple_[i] = tuple[i];
+      parts_.read(tuple[i], parent_words_[i]);
+      parts[i] = parent_words_[i].data();
+    }
     return codec_.decode(parts);
   }
 
+  // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
+  // parent to its child is found again by expanding the parent as the search did.
   std::vector<Step> trace_to(std::uint32_t id) const {
+    std::vector<std::uint32_t> path;
+    for (std::uint32_t cur = id; cur != kNoParent; cur = parents_[cur]) path.push_back(cur);
+    std::reverse(path.begin(), path.end());
     std::vector<Step> out;
-    for (std::uint32_t cur = id; parents_[cur] != kNoParent; cur = parents_[cur]) out.push_back(unpack(steps_[cur]));
-    std::reverse(out.begin(), out.end());
+    std::vector<std::vector<std::uint32_t>> words(codec_.parts());
+    std::vector<Step> steps;
+    std::vector<std::uint32_t> encoded;
+    for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+      const auto s = decode_copy(path[k], words);
+      const std::uint32_t* child = states_.tuple(path[k + 1]);
+      steps.clear();
+      both_.visible(s, steps);
+      for (const auto& st : steps) {
+        auto succ = s;
+        both_.apply(succ, st);
+        bool same = true;
+        for (std::size_t i = 0; same && i < codec_.parts(); ++i) {
+          encoded.clear();
+          codec_.encode_part(succ, i, encoded);
+          std::vector<std::uint32_t> want;
+          parts_.read(child[i], want);
+          same = encoded == want;
+        }
+        if (same) {
+          out.push_back(st);
+          break;
+        }
+      }
+    }
     return out;
   }
 
+  LockstepState decode_copy(std::uint32_t id, std::vector<std::vector<std::uint32_t>>& words) const {
+    const std::uint32_t* tuple = states_.tuple(id);
+    semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      parts_.read(tuple[i], words[i]);
+      parts[i] = words[i].data();
+    }
+    return codec_.decode(parts);
+  }
+
   std::uint64_t bytes() const {
-    return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(std::uint32_t) +
-           steps_.capacity() * sizeof(PackedStep);
+    return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(std::uint32_t);
   }
 
   const semantics::Lockstep& both_;
@@ -261,11 +293,12 @@ class Exhaustive {
   StateCodec codec_;
   Reducer reducer_;
   Classifier classifier_;
-  ChunkTable parts_;   // engine and global chunks (all parts share one table)
-  ChunkTable states_;  // tuples of part ids
+  PartTable parts_;  // engine and global parts (all parts share one table)
+  StateSet states_;  // tuples of part ids
   std::vector<std::uint32_t> parents_;
-  std::vector<PackedStep> steps_;
   std::vector<std::uint32_t> words_, tuple_;
+  std::vector<std::vector<std::uint32_t>> parent_words_;  // the state being expanded, part by part
+  std::vector<std::uint32_t> parent_tuple_;
 };
 
 CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o) {

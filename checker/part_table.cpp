@@ -1,0 +1,132 @@
+#include "checker/part_table.h"
+
+#include <cstring>
+
+namespace syncbisim::checker {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v;
+  h *= 0xff51afd7ed558ccdULL;
+  return h ^ (h >> 32);
+}
+
+void leb128(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<std::uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<std::uint8_t>(v));
+}
+
+std::uint64_t hash_bytes(const std::uint8_t* b, std::size_t n) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    h = mix(h, w);
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, b + i, n - i);
+  return mix(h, tail);
+}
+
+}  // namespace
+
+std::uint32_t PartTable::intern(const std::vector<std::uint32_t>& words) {
+  scratch_.clear();
+  for (auto w : words) leb128(scratch_, w);
+  if ((count() + 1) * 10 > slots_.size() * 7) grow();
+  const std::uint64_t h = hash_bytes(scratch_.data(), scratch_.size());
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+    if (slots_[i] == 0) {
+      const auto id = static_cast<std::uint32_t>(count());
+      arena_.insert(arena_.end(), scratch_.begin(), scratch_.end());
+      offsets_.push_back(arena_.size());
+      hashes_.push_back(static_cast<std::uint32_t>(h));
+      slots_[i] = id + 1;
+      return id;
+    }
+    const std::uint32_t id = slots_[i] - 1;
+    if (hashes_[id] == static_cast<std::uint32_t>(h) && equal(id, scratch_)) return id;
+  }
+}
+
+bool PartTable::equal(std::uint32_t id, const std::vector<std::uint8_t>& bytes) const {
+  const auto n = offsets_[id + 1] - offsets_[id];
+  return n == bytes.size() && std::memcmp(arena_.data() + offsets_[id], bytes.data(), n) == 0;
+}
+
+void PartTable::read(std::uint32_t id, std::vector<std::uint32_t>& out) const {
+  out.clear();
+  const std::uint8_t* b = arena_.data() + offsets_[id];
+  const std::uint8_t* end = arena_.data() + offsets_[id + 1];
+  while (b < end) {
+    std::uint32_t v = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      const std::uint8_t byte = *b++;
+      v |= static_cast<std::uint32_t>(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) break;
+    }
+    out.push_back(v);
+  }
+}
+
+void PartTable::grow() {
+  const std::size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
+  std::vector<std::uint32_t> fresh(cap, 0);
+  for (std::uint32_t id = 0; id < count(); ++id) {
+    std::size_t i = hash_bytes(arena_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]) & (cap - 1);
+    while (fresh[i] != 0) i = (i + 1) & (cap - 1);
+    fresh[i] = id + 1;
+  }
+  slots_ = std::move(fresh);
+}
+
+std::size_t PartTable::bytes() const {
+  return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + hashes_.capacity() * sizeof(std::uint32_t) +
+         slots_.capacity() * sizeof(std::uint32_t);
+}
+
+std::uint64_t StateSet::hash(const std::uint32_t* t) const {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t i = 0; i < width_; ++i) h = mix(h, t[i]);
+  return h;
+}
+
+void StateSet::grow() {
+  const std::size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
+  std::vector<std::uint32_t> fresh(cap, 0);
+  for (std::uint32_t id = 0; id < count(); ++id) {
+    std::size_t i = hash(tuple(id)) & (cap - 1);
+    while (fresh[i] != 0) i = (i + 1) & (cap - 1);
+    fresh[i] = id + 1;
+  }
+  slots_ = std::move(fresh);
+}
+
+std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t) {
+  // A load factor of 0.8 at most: linear probing stays short with a good hash, and the slot
+  // array is most of what a state costs besides its tuple.
+  if ((count() + 1) * 5 > slots_.size() * 4) grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = hash(t) & mask;; i = (i + 1) & mask) {
+    if (slots_[i] == 0) {
+      const auto id = static_cast<std::uint32_t>(count());
+      tuples_.insert(tuples_.end(), t, t + width_);
+      slots_[i] = id + 1;
+      return {id, true};
+    }
+    const std::uint32_t id = slots_[i] - 1;
+    if (std::memcmp(tuple(id), t, width_ * sizeof(std::uint32_t)) == 0) return {id, false};
+  }
+}
+
+std::size_t StateSet::bytes() const {
+  return tuples_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint32_t);
+}
+
+}  // namespace syncbisim::checker

@@ -1,0 +1,51 @@
+#pragma once
+// Interns the parts of product states (checker/state_codec.h): equal word sequences get the same
+// dense id. Parts are stored as LEB128 bytes, since almost every word of a part (a pc, an
+// iteration number, a count) is below 128: a byte instead of four. An open-addressing table of
+// ids, with each part's hash kept beside it, finds them.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace syncbisim::checker {
+
+class PartTable {
+ public:
+  std::uint32_t intern(const std::vector<std::uint32_t>& words);
+  // Appends the words of part `id` to `out` (cleared first).
+  void read(std::uint32_t id, std::vector<std::uint32_t>& out) const;
+  std::size_t count() const { return offsets_.size() - 1; }
+  std::size_t bytes() const;
+
+ private:
+  void grow();
+  bool equal(std::uint32_t id, const std::vector<std::uint8_t>& bytes) const;
+
+  std::vector<std::uint8_t> arena_;
+  std::vector<std::uint64_t> offsets_{0};  // part id's bytes: offsets_[id] .. offsets_[id + 1]
+  std::vector<std::uint32_t> hashes_;
+  std::vector<std::uint32_t> slots_;       // id + 1; 0 = empty
+  std::vector<std::uint8_t> scratch_;
+};
+
+// A set of fixed-width tuples of 32-bit words (a state is the tuple of its part ids): the
+// tuples sit back to back, ids are their positions, and the table holds ids only.
+class StateSet {
+ public:
+  explicit StateSet(std::size_t width) : width_(width) {}
+  // The id of the tuple, and whether it was new.
+  std::pair<std::uint32_t, bool> insert(const std::uint32_t* tuple);
+  const std::uint32_t* tuple(std::uint32_t id) const { return tuples_.data() + id * width_; }
+  std::size_t count() const { return tuples_.size() / width_; }
+  std::size_t bytes() const;
+
+ private:
+  std::uint64_t hash(const std::uint32_t* t) const;
+  void grow();
+
+  std::size_t width_;
+  std::vector<std::uint32_t> tuples_;
+  std::vector<std::uint32_t> slots_;  // id + 1; 0 = empty
+};
+
+}  // namespace syncbisim::checker
