@@ -9,6 +9,7 @@
 #include "formats/json_format.h"
 #include "generators/mutations.h"
 #include "model/index.h"
+#include "model/walk.h"
 
 namespace syncbisim::fuzz {
 
@@ -193,20 +194,9 @@ class Shrinker {
     Protected p;
     if (target_.instr.empty()) return p;
     std::vector<const model::Stream*> streams;
-    std::function<void(const std::vector<model::Stmt>&)> walk = [&](const auto& body) {
-      for (const auto& stmt : body) {
-        if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
-          for (const auto& st : b->streams)
-            if (st.engine == target_.engine) streams.push_back(&st);
-        } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
-          walk(l->body);
-        } else {
-          walk(std::get<model::Cond>(stmt.node).then_body);
-          walk(std::get<model::Cond>(stmt.node).else_body);
-        }
-      }
-    };
-    walk(cur_.impl.body);
+    model::for_each_stream(cur_.impl.body, [&](const model::Stream& st) {
+      if (st.engine == target_.engine) streams.push_back(&st);
+    });
     for (const auto* st : streams)
       for (const auto& item : st->items)
         if (const auto* in = std::get_if<model::Instr>(&item); in && in->id == target_.instr)

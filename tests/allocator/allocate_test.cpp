@@ -17,6 +17,7 @@
 #include "formats/text_format.h"
 #include "semantics/lockstep.h"
 #include "support/test_files.h"
+#include "model/walk.h"
 
 using namespace syncbisim;
 using allocator::Strategy;
@@ -48,30 +49,17 @@ struct FoundWait {
 };
 std::vector<FoundWait> waits_of(const model::Program& impl, const std::string& instr) {
   std::vector<FoundWait> out;
-  std::function<void(const std::vector<model::Stmt>&)> walk = [&](const std::vector<model::Stmt>& body) {
-    for (const auto& st : body) {
-      if (const auto* b = std::get_if<model::Block>(&st.node)) {
-        for (const auto& s : b->streams) {
-          std::map<std::string, model::Expr> temps;
-          for (const auto& item : s.items) {
-            if (const auto* r = std::get_if<model::RegOp>(&item)) temps[r->dst] = r->expr;
-            if (const auto* in = std::get_if<model::Instr>(&item); in && in->id == instr)
-              for (const auto& w : in->waits) {
-                if (const auto* reg = std::get_if<std::string>(&w.ge)) out.push_back({w.sem, temps.at(*reg)});
-                else out.push_back({w.sem, model::Expr::constant(std::get<std::uint64_t>(w.ge))});
-              }
-          }
+  model::for_each_stream(impl.body, [&](const model::Stream& s) {
+    std::map<std::string, model::Expr> temps;
+    for (const auto& item : s.items) {
+      if (const auto* r = std::get_if<model::RegOp>(&item)) temps[r->dst] = r->expr;
+      if (const auto* in = std::get_if<model::Instr>(&item); in && in->id == instr)
+        for (const auto& w : in->waits) {
+          if (const auto* reg = std::get_if<std::string>(&w.ge)) out.push_back({w.sem, temps.at(*reg)});
+          else out.push_back({w.sem, model::Expr::constant(std::get<std::uint64_t>(w.ge))});
         }
-      } else if (const auto* l = std::get_if<model::Loop>(&st.node)) {
-        walk(l->body);
-      } else {
-        const auto& c = std::get<model::Cond>(st.node);
-        walk(c.then_body);
-        walk(c.else_body);
-      }
     }
-  };
-  walk(impl.body);
+  });
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "generators/spec_gen.h"
 #include "model/index.h"
 #include "support/rapidcheck_doctest.h"
+#include "model/walk.h"
 
 using namespace syncbisim;
 
@@ -24,32 +25,16 @@ rc::Gen<model::Program> gen_random_impl(const model::Program& spec) {
     impl.kind = model::ProgramKind::Impl;
     impl.deps.clear();
     impl.semaphores = {"s0", "s1", "s2"};
-    std::function<void(std::vector<model::Stmt>&)> walk = [&](std::vector<model::Stmt>& body) {
-      for (auto& stmt : body) {
-        if (auto* b = std::get_if<model::Block>(&stmt.node)) {
-          for (auto& stream : b->streams) {
-            std::vector<model::Item> items;
-            for (auto& item : stream.items) {
-              auto in = std::get<model::Instr>(item);
-              in.extra.clear();
-              if (*rc::gen::inRange(0, 3) == 0)
-                in.waits.push_back(model::Wait{"s" + std::to_string(*rc::gen::inRange(0, 3)),
-                                               std::uint64_t(*rc::gen::inRange(0, 4))});
-              if (*rc::gen::inRange(0, 2) == 0) in.signal = model::Signal{"s" + std::to_string(*rc::gen::inRange(0, 3)), 1};
-              items.push_back(std::move(in));
-            }
-            stream.items = std::move(items);
-          }
-        } else if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
-          walk(l->body);
-        } else {
-          auto& c = std::get<model::Cond>(stmt.node);
-          walk(c.then_body);
-          walk(c.else_body);
-        }
+    model::for_each_stream(impl.body, [](model::Stream& stream) {
+      for (auto& item : stream.items) {
+        auto& in = std::get<model::Instr>(item);
+        in.extra.clear();
+        if (*rc::gen::inRange(0, 3) == 0)
+          in.waits.push_back(
+              model::Wait{"s" + std::to_string(*rc::gen::inRange(0, 3)), std::uint64_t(*rc::gen::inRange(0, 4))});
+        if (*rc::gen::inRange(0, 2) == 0) in.signal = model::Signal{"s" + std::to_string(*rc::gen::inRange(0, 3)), 1};
       }
-    };
-    walk(impl.body);
+    });
     // Sometimes a barrier on every engine at the start of the program, resetting s0 or nothing.
     if (*rc::gen::inRange(0, 3) == 0) {
       model::Block b;

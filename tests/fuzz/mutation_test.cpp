@@ -12,6 +12,7 @@
 #include "fuzz/case_check.h"
 #include "generators/mutations.h"
 #include "support/test_files.h"
+#include "model/walk.h"
 
 using namespace syncbisim;
 
@@ -49,20 +50,11 @@ struct Tally {
 
 std::set<std::string> waited_semaphores(const std::vector<model::Stmt>& body) {
   std::set<std::string> out;
-  for (const auto& stmt : body) {
-    if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
-      for (const auto& s : b->streams)
-        for (const auto& item : s.items)
-          if (const auto* in = std::get_if<model::Instr>(&item))
-            for (const auto& w : in->waits) out.insert(w.sem);
-    } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
-      out.merge(waited_semaphores(l->body));
-    } else {
-      const auto& c = std::get<model::Cond>(stmt.node);
-      out.merge(waited_semaphores(c.then_body));
-      out.merge(waited_semaphores(c.else_body));
-    }
-  }
+  model::for_each_stream(body, [&](const model::Stream& s) {
+    for (const auto& item : s.items)
+      if (const auto* in = std::get_if<model::Instr>(&item))
+        for (const auto& w : in->waits) out.insert(w.sem);
+  });
   return out;
 }
 

@@ -6,27 +6,16 @@
 
 #include "fuzz/allocate_fn.h"
 #include "model/expr.h"
+#include "model/walk.h"
 
 namespace syncbisim::test {
 
 // Rewrites every register operation's expression of an impl.
 inline void rewrite_exprs(model::Program& impl, const std::function<model::Expr(const model::Expr&)>& f) {
-  std::function<void(std::vector<model::Stmt>&)> walk = [&](std::vector<model::Stmt>& body) {
-    for (auto& stmt : body) {
-      if (auto* b = std::get_if<model::Block>(&stmt.node)) {
-        for (auto& s : b->streams)
-          for (auto& item : s.items)
-            if (auto* r = std::get_if<model::RegOp>(&item)) r->expr = f(r->expr);
-      } else if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
-        walk(l->body);
-      } else {
-        auto& c = std::get<model::Cond>(stmt.node);
-        walk(c.then_body);
-        walk(c.else_body);
-      }
-    }
-  };
-  walk(impl.body);
+  model::for_each_stream(impl.body, [&](model::Stream& s) {
+    for (auto& item : s.items)
+      if (auto* r = std::get_if<model::RegOp>(&item)) r->expr = f(r->expr);
+  });
 }
 
 // The subexpression rooted at node i, as an expression of its own.
