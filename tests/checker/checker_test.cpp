@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "check_support.h"
+#include "checker/report.h"
 
 using namespace syncbisim;
 using checker::Verdict;
@@ -184,4 +185,25 @@ TEST_CASE("random walks are reproducible from the seed and find the bug") {
   // On a correct pair a random search is never a proof.
   const auto good = test::load_pair(kFig7Spec, kFig8Impl);
   CHECK(test::run_check(*good, o).verdict == Verdict::Inconclusive);
+}
+
+TEST_CASE("the trace file holds every event of each violation, internal steps included") {
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA - 1)"));
+  const semantics::SpecSystem spec(p->spec_code);
+  const semantics::ImplSystem impl(p->impl_code);
+  const semantics::Lockstep both(spec, impl);
+  const auto r = checker::check(both, {});
+  const auto j = checker::traces_json(both, r);
+  REQUIRE(j.at("violations").size() == r.violations.size());
+  const auto& trace = j.at("violations").at(0).at("trace");
+  std::size_t regops = 0, issues = 0, retires = 0;
+  for (const auto& ev : trace) {
+    regops += ev.at("step") == "regop";
+    issues += ev.at("step") == "issue";
+    retires += ev.at("step") == "retire";
+  }
+  CHECK(regops == 7);  // [rhA := 0] and the two counter updates on each engine, and E1's [w := ...]
+  CHECK(issues == 1);
+  CHECK(retires == 1);
+  CHECK(j.at("violations").at(0).at("kind") == "under-sync");
 }
