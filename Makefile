@@ -37,7 +37,7 @@ test: build
 
 bench: build
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
-	./$(BUILD)/bench/bench_semantics
+	@for b in $(BUILD)/bench/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b"; done
 
 clean:
 	rm -rf $(BUILD)
