@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "analysis/correspondence.h"
+#include "analysis/dependency_analysis.h"
+#include "analysis/register_use.h"
 
 namespace syncbisim::cli {
 
@@ -22,12 +24,26 @@ std::optional<formats::LoadedProgram> load_kind(const std::string& path, model::
 }
 }  // namespace
 
+void warn(const std::string& file, const analysis::Warning& w) {
+  std::cerr << file << ": " << (w.place.empty() ? "" : w.place + ": ") << "warning: " << w.message << "\n";
+}
+
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status) {
-  return load_kind(path, model::ProgramKind::Spec, status);
+  auto spec = load_kind(path, model::ProgramKind::Spec, status);
+  if (spec) {
+    // Warnings go to stderr (formats.md): dependencies that never bind, certain deadlocks.
+    const auto a = analysis::analyze_dependencies(spec->program, spec->index);
+    for (const auto& w : a.warnings) warn(path, w);
+    for (const auto& d : a.deadlocks) warn(path, analysis::Warning{"", d.message});
+  }
+  return spec;
 }
 
 std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& status) {
-  return load_kind(path, model::ProgramKind::Impl, status);
+  auto impl = load_kind(path, model::ProgramKind::Impl, status);
+  if (impl)
+    for (const auto& w : analysis::unwritten_registers(impl->program, impl->index)) warn(path, w);
+  return impl;
 }
 
 std::optional<ProgramPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status) {
