@@ -139,7 +139,7 @@ class Exhaustive {
  public:
   Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       : both_(both), opt_(o), codec_(both), reducer_(both), classifier_(both), states_(codec_.parts()),
-        parent_words_(codec_.parts()), parent_tuple_(codec_.parts()) {}
+        parent_words_(codec_.parts()), parent_tuple_(codec_.parts()), cur_(codec_.blank()), succ_(codec_.blank()) {}
 
   // Stop as soon as this violation is found, exploring at most `max_depth` steps deep.
   void target(ViolationKey key, std::uint64_t max_depth) {
@@ -171,7 +171,8 @@ class Exhaustive {
           opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes()});
         }
       }
-      const auto s = decode(next);
+      decode(next);
+      const LockstepState& s = cur_;
       steps.clear();
       both_.visible(s, steps);
       classifier_.classify(s, steps, [&] { return trace_to(static_cast<std::uint32_t>(next)); });
@@ -182,11 +183,13 @@ class Exhaustive {
         if (depth >= max_depth_) continue;
       }
       const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
+      // Assigning into the same successor object each time reuses its storage: no state is
+      // constructed or destroyed per transition.
       auto expand = [&](const Step& st) {
-        auto succ = s;
-        both_.apply(succ, st);
+        succ_ = s;
+        both_.apply(succ_, st);
         ++r.transitions;
-        insert(succ, static_cast<std::uint32_t>(next), true);
+        insert(succ_, static_cast<std::uint32_t>(next), true);
       };
       if (only) {
         expand(*only);
@@ -218,7 +221,6 @@ class Exhaustive {
   void insert(const LockstepState& s, std::uint32_t parent, bool has_parent) {
     tuple_.clear();
     for (std::size_t i = 0; i < codec_.parts(); ++i) {
-      words_.clear();
       codec_.encode_part(s, i, words_);
       tuple_.push_back(has_parent && words_ == parent_words_[i] ? parent_tuple_[i] : parts_.intern(words_));
     }
@@ -227,8 +229,8 @@ class Exhaustive {
     }
   }
 
-  // Rebuilds state `id`, keeping its parts' words and ids for insert().
-  LockstepState decode(std::uint64_t id) {
+  // Rebuilds state `id` in cur_, keeping its parts' words and ids for insert().
+  void decode(std::uint64_t id) {
     const std::uint32_t* tuple = states_.tuple(static_cast<std::uint32_t>(id));
     semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
     for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -236,7 +238,7 @@ class Exhaustive {
       parts_.read(tuple[i], parent_words_[i]);
       parts[i] = parent_words_[i].data();
     }
-    return codec_.decode(parts);
+    codec_.decode(parts, cur_);
   }
 
   // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
@@ -246,9 +248,9 @@ class Exhaustive {
     for (std::uint32_t cur = id; cur != kNoParent; cur = parents_[cur]) path.push_back(cur);
     std::reverse(path.begin(), path.end());
     std::vector<Step> out;
-    std::vector<std::vector<std::uint32_t>> words(codec_.parts());
+    std::vector<PartWords> words(codec_.parts());
     std::vector<Step> steps;
-    std::vector<std::uint32_t> encoded;
+    PartWords encoded, want;
     for (std::size_t k = 0; k + 1 < path.size(); ++k) {
       const auto s = decode_copy(path[k], words);
       const std::uint32_t* child = states_.tuple(path[k + 1]);
@@ -259,9 +261,7 @@ class Exhaustive {
         both_.apply(succ, st);
         bool same = true;
         for (std::size_t i = 0; same && i < codec_.parts(); ++i) {
-          encoded.clear();
           codec_.encode_part(succ, i, encoded);
-          std::vector<std::uint32_t> want;
           parts_.read(child[i], want);
           same = encoded == want;
         }
@@ -274,14 +274,16 @@ class Exhaustive {
     return out;
   }
 
-  LockstepState decode_copy(std::uint32_t id, std::vector<std::vector<std::uint32_t>>& words) const {
+  LockstepState decode_copy(std::uint32_t id, std::vector<PartWords>& words) const {
     const std::uint32_t* tuple = states_.tuple(id);
     semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
     for (std::size_t i = 0; i < parts.size(); ++i) {
       parts_.read(tuple[i], words[i]);
       parts[i] = words[i].data();
     }
-    return codec_.decode(parts);
+    LockstepState s = codec_.blank();
+    codec_.decode(parts, s);
+    return s;
   }
 
   std::uint64_t bytes() const {
@@ -296,9 +298,12 @@ class Exhaustive {
   PartTable parts_;  // engine and global parts (all parts share one table)
   StateSet states_;  // tuples of part ids
   std::vector<std::uint32_t> parents_;
-  std::vector<std::uint32_t> words_, tuple_;
-  std::vector<std::vector<std::uint32_t>> parent_words_;  // the state being expanded, part by part
+  PartWords words_;
+  std::vector<std::uint32_t> tuple_;
+  std::vector<PartWords> parent_words_;  // the state being expanded, part by part
   std::vector<std::uint32_t> parent_tuple_;
+  LockstepState cur_;   // the state being expanded
+  LockstepState succ_;  // its successor being built
 };
 
 CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o) {

@@ -12,12 +12,13 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h ^ (h >> 32);
 }
 
-void leb128(std::vector<std::uint8_t>& out, std::uint32_t v) {
+std::uint8_t* leb128(std::uint8_t* out, std::uint32_t v) {
   while (v >= 0x80) {
-    out.push_back(static_cast<std::uint8_t>(v | 0x80));
+    *out++ = static_cast<std::uint8_t>(v | 0x80);
     v >>= 7;
   }
-  out.push_back(static_cast<std::uint8_t>(v));
+  *out++ = static_cast<std::uint8_t>(v);
+  return out;
 }
 
 std::uint64_t hash_bytes(const std::uint8_t* b, std::size_t n) {
@@ -35,35 +36,38 @@ std::uint64_t hash_bytes(const std::uint8_t* b, std::size_t n) {
 
 }  // namespace
 
-std::uint32_t PartTable::intern(const std::vector<std::uint32_t>& words) {
-  scratch_.clear();
-  for (auto w : words) leb128(scratch_, w);
+std::uint32_t PartTable::intern(const PartWords& words) {
+  // At most five bytes a word; the scratch buffer only grows.
+  if (scratch_.size() < words.size() * 5 + 8) scratch_.resize(words.size() * 10 + 16);
+  std::uint8_t* end = scratch_.data();
+  for (std::size_t k = 0; k < words.size(); ++k) end = leb128(end, words.data()[k]);
+  const auto n = static_cast<std::size_t>(end - scratch_.data());
   if ((count() + 1) * 10 > slots_.size() * 7) grow();
-  const std::uint64_t h = hash_bytes(scratch_.data(), scratch_.size());
+  const std::uint64_t h = hash_bytes(scratch_.data(), n);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = h & mask;; i = (i + 1) & mask) {
     if (slots_[i] == 0) {
       const auto id = static_cast<std::uint32_t>(count());
-      arena_.insert(arena_.end(), scratch_.begin(), scratch_.end());
+      arena_.insert(arena_.end(), scratch_.data(), end);
       offsets_.push_back(arena_.size());
       hashes_.push_back(static_cast<std::uint32_t>(h));
       slots_[i] = id + 1;
       return id;
     }
     const std::uint32_t id = slots_[i] - 1;
-    if (hashes_[id] == static_cast<std::uint32_t>(h) && equal(id, scratch_)) return id;
+    if (hashes_[id] == static_cast<std::uint32_t>(h) && equal(id, scratch_.data(), n)) return id;
   }
 }
 
-bool PartTable::equal(std::uint32_t id, const std::vector<std::uint8_t>& bytes) const {
-  const auto n = offsets_[id + 1] - offsets_[id];
-  return n == bytes.size() && std::memcmp(arena_.data() + offsets_[id], bytes.data(), n) == 0;
+bool PartTable::equal(std::uint32_t id, const std::uint8_t* bytes, std::size_t n) const {
+  return offsets_[id + 1] - offsets_[id] == n && std::memcmp(arena_.data() + offsets_[id], bytes, n) == 0;
 }
 
-void PartTable::read(std::uint32_t id, std::vector<std::uint32_t>& out) const {
-  out.clear();
+void PartTable::read(std::uint32_t id, PartWords& out) const {
   const std::uint8_t* b = arena_.data() + offsets_[id];
   const std::uint8_t* end = arena_.data() + offsets_[id + 1];
+  std::uint32_t* w = out.resize(static_cast<std::size_t>(end - b));  // at least a byte a word
+  std::uint32_t* const first = w;
   while (b < end) {
     std::uint32_t v = 0;
     for (unsigned shift = 0;; shift += 7) {
@@ -71,15 +75,17 @@ void PartTable::read(std::uint32_t id, std::vector<std::uint32_t>& out) const {
       v |= static_cast<std::uint32_t>(byte & 0x7f) << shift;
       if (!(byte & 0x80)) break;
     }
-    out.push_back(v);
+    *w++ = v;
   }
+  out.resize(static_cast<std::size_t>(w - first));
 }
 
 void PartTable::grow() {
   const std::size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
   std::vector<std::uint32_t> fresh(cap, 0);
   for (std::uint32_t id = 0; id < count(); ++id) {
-    std::size_t i = hash_bytes(arena_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]) & (cap - 1);
+    // The kept low 32 bits of the hash place the part as the full hash did (cap <= 2^32).
+    std::size_t i = hashes_[id] & (cap - 1);
     while (fresh[i] != 0) i = (i + 1) & (cap - 1);
     fresh[i] = id + 1;
   }

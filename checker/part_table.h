@@ -7,19 +7,21 @@
 #include <cstdint>
 #include <vector>
 
+#include "checker/part_words.h"
+
 namespace syncbisim::checker {
 
 class PartTable {
  public:
-  std::uint32_t intern(const std::vector<std::uint32_t>& words);
-  // Appends the words of part `id` to `out` (cleared first).
-  void read(std::uint32_t id, std::vector<std::uint32_t>& out) const;
+  std::uint32_t intern(const PartWords& words);
+  // The words of part `id`.
+  void read(std::uint32_t id, PartWords& out) const;
   std::size_t count() const { return offsets_.size() - 1; }
   std::size_t bytes() const;
 
  private:
   void grow();
-  bool equal(std::uint32_t id, const std::vector<std::uint8_t>& bytes) const;
+  bool equal(std::uint32_t id, const std::uint8_t* bytes, std::size_t n) const;
 
   std::vector<std::uint8_t> arena_;
   std::vector<std::uint64_t> offsets_{0};  // part id's bytes: offsets_[id] .. offsets_[id + 1]

@@ -28,9 +28,10 @@ StateCodec::StateCodec(const semantics::Lockstep& both) : both_(&both) {
 }
 
 namespace {
-void put64(std::vector<std::uint32_t>& out, std::uint64_t v) {
-  out.push_back(static_cast<std::uint32_t>(v));
-  out.push_back(static_cast<std::uint32_t>(v >> 32));
+std::uint32_t* put64(std::uint32_t* w, std::uint64_t v) {
+  *w++ = static_cast<std::uint32_t>(v);
+  *w++ = static_cast<std::uint32_t>(v >> 32);
+  return w;
 }
 std::uint64_t get64(const std::uint32_t*& w) {
   const std::uint64_t lo = *w++;
@@ -39,42 +40,53 @@ std::uint64_t get64(const std::uint32_t*& w) {
 }
 }  // namespace
 
-void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, std::vector<std::uint32_t>& out) const {
+// The part's length is computed first, so the words are written through a pointer into a buffer
+// of that size (no growth check per word).
+void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, PartWords& out) const {
   const auto& sc = s.spec.control.engines[e];
   const auto& ic = s.impl.control.engines[e];
-  out.push_back(sc.pc);
-  out.push_back(ic.pc);
+  const auto& p = both_->spec().program();
+  std::size_t n = 2 + 2 * sc.frames.size() + counted_loops_.size() + 1 + sc.inflight.size() + tracked_[e].size() +
+                  2 * s.impl.regs[e].size() + 1;
+  for (auto d : deps_of_engine_[e]) n += 1 + s.spec.history[d].size() * (p.deps[d].common.size() + 1);
+  std::uint32_t* w = out.resize(n);
+  *w++ = sc.pc;
+  *w++ = ic.pc;
   for (const auto& f : sc.frames) {
-    out.push_back(f.iter);
-    out.push_back(f.trip);
+    *w++ = f.iter;
+    *w++ = f.trip;
   }
-  for (auto l : counted_loops_) out.push_back(sc.trips_started[l]);
-  out.push_back(static_cast<std::uint32_t>(sc.inflight.size()));
-  for (const auto& i : sc.inflight) out.push_back((i.instr << 1) | (i.committed ? 1U : 0U));
-  for (auto l : tracked_[e]) out.push_back(s.spec.entries[e][l]);
+  for (auto l : counted_loops_) *w++ = sc.trips_started[l];
+  *w++ = static_cast<std::uint32_t>(sc.inflight.size());
+  for (const auto& i : sc.inflight) *w++ = (i.instr << 1) | (i.committed ? 1U : 0U);
+  const auto& entries = s.spec.entries[e];
+  for (auto l : tracked_[e]) *w++ = entries[l];
   for (auto d : deps_of_engine_[e]) {
     const auto& h = s.spec.history[d];
-    out.push_back(static_cast<std::uint32_t>(h.size()));
+    *w++ = static_cast<std::uint32_t>(h.size());
     for (const auto& r : h) {
-      out.insert(out.end(), r.vec.begin(), r.vec.end());
-      out.push_back(r.before);
+      w = std::copy(r.vec.begin(), r.vec.end(), w);
+      *w++ = r.before;
     }
   }
-  for (auto v : s.impl.regs[e]) put64(out, v);
-  out.push_back(s.impl.arrived[e]);
+  for (auto v : s.impl.regs[e]) w = put64(w, v);
+  *w++ = s.impl.arrived[e];
 }
 
-void StateCodec::encode_global(const semantics::LockstepState& s, std::vector<std::uint32_t>& out) const {
-  for (auto i : producers_) out.push_back(s.spec.retired[i]);
-  for (auto v : s.impl.sems) put64(out, v);
+void StateCodec::encode_global(const semantics::LockstepState& s, PartWords& out) const {
+  std::size_t n = producers_.size() + 2 * s.impl.sems.size();
+  for (auto l : shared_choice_loops_) n += 1 + s.spec.control.pending[l].size();
+  std::uint32_t* w = out.resize(n);
+  for (auto i : producers_) *w++ = s.spec.retired[i];
+  for (auto v : s.impl.sems) w = put64(w, v);
   for (auto l : shared_choice_loops_) {
     const auto& pend = s.spec.control.pending[l];
-    out.push_back(static_cast<std::uint32_t>(pend.size()));
-    out.insert(out.end(), pend.begin(), pend.end());
+    *w++ = static_cast<std::uint32_t>(pend.size());
+    w = std::copy(pend.begin(), pend.end(), w);
   }
 }
 
-void StateCodec::encode_part(const semantics::LockstepState& s, std::size_t i, std::vector<std::uint32_t>& out) const {
+void StateCodec::encode_part(const semantics::LockstepState& s, std::size_t i, PartWords& out) const {
   if (i < engines_)
     encode_engine(s, static_cast<EngineId>(i), out);
   else
@@ -116,6 +128,8 @@ const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, Engi
 }
 
 void StateCodec::decode_global(semantics::LockstepState& s, const std::uint32_t* w) const {
+  // Counts nobody reads are not stored; they read as 0 whatever `s` held before.
+  std::fill(s.spec.retired.begin(), s.spec.retired.end(), 0U);
   for (auto i : producers_) s.spec.retired[i] = *w++;
   for (auto& v : s.impl.sems) v = get64(w);
   for (auto l : shared_choice_loops_) {
@@ -126,11 +140,9 @@ void StateCodec::decode_global(semantics::LockstepState& s, const std::uint32_t*
   s.impl.control.pending = s.spec.control.pending;
 }
 
-semantics::LockstepState StateCodec::decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts) const {
-  semantics::LockstepState s = blank_;
+void StateCodec::decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts, semantics::LockstepState& s) const {
   for (EngineId e = 0; e < engines_; ++e) decode_engine(s, e, parts[e]);
   decode_global(s, parts[engines_]);
-  return s;
 }
 
 }  // namespace syncbisim::checker

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "checker/part_words.h"
 #include "semantics/lockstep.h"
 
 namespace syncbisim::checker {
@@ -19,14 +20,17 @@ class StateCodec {
   explicit StateCodec(const semantics::Lockstep& both);
 
   std::size_t parts() const { return engines_ + 1; }  // engine chunks, then the global chunk
-  // Appends the words of part `i` of `s` to `out`.
-  void encode_part(const semantics::LockstepState& s, std::size_t i, std::vector<std::uint32_t>& out) const;
-  // Rebuilds a state from its parts' words (parts() spans, in order).
-  semantics::LockstepState decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts) const;
+  // The words of part `i` of `s`.
+  void encode_part(const semantics::LockstepState& s, std::size_t i, PartWords& out) const;
+  // Every vector sized, all zero: the shape decode() expects.
+  const semantics::LockstepState& blank() const { return blank_; }
+  // Overwrites `s` (a copy of blank() or an earlier decode: decoding into the same state again
+  // copies nothing else) with the state whose parts' words are `parts`, in order.
+  void decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts, semantics::LockstepState& s) const;
 
  private:
-  void encode_engine(const semantics::LockstepState& s, semantics::EngineId e, std::vector<std::uint32_t>& out) const;
-  void encode_global(const semantics::LockstepState& s, std::vector<std::uint32_t>& out) const;
+  void encode_engine(const semantics::LockstepState& s, semantics::EngineId e, PartWords& out) const;
+  void encode_global(const semantics::LockstepState& s, PartWords& out) const;
   const std::uint32_t* decode_engine(semantics::LockstepState& s, semantics::EngineId e, const std::uint32_t* w) const;
   void decode_global(semantics::LockstepState& s, const std::uint32_t* w) const;
 
