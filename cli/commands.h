@@ -17,5 +17,6 @@ void add_check(CLI::App& app, Context& ctx);
 void add_demo(CLI::App& app, Context& ctx);
 void add_fuzz(CLI::App& app, Context& ctx);
 void add_shrink(CLI::App& app, Context& ctx);
+void add_prove(CLI::App& app, Context& ctx);
 
 }  // namespace syncbisim::cli

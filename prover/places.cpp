@@ -1,0 +1,77 @@
+#include "prover/places.h"
+
+#include <stdexcept>
+
+namespace syncbisim::prover {
+
+struct PlacesBuilder {
+  Places& out;
+
+  void body(const std::vector<model::Stmt>& stmts, model::LoopId loop) {
+    for (std::uint32_t si = 0; si < stmts.size(); ++si) {
+      const auto& node = stmts[si].node;
+      if (const auto* b = std::get_if<model::Block>(&node)) {
+        block(*b, loop, si);
+      } else if (const auto* l = std::get_if<model::Loop>(&node)) {
+        const auto id = *out.ix_.loop(l->id);
+        out.loop_stmt_[id] = si;
+        body(l->body, id);
+      } else {
+        const auto& c = std::get<model::Cond>(node);
+        const auto t = *out.ix_.loop(model::then_loop(c.id)), e = *out.ix_.loop(model::else_loop(c.id));
+        out.loop_stmt_[t] = si;
+        out.loop_stmt_[e] = si;
+        body(c.then_body, t);
+        body(c.else_body, e);
+      }
+    }
+  }
+
+  void block(const model::Block& b, model::LoopId loop, std::uint32_t si) {
+    for (const auto& s : b.streams) {
+      const auto engine = *out.ix_.engine(s.engine);
+      for (std::uint32_t k = 0; k < s.items.size(); ++k) {
+        const Place at{loop, si, k};
+        const auto& item = s.items[k];
+        if (const auto* in = std::get_if<model::Instr>(&item)) {
+          const auto id = *out.ix_.instr(in->id);
+          out.instrs_[id] = InstrPlace{engine, at, in->waits, in->signal};
+        } else if (const auto* r = std::get_if<model::RegOp>(&item)) {
+          out.writes_.push_back(RegWrite{engine, r->dst, r->expr, at});
+        } else {
+          out.barrier_ = true;
+        }
+      }
+    }
+  }
+};
+
+Places Places::build(const model::Program& p, const model::ProgramIndex& ix) {
+  Places out;
+  out.ix_ = ix;
+  out.loop_stmt_.assign(ix.loops.size(), 0);
+  out.instrs_.resize(ix.instrs.size());
+  PlacesBuilder{out}.body(p.body, model::kTop);
+  return out;
+}
+
+std::uint32_t Places::stmt_in(model::LoopId a, model::LoopId l) const {
+  while (parent(l) != a) {
+    if (l == model::kTop) throw std::logic_error("prover: loop not below the given ancestor");
+    l = parent(l);
+  }
+  return loop_stmt_[l];
+}
+
+std::uint32_t Places::stmt_in(model::LoopId a, const Place& x) const {
+  return x.loop == a ? x.stmt : stmt_in(a, x.loop);
+}
+
+Order Places::order_in(model::LoopId a, const Place& x, const Place& y) const {
+  const auto sx = stmt_in(a, x), sy = stmt_in(a, y);
+  if (sx != sy) return sx < sy ? Order::Before : Order::After;
+  if (x.loop == a && y.loop == a) return x.item < y.item ? Order::Before : (x.item > y.item ? Order::After : Order::SameStatement);
+  return Order::SameStatement;
+}
+
+}  // namespace syncbisim::prover
