@@ -1,5 +1,6 @@
 #include "checker/explorer.h"
 
+#include <cassert>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -151,7 +152,7 @@ class Exhaustive {
     const auto t0 = Clock::now();
     auto last_progress = t0;
     CheckResult r;
-    insert(both_.initial(), kNoParent, false);
+    insert(both_.initial(), kNoParent, ~std::uint64_t{0});
     std::vector<Step> steps;
     std::uint64_t next = 0;
     std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
@@ -183,13 +184,14 @@ class Exhaustive {
         if (depth >= max_depth_) continue;
       }
       const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
-      // Assigning into the same successor object each time reuses its storage: no state is
-      // constructed or destroyed per transition.
+      // Every successor is built in the same object, a copy of `s`: after a step only the parts
+      // the step touched are copied back, and only those are encoded again.
+      succ_ = s;
       auto expand = [&](const Step& st) {
-        succ_ = s;
-        both_.apply(succ_, st);
+        const std::uint64_t touched = both_.apply_touching(succ_, st);
         ++r.transitions;
-        insert(succ_, static_cast<std::uint32_t>(next), true);
+        insert(succ_, static_cast<std::uint32_t>(next), touched);
+        codec_.restore(succ_, s, touched);
       };
       if (only) {
         expand(*only);
@@ -216,14 +218,27 @@ class Exhaustive {
   std::optional<ViolationKey> target_;
   std::uint64_t max_depth_ = 0;
 
-  // A step changes few parts (its engine's, the global one): a part equal to the parent's keeps
-  // the parent's id without being hashed again.
-  void insert(const LockstepState& s, std::uint32_t parent, bool has_parent) {
+  // A step changes few parts (its engine's, the global one): an engine part the step did not
+  // touch keeps the parent's id without being encoded, and a global part equal to the parent's
+  // keeps its id without being hashed. The initial state (no parent) touches everything.
+  void insert(const LockstepState& s, std::uint32_t parent, std::uint64_t touched) {
     tuple_.clear();
-    for (std::size_t i = 0; i < codec_.parts(); ++i) {
+    const std::size_t engines = codec_.parts() - 1;
+    for (std::size_t i = 0; i < engines; ++i) {
+      if (i < 64 && !(touched >> i & 1U)) {
+#ifndef NDEBUG
+        codec_.encode_part(s, i, words_);
+        assert(words_ == parent_words_[i]);
+#endif
+        tuple_.push_back(parent_tuple_[i]);
+        continue;
+      }
       codec_.encode_part(s, i, words_);
-      tuple_.push_back(has_parent && words_ == parent_words_[i] ? parent_tuple_[i] : parts_.intern(words_));
+      tuple_.push_back(parts_.intern(words_));
     }
+    codec_.encode_part(s, engines, words_);
+    tuple_.push_back(parent != kNoParent && words_ == parent_words_[engines] ? parent_tuple_[engines]
+                                                                             : parts_.intern(words_));
     if (states_.insert(tuple_.data()).second) {
       parents_.push_back(parent);
     }

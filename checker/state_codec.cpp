@@ -145,4 +145,22 @@ void StateCodec::decode(const semantics::SmallVec<const std::uint32_t*, 8>& part
   decode_global(s, parts[engines_]);
 }
 
+void StateCodec::restore(semantics::LockstepState& dst, const semantics::LockstepState& src,
+                         std::uint64_t touched) const {
+  // Every field of LockstepState belongs to exactly one part: an engine's, or the global one.
+  for (EngineId e = 0; e < engines_; ++e) {
+    if (e < 64 && !(touched >> e & 1U)) continue;
+    dst.spec.control.engines[e] = src.spec.control.engines[e];
+    dst.impl.control.engines[e] = src.impl.control.engines[e];
+    dst.spec.entries[e] = src.spec.entries[e];
+    for (auto d : deps_of_engine_[e]) dst.spec.history[d] = src.spec.history[d];
+    dst.impl.regs[e] = src.impl.regs[e];
+    dst.impl.arrived[e] = src.impl.arrived[e];
+  }
+  dst.spec.control.pending = src.spec.control.pending;
+  dst.impl.control.pending = src.impl.control.pending;
+  dst.spec.retired = src.spec.retired;
+  dst.impl.sems = src.impl.sems;
+}
+
 }  // namespace syncbisim::checker

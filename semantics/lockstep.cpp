@@ -47,15 +47,29 @@ bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserve
 }
 
 void Lockstep::settle(LockstepState& s, const InternalObserver& observe) const {
+  std::uint64_t touched = 0;
+  settle(s, observe, touched);
+}
+
+namespace {
+std::uint64_t engine_bit(EngineId e) { return e < 64 ? std::uint64_t{1} << e : ~std::uint64_t{0}; }
+}  // namespace
+
+void Lockstep::settle(LockstepState& s, const InternalObserver& observe, std::uint64_t& touched) const {
   const auto engines = spec_->program().engine_count();
   for (bool moved = true; moved;) {
     moved = false;
-    for (EngineId e = 0; e < engines; ++e) moved = settle_engine(s, e, observe) || moved;
+    for (EngineId e = 0; e < engines; ++e)
+      if (settle_engine(s, e, observe)) {
+        moved = true;
+        touched |= engine_bit(e);
+      }
     if (impl_->barrier_ready(s.impl)) {
       const Step st{StepKind::BarrierRelease, 0, 0, 0};
       impl_->apply(s.impl, st);
       if (observe) observe(st, s);
       moved = true;
+      touched = ~std::uint64_t{0};
     }
   }
 }
@@ -89,6 +103,14 @@ void Lockstep::apply(LockstepState& s, const Step& st, const InternalObserver& o
   spec_->apply(s.spec, st);
   impl_->apply(s.impl, st);
   settle(s, observe);
+}
+
+std::uint64_t Lockstep::apply_touching(LockstepState& s, const Step& st) const {
+  spec_->apply(s.spec, st);
+  impl_->apply(s.impl, st);
+  std::uint64_t touched = engine_bit(st.engine);
+  settle(s, {}, touched);
+  return touched;
 }
 
 std::optional<Mismatch> Lockstep::ahead_of_barrier(const LockstepState& s, EngineId e) const {

@@ -47,6 +47,11 @@ class Lockstep {
   void visible(const LockstepState& s, std::vector<Step>& out) const;
   // Applies a visible step to both sides, then settles.
   void apply(LockstepState& s, const Step& st, const InternalObserver& observe = {}) const;
+  // apply(), and which engines' own parts of the state changed (bit e for engine e; every bit
+  // after a barrier release or beyond 64 engines): the step's engine, and the engines that
+  // settling moved. Global parts (R, semaphores, pending choices) are not covered. The checker
+  // stores states part by part and so re-encodes only these.
+  std::uint64_t apply_touching(LockstepState& s, const Step& st) const;
 
   // Per engine whose next spec item is an instruction: does impl agree on issuing it? An engine
   // the impl holds at a barrier is compared on the spec's next instruction past loop control.
@@ -60,6 +65,7 @@ class Lockstep {
 
  private:
   bool settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const;
+  void settle(LockstepState& s, const InternalObserver& observe, std::uint64_t& touched) const;
   // Over-synchronization hidden behind a barrier: the spec could get past loop control to an
   // instruction it may issue while the impl waits at the barrier.
   std::optional<Mismatch> ahead_of_barrier(const LockstepState& s, EngineId e) const;
