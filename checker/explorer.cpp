@@ -140,7 +140,7 @@ class Exhaustive {
  public:
   Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       : both_(both), opt_(o), codec_(both), reducer_(both), classifier_(both), states_(codec_.parts()),
-        parent_words_(codec_.parts()), parent_tuple_(codec_.parts()), cur_(codec_.blank()), succ_(codec_.blank()) {}
+        parent_words_(codec_.parts()), parent_tuple_(codec_.parts(), kNoPart), cur_(codec_.blank()), succ_(codec_.blank()) {}
 
   // Stop as soon as this violation is found, exploring at most `max_depth` steps deep.
   void target(ViolationKey key, std::uint64_t max_depth) {
@@ -215,6 +215,7 @@ class Exhaustive {
 
  private:
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
+  static constexpr std::uint32_t kNoPart = UINT32_MAX;  // no part decoded into cur_ yet
   std::optional<ViolationKey> target_;
   std::uint64_t max_depth_ = 0;
 
@@ -245,15 +246,16 @@ class Exhaustive {
   }
 
   // Rebuilds state `id` in cur_, keeping its parts' words and ids for insert().
+  // Consecutive states share most parts (siblings differ in one engine or two): a part with the
+  // same id as the state decoded before is neither read nor decoded again.
   void decode(std::uint64_t id) {
     const std::uint32_t* tuple = states_.tuple(static_cast<std::uint32_t>(id));
-    semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
-    for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (std::size_t i = 0; i < codec_.parts(); ++i) {
+      if (parent_tuple_[i] == tuple[i]) continue;
       parent_tuple_[i] = tuple[i];
       parts_.read(tuple[i], parent_words_[i]);
-      parts[i] = parent_words_[i].data();
+      codec_.decode_part(i, parent_words_[i].data(), cur_);
     }
-    codec_.decode(parts, cur_);
   }
 
   // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
@@ -316,7 +318,7 @@ class Exhaustive {
   PartWords words_;
   std::vector<std::uint32_t> tuple_;
   std::vector<PartWords> parent_words_;  // the state being expanded, part by part
-  std::vector<std::uint32_t> parent_tuple_;
+  std::vector<std::uint32_t> parent_tuple_;  // its part ids
   LockstepState cur_;   // the state being expanded
   LockstepState succ_;  // its successor being built
 };

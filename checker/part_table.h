@@ -43,6 +43,7 @@ class StateSet {
 
  private:
   std::uint64_t hash(const std::uint32_t* t) const;
+  bool same(const std::uint32_t* a, const std::uint32_t* b) const;
   void grow();
 
   std::size_t width_;

@@ -145,6 +145,13 @@ void StateCodec::decode(const semantics::SmallVec<const std::uint32_t*, 8>& part
   decode_global(s, parts[engines_]);
 }
 
+void StateCodec::decode_part(std::size_t i, const std::uint32_t* words, semantics::LockstepState& s) const {
+  if (i < engines_)
+    decode_engine(s, static_cast<EngineId>(i), words);
+  else
+    decode_global(s, words);
+}
+
 void StateCodec::restore(semantics::LockstepState& dst, const semantics::LockstepState& src,
                          std::uint64_t touched) const {
   // Every field of LockstepState belongs to exactly one part: an engine's, or the global one.

@@ -27,6 +27,8 @@ class StateCodec {
   // Overwrites `s` (a copy of blank() or an earlier decode: decoding into the same state again
   // copies nothing else) with the state whose parts' words are `parts`, in order.
   void decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts, semantics::LockstepState& s) const;
+  // decode() of part `i` alone: the other parts of `s` stay as they are.
+  void decode_part(std::size_t i, const std::uint32_t* words, semantics::LockstepState& s) const;
   // Makes `dst` equal to `src` again after a step from `src` changed it, copying only the global
   // fields and the engines in `touched` (Lockstep::apply_touching): the parts a step can change.
   void restore(semantics::LockstepState& dst, const semantics::LockstepState& src, std::uint64_t touched) const;
