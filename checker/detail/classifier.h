@@ -1,0 +1,91 @@
+#pragma once
+// Internal to the explorer: what is wrong at a state (semantics.md §5), each violation recorded
+// once per (kind, engine, instruction) with the trace that reached it first.
+#include <functional>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "checker/check_result.h"
+#include "semantics/lockstep.h"
+
+namespace syncbisim::checker::detail {
+
+using semantics::EngineId;
+using semantics::LockstepState;
+using semantics::Step;
+using semantics::StepKind;
+
+// Can the spec alone still make progress from a state where the pair is stuck? It may stand at
+// a loop head the impl has not reached (the impl waits at a barrier before it): walk the spec's
+// control steps and choices and see whether some engine gets to issue or all finish.
+inline bool spec_can_progress(const semantics::SpecSystem& spec, const semantics::SpecState& start) {
+  std::vector<semantics::SpecState> todo{start};
+  std::set<std::uint64_t> seen;
+  std::vector<Step> steps;
+  while (!todo.empty() && seen.size() < 100000) {
+    auto s = std::move(todo.back());
+    todo.pop_back();
+    if (!seen.insert(s.hash()).second) continue;
+    if (spec.all_finished(s)) return true;
+    steps.clear();
+    spec.enabled(s, steps);
+    for (const auto& st : steps) {
+      if (st.kind == StepKind::Issue || st.kind == StepKind::Retire || st.kind == StepKind::Commit) return true;
+      auto next = s;
+      spec.apply(next, st);
+      todo.push_back(std::move(next));
+    }
+  }
+  return !todo.empty();  // gave up: do not claim the spec is stuck
+}
+
+class Classifier {
+ public:
+  explicit Classifier(const semantics::Lockstep& both) : both_(&both) {}
+
+  // Records the violations at state `s`, if new. `trace` is called only for new ones.
+  void classify(const LockstepState& s, const std::vector<Step>& steps,
+                const std::function<std::vector<Step>()>& trace) {
+    for (auto& m : both_->mismatches(s)) {
+      const auto kind = m.impl_can ? ViolationKind::UnderSync : ViolationKind::OverSync;
+      if (!seen_.insert({kind, m.engine, m.instr}).second) continue;
+      Violation v;
+      v.kind = kind;
+      v.engine = m.engine;
+      v.instr = m.instr;
+      v.mismatch = std::move(m);
+      v.trace = trace();
+      found_.push_back(std::move(v));
+    }
+    if (!steps.empty() || both_->finished(s)) return;
+    // No step on either side and someone is not finished: a deadlock.
+    Violation v;
+    v.kind = ViolationKind::Deadlock;
+    const auto& spec = both_->spec();
+    for (EngineId e = 0; e < spec.program().engine_count(); ++e)
+      if (!both_->impl().control().finished(s.impl.control, e) || !spec.control().finished(s.spec.control, e))
+        v.stuck.push_back(e);
+    v.engine = v.stuck.empty() ? 0 : v.stuck.front();
+    const auto& op = spec.control().next_op(s.spec.control, v.engine);
+    if (op.kind == semantics::OpKind::Instr) v.instr = op.a;
+    v.spec_deadlocks_too = !spec_can_progress(spec, s.spec);
+    const auto key = std::make_tuple(ViolationKind::Deadlock, v.engine, v.instr ? *v.instr + 1 : 0U);
+    if (!seen_.insert(key).second) return;
+    v.trace = trace();
+    found_.push_back(std::move(v));
+  }
+
+  std::vector<Violation>& found() { return found_; }
+
+ private:
+  const semantics::Lockstep* both_;
+  std::set<std::tuple<ViolationKind, EngineId, std::uint32_t>> seen_;
+  std::vector<Violation> found_;
+};
+
+// Identifies a violation for deduplication and for the search of a shorter trace.
+using ViolationKey = std::tuple<ViolationKind, EngineId, std::uint32_t>;
+inline ViolationKey key_of(const Violation& v) { return {v.kind, v.engine, v.instr ? *v.instr + 1 : 0U}; }
+
+}  // namespace syncbisim::checker::detail

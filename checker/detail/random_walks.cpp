@@ -1,0 +1,48 @@
+#include "checker/detail/random_walks.h"
+
+#include <random>
+#include <unordered_set>
+
+#include "checker/detail/classifier.h"
+#include "checker/detail/stopwatch.h"
+
+namespace syncbisim::checker::detail {
+
+CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o) {
+  const auto t0 = Clock::now();
+  CheckResult r;
+  Classifier classifier(both);
+  std::unordered_set<std::uint64_t> distinct;  // for the state count only
+  std::vector<Step> steps, path;
+  for (std::uint64_t w = 0; w < o.walks; ++w) {
+    // Each walk has its own stream derived from the seed, so walk w replays alone.
+    std::mt19937_64 rng(o.seed * 0x9e3779b97f4a7c15ULL + w);
+    auto s = both.initial();
+    path.clear();
+    for (std::uint64_t d = 0;; ++d) {
+      distinct.insert(s.hash());
+      steps.clear();
+      both.visible(s, steps);
+      classifier.classify(s, steps, [&] { return path; });
+      if (steps.empty() || d >= o.depth) break;
+      const auto st = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)];
+      both.apply(s, st);
+      path.push_back(st);
+      ++r.transitions;
+    }
+    if (o.max_seconds > 0 && since(t0) > o.max_seconds) {
+      r.limit = "max-seconds " + std::to_string(o.max_seconds);
+      break;
+    }
+  }
+  r.exhaustive = false;
+  if (r.limit.empty())
+    r.limit = "random: " + std::to_string(o.walks) + " walks of at most " + std::to_string(o.depth) + " steps";
+  r.states = distinct.size();
+  r.seconds = since(t0);
+  r.violations = std::move(classifier.found());
+  r.verdict = verdict_of(r.violations, false);
+  return r;
+}
+
+}  // namespace syncbisim::checker::detail
