@@ -1,5 +1,5 @@
 #pragma once
-// Running the checker on a spec and an impl written inline in the text format.
+// Running the checker on a spec and an impl given as file contents (JSON or text).
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -7,7 +7,7 @@
 
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
-#include "formats/text_format.h"
+#include "formats/load.h"
 #include "model/index.h"
 #include "semantics/compiled_program.h"
 
@@ -19,18 +19,16 @@ struct Pair {
   semantics::CompiledProgram spec_code, impl_code;
 };
 
+// Each program in either format (formats::load_program_text tells JSON from text).
 inline std::unique_ptr<Pair> load_pair(const std::string& spec_text, const std::string& impl_text) {
-  auto sp = formats::read_text(spec_text);
+  auto sp = formats::load_program_text(spec_text, "spec");
   REQUIRE_MESSAGE(sp.ok(), (sp.ok() ? "" : sp.error().to_string()));
-  auto ip = formats::read_text(impl_text);
+  auto ip = formats::load_program_text(impl_text, "impl");
   REQUIRE_MESSAGE(ip.ok(), (ip.ok() ? "" : ip.error().to_string()));
-  auto six = model::ProgramIndex::build(*sp);
-  REQUIRE_MESSAGE(six.ok(), (six.ok() ? "" : six.error().to_string()));
-  auto iix = model::ProgramIndex::build(*ip);
-  REQUIRE_MESSAGE(iix.ok(), (iix.ok() ? "" : iix.error().to_string()));
-  auto corr = analysis::check_correspondence(*sp, *six, *ip, *iix);
+  auto p = std::make_unique<Pair>(Pair{std::move(sp->program), std::move(ip->program), std::move(sp->index),
+                                       std::move(ip->index), {}, {}});
+  auto corr = analysis::check_correspondence(p->spec, p->spec_ix, p->impl, p->impl_ix);
   REQUIRE_MESSAGE(corr.ok(), (corr.ok() ? "" : corr.error().to_string()));
-  auto p = std::make_unique<Pair>(Pair{std::move(*sp), std::move(*ip), std::move(*six), std::move(*iix), {}, {}});
   p->spec_code = semantics::compile(p->spec, p->spec_ix);
   p->impl_code = semantics::compile(p->impl, p->impl_ix, &p->spec_ix);
   return p;

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "check_support.h"
+#include "support/test_files.h"
 #include "checker/report.h"
 
 using namespace syncbisim;
@@ -10,27 +11,10 @@ using checker::ViolationKind;
 
 namespace {
 
-const char* kFig7Spec = R"(
-syncbisim spec/1
-engines E0 E1
-loop A trip 3 {
-  E0: I0 I1
-  E1: I2
-}
-dep I1 -> I2
-)";
-
-const char* kFig8Impl = R"(
-syncbisim impl/1
-engines E0 E1
-semaphores s0 s1
-E0: [rhA := 0]
-E1: [rhA := 0]
-loop A {
-  E0: [rA := rA + 1] [rhA := rhA + 1] I0 {s0 += 1} I1 {s0 += 1}
-  E1: [rA := rA + 1] [rhA := rhA + 1] [w := isgt(rhA, 0) * (2 * rA)] {s0 >= w} I2 {s1 += 1}
-}
-)";
+// The paper's Figure 7/8 program and its per-loop allocation, as shipped in the corpus.
+std::string corpus_file(const char* rel) { return test::read_text(test::source_dir() / rel); }
+const std::string kFig7Spec = corpus_file("corpus/figures/fig7_fig8.json");
+const std::string kFig8Impl = corpus_file("corpus/good/fig8_per_loop.impl.sb");
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
   const auto at = s.find(from);
@@ -61,7 +45,7 @@ TEST_CASE("the paper's per-loop allocation of Figure 8 is bisimilar, with and wi
 }
 
 TEST_CASE("a wait one too low is under-synchronization, with a shortest trace and both sides' numbers") {
-  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA - 1)"));
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * r_A)", "(2 * r_A - 1)"));
   const auto r = test::run_check(*p);
   CHECK(r.verdict == Verdict::UnderSynchronized);
   const auto* v = find(r, ViolationKind::UnderSync, "I2", *p);
@@ -79,7 +63,7 @@ TEST_CASE("a wait one too low is under-synchronization, with a shortest trace an
 }
 
 TEST_CASE("a wait one too high is over-synchronization") {
-  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA + 1)"));
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * r_A)", "(2 * r_A + 1)"));
   const auto r = test::run_check(*p);
   CHECK(r.verdict == Verdict::OverSynchronized);
   CHECK(find(r, ViolationKind::OverSync, "I2", *p) != nullptr);
@@ -117,24 +101,8 @@ loop A {
 }
 
 TEST_CASE("a dependency that never binds under divergent control is a spec deadlock (paper §7.5)") {
-  const auto p = test::load_pair(R"(
-syncbisim spec/1
-engines E0 E1
-loop A trip per_engine(E0: 0, E1: 1) {
-  E0: P
-  E1: C
-}
-dep P -> C
-)",
-                                 R"(
-syncbisim impl/1
-engines E0 E1
-semaphores sP
-loop A {
-  E0: [rA := rA + 1] P {sP += 1}
-  E1: [rA := rA + 1] [w := rA] {sP >= w} C
-}
-)");
+  const auto p = test::load_pair(corpus_file("corpus/figures/sec75_divergent.json"),
+                                 corpus_file("corpus/good/sec75_divergent.impl.sb"));
   const auto r = test::run_check(*p);
   CHECK(r.verdict == Verdict::SpecDeadlock);
   REQUIRE(r.violations.size() == 1);
@@ -173,7 +141,7 @@ TEST_CASE("limits make a search inconclusive, never bisimilar") {
 }
 
 TEST_CASE("random walks are reproducible from the seed and find the bug") {
-  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA - 1)"));
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * r_A)", "(2 * r_A - 1)"));
   checker::CheckOptions o;
   o.walks = 20;
   o.seed = 42;
@@ -188,7 +156,7 @@ TEST_CASE("random walks are reproducible from the seed and find the bug") {
 }
 
 TEST_CASE("the trace file holds every event of each violation, internal steps included") {
-  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * rA)", "(2 * rA - 1)"));
+  const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * r_A)", "(2 * r_A - 1)"));
   const semantics::SpecSystem spec(p->spec_code);
   const semantics::ImplSystem impl(p->impl_code);
   const semantics::Lockstep both(spec, impl);

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "formats/text_format.h"
+#include "formats/load.h"
 #include "model/index.h"
 #include "semantics/compiled_program.h"
 #include "semantics/impl_system.h"
@@ -21,11 +21,9 @@ struct Loaded {
 
 // Parses and compiles; fails the test on a bad program. `spec` supplies an impl's trips.
 inline std::unique_ptr<Loaded> load(const std::string& text, const Loaded* spec = nullptr) {
-  auto p = formats::read_text(text);
+  auto p = formats::load_program_text(text, "test");
   REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().to_string()));
-  auto ix = model::ProgramIndex::build(*p);
-  REQUIRE_MESSAGE(ix.ok(), (ix.ok() ? "" : ix.error().to_string()));
-  auto out = std::make_unique<Loaded>(Loaded{std::move(*p), std::move(*ix), {}});
+  auto out = std::make_unique<Loaded>(Loaded{std::move(p->program), std::move(p->index), {}});
   out->code = semantics::compile(out->program, out->index, spec ? &spec->index : nullptr);
   return out;
 }
