@@ -48,7 +48,7 @@ class Exhaustive {
       if ((next & 1023) == 0) {
         const double elapsed = since(t0);
         if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
-          r.limit = "max-seconds " + std::to_string(opt_.max_seconds);
+          r.limit = seconds_limit(opt_.max_seconds);
           break;
         }
         if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {

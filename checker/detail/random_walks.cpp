@@ -31,7 +31,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
       ++r.transitions;
     }
     if (o.max_seconds > 0 && since(t0) > o.max_seconds) {
-      r.limit = "max-seconds " + std::to_string(o.max_seconds);
+      r.limit = seconds_limit(o.max_seconds);
       break;
     }
   }
