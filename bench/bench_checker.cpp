@@ -3,24 +3,25 @@
 // Usage: bench_checker [SPEC [STRATEGY [SECONDS]]] (default: corpus/kernels/stress_5engine.json,
 // per-loop, 60 s cap for the unreduced search).
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "allocator/allocate.h"
 #include "checker/explorer.h"
+#include "checker/program_pair.h"
 #include "formats/load.h"
 
 using namespace syncbisim;
 
 namespace {
 
-checker::CheckResult run(const formats::LoadedProgram& spec, const model::Program& impl, const model::ProgramIndex& iix,
-                         bool reduce, double seconds) {
-  const auto scode = semantics::compile(spec.program, spec.index);
-  const auto icode = semantics::compile(impl, iix, &spec.index);
-  const semantics::Options sem{reduce};
-  const semantics::SpecSystem ss(scode, sem);
-  const semantics::ImplSystem is(icode, sem);
-  const semantics::Lockstep both(ss, is);
+checker::CheckResult run(const formats::LoadedProgram& spec, const model::Program& impl, bool reduce, double seconds) {
+  auto pair = checker::ProgramPair::make(spec.program, impl, semantics::Options{reduce});
+  if (!pair) {
+    std::fprintf(stderr, "%s\n", pair.error().to_string().c_str());
+    std::exit(2);
+  }
+  const auto& both = (*pair)->lockstep();
   checker::CheckOptions o;
   o.reduction = reduce;
   o.max_seconds = seconds;
@@ -50,13 +51,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", alloc.error().to_string().c_str());
     return 2;
   }
-  auto iix = model::ProgramIndex::build(alloc->impl);
   std::printf("%s, %s: %zu engines, %zu instructions, %zu dependencies\n", spec_path.c_str(),
               allocator::to_string(*strategy), spec->program.engines.size(), spec->index.instrs.size(),
               spec->program.deps.size());
-  const auto reduced = run(*spec, alloc->impl, *iix, true, seconds);
+  const auto reduced = run(*spec, alloc->impl, true, seconds);
   print("reduced", reduced);
-  const auto full = run(*spec, alloc->impl, *iix, false, seconds);
+  const auto full = run(*spec, alloc->impl, false, seconds);
   print("no-reduction", full);
   std::printf("reduction factor: %s%.1fx fewer states\n", full.exhaustive ? "" : "at least ",
               static_cast<double>(full.states) / static_cast<double>(reduced.states));

@@ -9,6 +9,7 @@
 #include "allocator/allocate.h"
 #include "allocator/stats.h"
 #include "checker/explorer.h"
+#include "checker/program_pair.h"
 #include "checker/report.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
@@ -25,13 +26,11 @@ struct Checked {
   std::string text;  // the full report
 };
 
-// Compiles and checks an impl against its spec.
-Checked check_pair(const formats::LoadedProgram& spec, const model::Program& impl, const model::ProgramIndex& iix) {
-  const auto scode = semantics::compile(spec.program, spec.index);
-  const auto icode = semantics::compile(impl, iix, &spec.index);
-  const semantics::SpecSystem ss(scode);
-  const semantics::ImplSystem is(icode);
-  const semantics::Lockstep both(ss, is);
+// Checks an impl against its spec (both already validated by their loaders or the allocator).
+Checked check_pair(const formats::LoadedProgram& spec, const model::Program& impl) {
+  auto pair = checker::ProgramPair::make(spec.program, impl);
+  if (!pair) return Checked{{}, pair.error().to_string()};
+  const auto& both = (*pair)->lockstep();
   Checked c{checker::check(both, checker::CheckOptions{}), {}};
   c.text = checker::render_text(both, spec.program, c.result);
   return c;
@@ -50,7 +49,7 @@ int demo(const fs::path& corpus) {
     if (!alloc) return input_error(alloc.error());
     auto iix = model::ProgramIndex::build(alloc->impl);
     if (!iix) return input_error(iix.error());
-    const auto c = check_pair(*fig1, alloc->impl, *iix);
+    const auto c = check_pair(*fig1, alloc->impl);
     const auto st = allocator::compute_stats(alloc->impl, *iix, {});
     std::printf("%-16s %-18s %8llu %5zu %5zu %5u %6llu\n", allocator::to_string(strategy),
                 checker::to_string(c.result.verdict), static_cast<unsigned long long>(c.result.states),
@@ -67,7 +66,7 @@ int demo(const fs::path& corpus) {
   auto fig7 = load_spec((corpus / "figures/fig7_fig8.json").string(), status);
   auto bug = load_impl((corpus / "bugs/fig8_nk_off_by_one.sb").string(), status);
   if (!fig7 || !bug) return status;
-  std::cout << check_pair(*fig7, bug->program, bug->index).text;
+  std::cout << check_pair(*fig7, bug->program).text;
 
   std::cout << "\n== Every spec of the corpus, allocated with auto and checked\n\n";
   std::vector<fs::path> specs;
@@ -80,9 +79,7 @@ int demo(const fs::path& corpus) {
     if (!spec) return status;
     auto alloc = allocator::allocate(spec->program, spec->index, allocator::Options{});
     if (!alloc) return input_error(alloc.error());
-    auto iix = model::ProgramIndex::build(alloc->impl);
-    if (!iix) return input_error(iix.error());
-    const auto c = check_pair(*spec, alloc->impl, *iix);
+    const auto c = check_pair(*spec, alloc->impl);
     std::printf("  %-50s %-18s %8llu states %7.3f s\n", fs::relative(path, corpus).string().c_str(),
                 checker::to_string(c.result.verdict), static_cast<unsigned long long>(c.result.states),
                 c.result.seconds);

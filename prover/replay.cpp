@@ -1,12 +1,8 @@
 #include "prover/replay.h"
 
-#include "analysis/correspondence.h"
 #include "checker/explorer.h"
+#include "checker/program_pair.h"
 #include "checker/trace_view.h"
-#include "semantics/compiled_program.h"
-#include "semantics/impl_system.h"
-#include "semantics/lockstep.h"
-#include "semantics/spec_system.h"
 
 namespace syncbisim::prover {
 
@@ -44,15 +40,11 @@ std::optional<Replay> replay(const model::Program& spec_in, const model::Program
   auto impl = impl_in;
   fix_trips(spec.body, r, true);
   fix_trips(impl.body, r, false);
-  auto six = model::ProgramIndex::build(spec);
-  auto iix = model::ProgramIndex::build(impl);
-  if (!six.ok() || !iix.ok()) return std::nullopt;
-  if (!analysis::check_correspondence(spec, *six, impl, *iix).ok()) return std::nullopt;
-  const auto spec_code = semantics::compile(spec, *six);
-  const auto impl_code = semantics::compile(impl, *iix, &*six);
-  const semantics::SpecSystem ss(spec_code);
-  const semantics::ImplSystem is(impl_code);
-  const semantics::Lockstep both(ss, is);
+  auto pair = checker::ProgramPair::make(spec, impl);
+  if (!pair) return std::nullopt;
+  const auto& both = (*pair)->lockstep();
+  const auto& spec_code = (*pair)->spec_code();
+  const auto& impl_code = (*pair)->impl_code();
   checker::CheckOptions o;
   o.max_states = r.max_states;
   o.max_seconds = r.max_seconds;

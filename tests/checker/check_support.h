@@ -7,6 +7,7 @@
 
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
+#include "checker/program_pair.h"
 #include "formats/load.h"
 #include "model/index.h"
 #include "semantics/compiled_program.h"
@@ -36,11 +37,9 @@ inline std::unique_ptr<Pair> load_pair(const std::string& spec_text, const std::
 
 // Checks with or without the reductions (and commit fusion, which goes with them).
 inline checker::CheckResult run_check(const Pair& p, checker::CheckOptions o = {}) {
-  const semantics::Options sem{o.reduction};
-  const semantics::SpecSystem spec(p.spec_code, sem);
-  const semantics::ImplSystem impl(p.impl_code, sem);
-  const semantics::Lockstep both(spec, impl);
-  return checker::check(both, o);
+  auto pair = checker::ProgramPair::make(p.spec, p.impl, semantics::Options{o.reduction});
+  REQUIRE(pair.ok());
+  return checker::check((*pair)->lockstep(), o);
 }
 
 }  // namespace syncbisim::test

@@ -17,6 +17,7 @@
 #include "analysis/correspondence.h"
 #include "analysis/dependency_analysis.h"
 #include "checker/explorer.h"
+#include "checker/program_pair.h"
 #include "formats/load.h"
 #include "semantics/compiled_program.h"
 #include "semantics/impl_system.h"
@@ -126,13 +127,9 @@ Outcome check_impl_file(const std::filesystem::path& path) {
   REQUIRE_MESSAGE(!h.expect.empty(), rel, ": no `# expect:` header line");
   auto spec = load_or_fail(test::source_dir() / h.spec, model::ProgramKind::Spec);
   auto impl = load_or_fail(path, model::ProgramKind::Impl);
-  const auto corr = analysis::check_correspondence(spec.program, spec.index, impl.program, impl.index);
-  REQUIRE_MESSAGE(corr.ok(), (corr.ok() ? "" : corr.error().to_string()));
-  const auto spec_code = semantics::compile(spec.program, spec.index);
-  const auto impl_code = semantics::compile(impl.program, impl.index, &spec.index);
-  const semantics::SpecSystem ss(spec_code);
-  const semantics::ImplSystem is(impl_code);
-  const semantics::Lockstep both(ss, is);
+  auto pair = checker::ProgramPair::make(spec.program, impl.program);
+  REQUIRE_MESSAGE(pair.ok(), rel, ": ", (pair.ok() ? "" : pair.error().to_string()));
+  const auto& both = (*pair)->lockstep();
   const auto r = checker::check(both, checker::CheckOptions{});
 
   std::string found;
@@ -148,14 +145,12 @@ Outcome check_impl_file(const std::filesystem::path& path) {
   }
   // Both modes of the checker agree (docs/checker.md "Reductions"): same verdict, same set of
   // (kind, engine, instruction) violations, whenever the unreduced search also completes.
-  const semantics::Options unfused{false};
-  const semantics::SpecSystem ss_full(spec_code, unfused);
-  const semantics::ImplSystem is_full(impl_code, unfused);
-  const semantics::Lockstep full_pair(ss_full, is_full);
+  auto full_pair = checker::ProgramPair::make(spec.program, impl.program, semantics::Options{false});
+  REQUIRE(full_pair.ok());
   checker::CheckOptions no_reduction;
   no_reduction.reduction = false;
   no_reduction.max_states = 1000000;
-  const auto full = checker::check(full_pair, no_reduction);
+  const auto full = checker::check((*full_pair)->lockstep(), no_reduction);
   if (full.exhaustive) {
     CHECK_MESSAGE(full.verdict == r.verdict, rel, ": --no-reduction says ", checker::to_string(full.verdict));
     auto keys = [](const checker::CheckResult& res) {

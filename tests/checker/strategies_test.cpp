@@ -9,6 +9,7 @@
 #include "allocator/allocate.h"
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
+#include "checker/program_pair.h"
 #include "formats/load.h"
 #include "support/test_files.h"
 
@@ -27,17 +28,12 @@ TEST_CASE("corpus: every strategy on every spec") {
       const std::string what = rel + " with " + allocator::to_string(strategy);
       auto alloc = allocator::allocate(spec->program, spec->index, allocator::Options{strategy, false});
       REQUIRE_MESSAGE(alloc.ok(), what, ": ", (alloc.ok() ? "" : alloc.error().to_string()));
-      auto iix = model::ProgramIndex::build(alloc->impl);
-      REQUIRE_MESSAGE(iix.ok(), what);
-      REQUIRE_MESSAGE(analysis::check_correspondence(spec->program, spec->index, alloc->impl, *iix).ok(), what);
-      const auto scode = semantics::compile(spec->program, spec->index);
-      const auto icode = semantics::compile(alloc->impl, *iix, &spec->index);
-      const semantics::SpecSystem ss(scode);
-      const semantics::ImplSystem is(icode);
-      const semantics::Lockstep both(ss, is);
+      // Indexes, correspondence to the spec, compilation: any failure is an allocator bug.
+      auto pair = checker::ProgramPair::make(spec->program, alloc->impl);
+      REQUIRE_MESSAGE(pair.ok(), what, ": ", (pair.ok() ? "" : pair.error().to_string()));
       checker::CheckOptions o;
       o.max_states = 3000000;
-      const auto r = checker::check(both, o);
+      const auto r = checker::check((*pair)->lockstep(), o);
       const std::string verdict = checker::to_string(r.verdict);
       INFO(what, ": ", verdict, " after ", r.states, " states");
       CHECK_MESSAGE(r.exhaustive, what, " was not explored to the end");
