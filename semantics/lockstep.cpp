@@ -109,7 +109,12 @@ std::uint64_t Lockstep::apply_touching(LockstepState& s, const Step& st) const {
   spec_->apply(s.spec, st);
   impl_->apply(s.impl, st);
   std::uint64_t touched = engine_bit(st.engine);
-  settle(s, {}, touched);
+  // The other engines were settled before the step, and an issue, a retirement or a commit on
+  // this engine gives them no internal step: only a choice (a pending trip another engine waits
+  // for) or a barrier release (which moves everyone) does. So settle this engine alone, unless
+  // one of those happened; settle() then does the full round.
+  settle_engine(s, st.engine, {});
+  if (st.kind == StepKind::Choose || impl_->barrier_ready(s.impl)) settle(s, {}, touched);
   return touched;
 }
 

@@ -4,11 +4,13 @@
 // reset lists), so all verdicts occur: bisimilar, over-, under-synchronized, deadlocks.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <set>
 #include <tuple>
 
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
+#include "checker/program_pair.h"
 #include "generators/spec_gen.h"
 #include "model/index.h"
 #include "support/rapidcheck_doctest.h"
@@ -99,4 +101,42 @@ TEST_CASE("reductions keep verdicts and violations on random synchronizations of
         RC_CLASSIFY(results[0].verdict == checker::Verdict::SpecDeadlock, "spec-deadlock");
       },
       300);
+}
+
+TEST_CASE("apply_touching settles exactly as apply does, and names every engine it changed") {
+  test::rc_check(
+      "apply_touching == apply",
+      [] {
+        generators::SpecGenOptions opt;
+        opt.max_engines = 3;
+        const auto spec = *generators::gen_spec(opt);
+        const auto impl = *gen_random_impl(spec);
+        auto pair = checker::ProgramPair::make(spec, impl);
+        RC_ASSERT(pair.ok());
+        const auto& both = (*pair)->lockstep();
+        const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
+        std::mt19937_64 rng(seed);
+        auto s = both.initial();
+        std::vector<semantics::Step> steps;
+        for (int n = 0; n < 200; ++n) {
+          steps.clear();
+          both.visible(s, steps);
+          if (steps.empty()) break;
+          for (const auto& st : steps) {
+            auto full = s;
+            both.apply(full, st);
+            auto quick = s;
+            const auto touched = both.apply_touching(quick, st);
+            RC_ASSERT(quick == full);
+            for (semantics::EngineId e = 0; e < (*pair)->spec_code().engine_count(); ++e) {
+              if (touched & (std::uint64_t{1} << e)) continue;
+              RC_ASSERT(quick.spec.control.engines[e] == s.spec.control.engines[e]);
+              RC_ASSERT(quick.impl.control.engines[e] == s.impl.control.engines[e]);
+              RC_ASSERT(quick.impl.regs[e] == s.impl.regs[e]);
+            }
+          }
+          both.apply(s, steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)]);
+        }
+      },
+      200);
 }
