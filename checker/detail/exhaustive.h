@@ -1,30 +1,21 @@
 #pragma once
 // Internal to the explorer: the breadth-first search over the visited set (docs/checker.md
 // "Search" and "State storage").
-#include <algorithm>
-#include <cassert>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "checker/detail/classifier.h"
 #include "checker/detail/reducer.h"
-#include "checker/detail/stopwatch.h"
 #include "checker/explorer.h"
 #include "checker/part_table.h"
 #include "checker/state_codec.h"
 
 namespace syncbisim::checker::detail {
 
-using semantics::EngineId;
-using semantics::LockstepState;
-using semantics::Step;
-using semantics::StepKind;
-
 class Exhaustive {
  public:
-  Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
-      : both_(both), opt_(o), codec_(both), reducer_(both), classifier_(both), states_(codec_.parts()),
-        parent_words_(codec_.parts()), parent_tuple_(codec_.parts(), kNoPart), cur_(codec_.blank()), succ_(codec_.blank()) {}
+  Exhaustive(const semantics::Lockstep& both, const CheckOptions& o);
 
   // Stop as soon as this violation is found, exploring at most `max_depth` steps deep.
   void target(ViolationKey key, std::uint64_t max_depth) {
@@ -32,167 +23,30 @@ class Exhaustive {
     max_depth_ = max_depth;
   }
 
-  CheckResult run() {
-    const auto t0 = Clock::now();
-    auto last_progress = t0;
-    CheckResult r;
-    insert(both_.initial(), kNoParent, ~std::uint64_t{0});
-    std::vector<Step> steps;
-    std::uint64_t next = 0;
-    std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
-    for (; next < parents_.size(); ++next) {
-      if (next == level_end) {
-        ++depth;
-        level_end = parents_.size();
-      }
-      if ((next & 1023) == 0) {
-        const double elapsed = since(t0);
-        if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
-          r.limit = seconds_limit(opt_.max_seconds);
-          break;
-        }
-        if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {
-          last_progress = Clock::now();
-          opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes()});
-        }
-      }
-      decode(next);
-      const LockstepState& s = cur_;
-      steps.clear();
-      both_.visible(s, steps);
-      classifier_.classify(s, steps, [&] { return trace_to(static_cast<std::uint32_t>(next)); });
-      if (target_) {
-        bool hit = false;
-        for (const auto& v : classifier_.found()) hit = hit || key_of(v) == *target_;
-        if (hit) break;
-        if (depth >= max_depth_) continue;
-      }
-      const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
-      // Every successor is built in the same object, a copy of `s`: after a step only the parts
-      // the step touched are copied back, and only those are encoded again.
-      succ_ = s;
-      auto expand = [&](const Step& st) {
-        const std::uint64_t touched = both_.apply_touching(succ_, st);
-        ++r.transitions;
-        insert(succ_, static_cast<std::uint32_t>(next), touched);
-        codec_.restore(succ_, s, touched);
-      };
-      if (only) {
-        expand(*only);
-      } else {
-        for (const auto& st : steps) expand(st);
-      }
-      if (opt_.max_states > 0 && parents_.size() >= opt_.max_states && next + 1 < parents_.size()) {
-        r.limit = "max-states " + std::to_string(opt_.max_states);
-        ++next;
-        break;
-      }
-    }
-    r.exhaustive = next >= parents_.size() && r.limit.empty();
-    r.states = parents_.size();
-    r.seconds = since(t0);
-    r.bytes = bytes();
-    r.violations = std::move(classifier_.found());
-    r.verdict = verdict_of(r.violations, r.exhaustive);
-    return r;
-  }
+  CheckResult run();
 
  private:
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
   static constexpr std::uint32_t kNoPart = UINT32_MAX;  // no part decoded into cur_ yet
-  std::optional<ViolationKey> target_;
-  std::uint64_t max_depth_ = 0;
 
   // A step changes few parts (its engine's, the global one): an engine part the step did not
   // touch keeps the parent's id without being encoded, and a global part equal to the parent's
   // keeps its id without being hashed. The initial state (no parent) touches everything.
-  void insert(const LockstepState& s, std::uint32_t parent, std::uint64_t touched) {
-    tuple_.clear();
-    const std::size_t engines = codec_.parts() - 1;
-    for (std::size_t i = 0; i < engines; ++i) {
-      if (i < 64 && !(touched >> i & 1U)) {
-#ifndef NDEBUG
-        codec_.encode_part(s, i, words_);
-        assert(words_ == parent_words_[i]);
-#endif
-        tuple_.push_back(parent_tuple_[i]);
-        continue;
-      }
-      codec_.encode_part(s, i, words_);
-      tuple_.push_back(parts_.intern(words_));
-    }
-    codec_.encode_part(s, engines, words_);
-    tuple_.push_back(parent != kNoParent && words_ == parent_words_[engines] ? parent_tuple_[engines]
-                                                                             : parts_.intern(words_));
-    if (states_.insert(tuple_.data()).second) {
-      parents_.push_back(parent);
-    }
-  }
-
+  void insert(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched);
   // Rebuilds state `id` in cur_, keeping its parts' words and ids for insert().
   // Consecutive states share most parts (siblings differ in one engine or two): a part with the
   // same id as the state decoded before is neither read nor decoded again.
-  void decode(std::uint64_t id) {
-    const std::uint32_t* tuple = states_.tuple(static_cast<std::uint32_t>(id));
-    for (std::size_t i = 0; i < codec_.parts(); ++i) {
-      if (parent_tuple_[i] == tuple[i]) continue;
-      parent_tuple_[i] = tuple[i];
-      parts_.read(tuple[i], parent_words_[i]);
-      codec_.decode_part(i, parent_words_[i].data(), cur_);
-    }
-  }
-
+  void decode(std::uint64_t id);
   // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
   // parent to its child is found again by expanding the parent as the search did.
-  std::vector<Step> trace_to(std::uint32_t id) const {
-    std::vector<std::uint32_t> path;
-    for (std::uint32_t cur = id; cur != kNoParent; cur = parents_[cur]) path.push_back(cur);
-    std::reverse(path.begin(), path.end());
-    std::vector<Step> out;
-    std::vector<PartWords> words(codec_.parts());
-    std::vector<Step> steps;
-    PartWords encoded, want;
-    for (std::size_t k = 0; k + 1 < path.size(); ++k) {
-      const auto s = decode_copy(path[k], words);
-      const std::uint32_t* child = states_.tuple(path[k + 1]);
-      steps.clear();
-      both_.visible(s, steps);
-      for (const auto& st : steps) {
-        auto succ = s;
-        both_.apply(succ, st);
-        bool same = true;
-        for (std::size_t i = 0; same && i < codec_.parts(); ++i) {
-          codec_.encode_part(succ, i, encoded);
-          parts_.read(child[i], want);
-          same = encoded == want;
-        }
-        if (same) {
-          out.push_back(st);
-          break;
-        }
-      }
-    }
-    return out;
-  }
-
-  LockstepState decode_copy(std::uint32_t id, std::vector<PartWords>& words) const {
-    const std::uint32_t* tuple = states_.tuple(id);
-    semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      parts_.read(tuple[i], words[i]);
-      parts[i] = words[i].data();
-    }
-    LockstepState s = codec_.blank();
-    codec_.decode(parts, s);
-    return s;
-  }
-
-  std::uint64_t bytes() const {
-    return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(std::uint32_t);
-  }
+  std::vector<semantics::Step> trace_to(std::uint32_t id) const;
+  semantics::LockstepState decode_copy(std::uint32_t id, std::vector<PartWords>& words) const;
+  std::uint64_t bytes() const;
 
   const semantics::Lockstep& both_;
   const CheckOptions& opt_;
+  std::optional<ViolationKey> target_;
+  std::uint64_t max_depth_ = 0;
   StateCodec codec_;
   Reducer reducer_;
   Classifier classifier_;
@@ -203,8 +57,8 @@ class Exhaustive {
   std::vector<std::uint32_t> tuple_;
   std::vector<PartWords> parent_words_;  // the state being expanded, part by part
   std::vector<std::uint32_t> parent_tuple_;  // its part ids
-  LockstepState cur_;   // the state being expanded
-  LockstepState succ_;  // its successor being built
+  semantics::LockstepState cur_;   // the state being expanded
+  semantics::LockstepState succ_;  // its successor being built
 };
 
 }  // namespace syncbisim::checker::detail
