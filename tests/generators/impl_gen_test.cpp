@@ -15,16 +15,9 @@ TEST_CASE("every generated impl is valid, normalized and has unique ids") {
   sb::test::rc_check("impl valid", [] {
     const Program p = *sb::generators::gen_impl_shape();
     RC_LOG() << sb::generators::describe(p);
-    const auto ix = sb::model::ProgramIndex::build(p);
-    if (!ix) RC_FAIL(ix.error().to_string());
+    const auto f = sb::test::check_valid_program(p);
     RC_ASSERT(p.kind == sb::model::ProgramKind::Impl);
     RC_ASSERT(p.deps.empty());
-    Program again = p;
-    sb::model::normalize(again);
-    RC_ASSERT(again == p);
-    const auto f = sb::test::facts(p);
-    RC_ASSERT(sb::test::all_unique(f.instr_ids));
-    RC_ASSERT(sb::test::all_unique(f.loop_ids));
     RC_ASSERT(sb::test::all_unique(p.semaphores));
     RC_ASSERT(f.max_depth <= 3u);
   });

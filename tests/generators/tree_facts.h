@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <rapidcheck.h>
+
+#include "model/index.h"
 #include "model/program.h"
 
 namespace syncbisim::test {
@@ -72,6 +75,21 @@ inline TreeFacts facts(const model::Program& p) {
 template <class C>
 bool all_unique(const C& c) {
   return std::set<typename C::value_type>(c.begin(), c.end()).size() == c.size();
+}
+
+// The checks every generated program must pass, spec or impl: a symbol table builds, the
+// program is normalized, instruction and loop ids are unique. Returns the tree's facts for the
+// kind-specific checks. Call inside a RapidCheck property.
+inline TreeFacts check_valid_program(const model::Program& p) {
+  const auto ix = model::ProgramIndex::build(p);
+  if (!ix) RC_FAIL(ix.error().to_string());
+  model::Program again = p;
+  model::normalize(again);
+  RC_ASSERT(again == p);
+  auto f = facts(p);
+  RC_ASSERT(all_unique(f.instr_ids));
+  RC_ASSERT(all_unique(f.loop_ids));
+  return f;
 }
 
 }  // namespace syncbisim::test

@@ -161,13 +161,7 @@ loop A trip 2 {
 )");
   const semantics::SpecSystem sys(f->code);
   auto s = sys.initial();
-  std::vector<Step> steps;
-  for (;;) {
-    steps.clear();
-    sys.enabled(s, steps);
-    if (steps.empty()) break;
-    sys.apply(s, steps.front());
-  }
+  test::run_first_steps(sys, s);
   CHECK(sys.all_finished(s));
   CHECK(s.retired[test::instr(*f, "T")] == 1);
   CHECK(s.retired[test::instr(*f, "F")] == 1);
@@ -193,12 +187,7 @@ cond C taken any {
     REQUIRE(steps.size() == 2);
     for (const auto& st : steps)
       if (st.arg == branch) sys.apply(s, st);
-    for (;;) {
-      steps.clear();
-      sys.enabled(s, steps);
-      if (steps.empty()) break;
-      sys.apply(s, steps.front());
-    }
+    test::run_first_steps(sys, s);
     CHECK(sys.all_finished(s));
     CHECK(s.retired[test::instr(*f, "T1")] == (branch == 0 ? 1U : 0U));
     CHECK(s.retired[test::instr(*f, "F1")] == (branch == 1 ? 1U : 0U));

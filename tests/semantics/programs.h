@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "formats/load.h"
@@ -26,6 +28,20 @@ inline std::unique_ptr<Loaded> load(const std::string& text, const Loaded* spec 
   auto out = std::make_unique<Loaded>(Loaded{std::move(p->program), std::move(p->index), {}});
   out->code = semantics::compile(out->program, out->index, spec ? &spec->index : nullptr);
   return out;
+}
+
+// Takes the first enabled step (of engine `only`, if given) until none is left: one fixed
+// schedule, for tests that care about where a run ends rather than how it got there.
+template <class System, class State>
+void run_first_steps(const System& sys, State& s, std::optional<semantics::EngineId> only = std::nullopt) {
+  std::vector<semantics::Step> steps;
+  for (;;) {
+    steps.clear();
+    if (only) sys.enabled(s, *only, steps);
+    else sys.enabled(s, steps);
+    if (steps.empty()) return;
+    sys.apply(s, steps.front());
+  }
 }
 
 inline semantics::EngineId engine(const Loaded& l, const std::string& name) { return *l.index.engine(name); }

@@ -11,17 +11,6 @@ using semantics::StepKind;
 
 namespace {
 
-// Runs every step of engine `e` (first enabled one each time) until it is finished or stuck.
-void run_engine(const semantics::SpecSystem& sys, semantics::SpecState& s, semantics::EngineId e) {
-  std::vector<semantics::Step> steps;
-  for (;;) {
-    steps.clear();
-    sys.enabled(s, e, steps);
-    if (steps.empty()) return;
-    sys.apply(s, steps.front());
-  }
-}
-
 // Advances engine e without issuing until its next op is an instruction (or it cannot move).
 void to_next_instr(const semantics::SpecSystem& sys, semantics::SpecState& s, semantics::EngineId e) {
   std::vector<semantics::Step> steps;
@@ -64,7 +53,7 @@ TEST_CASE("Figure 5: every consumer instance, its target, and the producer count
   };
   SUBCASE("with the producer finished, the owed sums are 1, 4 and 5") {
     auto s = sys.initial();
-    run_engine(sys, s, e0);
+    test::run_first_steps(sys, s, e0);
     CHECK(s.retired[test::instr(*f, "P")] == 7);
     for (const auto& row : rows) {
       to_next_instr(sys, s, e1);
@@ -166,7 +155,7 @@ dep P -> C distance A=1
 )");
   const semantics::SpecSystem sys(f->code);
   auto s = sys.initial();
-  run_engine(sys, s, test::engine(*f, "E0"));
+  test::run_first_steps(sys, s, test::engine(*f, "E0"));
   const auto e1 = test::engine(*f, "E1");
   // A=1: B runs 2 (underflow); A=2: B runs 3: targets (1,1) (1,2) (1,3) -> owed 1, 2, 2;
   // A=3: B runs 1: target (2,1) -> owed 2 + 1 = 3.
@@ -197,7 +186,7 @@ dep P -> C
 )");
   const semantics::SpecSystem sys(f->code);
   auto s = sys.initial();
-  run_engine(sys, s, test::engine(*f, "E0"));
+  test::run_first_steps(sys, s, test::engine(*f, "E0"));
   const auto e1 = test::engine(*f, "E1");
   const std::vector<std::uint64_t> owed = {2, 5};
   for (auto o : owed) {
