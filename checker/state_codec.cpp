@@ -154,9 +154,9 @@ void StateCodec::decode_part(std::size_t i, const std::uint32_t* words, semantic
 
 void StateCodec::restore(semantics::LockstepState& dst, const semantics::LockstepState& src,
                          std::uint64_t touched) const {
-  // Every field of LockstepState belongs to exactly one part: an engine's, or the global one.
+  // Every encoded field of LockstepState belongs to exactly one part: an engine's, or the global one.
   for (EngineId e = 0; e < engines_; ++e) {
-    if (e < 64 && !(touched >> e & 1U)) continue;
+    if (!is_touched(touched, e)) continue;
     dst.spec.control.engines[e] = src.spec.control.engines[e];
     dst.impl.control.engines[e] = src.impl.control.engines[e];
     dst.spec.entries[e] = src.spec.entries[e];
@@ -164,6 +164,7 @@ void StateCodec::restore(semantics::LockstepState& dst, const semantics::Lockste
     dst.impl.regs[e] = src.impl.regs[e];
     dst.impl.arrived[e] = src.impl.arrived[e];
   }
+  if (!is_touched(touched, engines_)) return;
   dst.spec.control.pending = src.spec.control.pending;
   dst.impl.control.pending = src.impl.control.pending;
   dst.spec.retired = src.spec.retired;

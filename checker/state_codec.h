@@ -29,9 +29,13 @@ class StateCodec {
   void decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts, semantics::LockstepState& s) const;
   // decode() of part `i` alone: the other parts of `s` stay as they are.
   void decode_part(std::size_t i, const std::uint32_t* words, semantics::LockstepState& s) const;
-  // Makes `dst` equal to `src` again after a step from `src` changed it, copying only the global
-  // fields and the engines in `touched` (Lockstep::apply_touching): the parts a step can change.
+  // Makes `dst` equal to `src` again in every field a part encodes, copying only the parts in
+  // `touched` (bit i for part i; parts from 64 on always count as touched). Fields no part encodes
+  // are never read (see above), so they may keep whatever `dst` held.
   void restore(semantics::LockstepState& dst, const semantics::LockstepState& src, std::uint64_t touched) const;
+  // The bit of part i in a `touched` mask (all bits from part 64 on).
+  static std::uint64_t part_bit(std::size_t i) { return i < 64 ? std::uint64_t{1} << i : ~std::uint64_t{0}; }
+  static bool is_touched(std::uint64_t touched, std::size_t i) { return i >= 64 || (touched >> i & 1U) != 0; }
 
  private:
   void encode_engine(const semantics::LockstepState& s, semantics::EngineId e, PartWords& out) const;

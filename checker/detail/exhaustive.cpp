@@ -47,7 +47,8 @@ CheckResult Exhaustive::run() {
         opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes()});
       }
     }
-    decode(next);
+    // succ_ equals the state expanded before; bring it to this one part by part.
+    codec_.restore(succ_, cur_, decode(next));
     const LockstepState& s = cur_;
     steps.clear();
     both_.visible(s, steps);
@@ -59,14 +60,12 @@ CheckResult Exhaustive::run() {
       if (depth >= max_depth_) continue;
     }
     const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
-    // Every successor is built in the same object, a copy of `s`: after a step only the parts
-    // the step touched are copied back, and only those are encoded again.
-    succ_ = s;
+    // Every successor is built in the same object, equal to `s` in every encoded field: after a
+    // step only the parts the step touched are copied back, and only those are encoded again.
     auto expand = [&](const Step& st) {
       const std::uint64_t touched = both_.apply_touching(succ_, st);
       ++r.transitions;
-      insert(succ_, static_cast<std::uint32_t>(next), touched);
-      codec_.restore(succ_, s, touched);
+      codec_.restore(succ_, s, insert(succ_, static_cast<std::uint32_t>(next), touched));
     };
     if (only) {
       expand(*only);
@@ -88,11 +87,11 @@ CheckResult Exhaustive::run() {
   return r;
 }
 
-void Exhaustive::insert(const LockstepState& s, std::uint32_t parent, std::uint64_t touched) {
+std::uint64_t Exhaustive::insert(const LockstepState& s, std::uint32_t parent, std::uint64_t touched) {
   tuple_.clear();
   const std::size_t engines = codec_.parts() - 1;
   for (std::size_t i = 0; i < engines; ++i) {
-    if (i < 64 && !(touched >> i & 1U)) {
+    if (!StateCodec::is_touched(touched, i)) {
 #ifndef NDEBUG
       codec_.encode_part(s, i, words_);
       assert(words_ == parent_words_[i]);
@@ -104,21 +103,26 @@ void Exhaustive::insert(const LockstepState& s, std::uint32_t parent, std::uint6
     tuple_.push_back(parts_.intern(words_));
   }
   codec_.encode_part(s, engines, words_);
-  tuple_.push_back(parent != kNoParent && words_ == parent_words_[engines] ? parent_tuple_[engines]
-                                                                           : parts_.intern(words_));
+  const bool same_global = parent != kNoParent && words_ == parent_words_[engines];
+  tuple_.push_back(same_global ? parent_tuple_[engines] : parts_.intern(words_));
   if (states_.insert(tuple_.data()).second) {
     parents_.push_back(parent);
   }
+  if (engines >= 64) return touched;  // the global part counts as touched anyway
+  return same_global ? touched & ~StateCodec::part_bit(engines) : touched | StateCodec::part_bit(engines);
 }
 
-void Exhaustive::decode(std::uint64_t id) {
+std::uint64_t Exhaustive::decode(std::uint64_t id) {
   const std::uint32_t* tuple = states_.tuple(static_cast<std::uint32_t>(id));
+  std::uint64_t changed = 0;
   for (std::size_t i = 0; i < codec_.parts(); ++i) {
     if (parent_tuple_[i] == tuple[i]) continue;
+    changed |= StateCodec::part_bit(i);
     parent_tuple_[i] = tuple[i];
     parts_.read(tuple[i], parent_words_[i]);
     codec_.decode_part(i, parent_words_[i].data(), cur_);
   }
+  return changed;
 }
 
 std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {

@@ -32,11 +32,14 @@ class Exhaustive {
   // A step changes few parts (its engine's, the global one): an engine part the step did not
   // touch keeps the parent's id without being encoded, and a global part equal to the parent's
   // keeps its id without being hashed. The initial state (no parent) touches everything.
-  void insert(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched);
+  // Returns the parts of `s` that may differ from the parent's: `touched`, and the global part
+  // if its words changed.
+  std::uint64_t insert(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched);
   // Rebuilds state `id` in cur_, keeping its parts' words and ids for insert().
   // Consecutive states share most parts (siblings differ in one engine or two): a part with the
-  // same id as the state decoded before is neither read nor decoded again.
-  void decode(std::uint64_t id);
+  // same id as the state decoded before is neither read nor decoded again. Returns the parts
+  // that changed.
+  std::uint64_t decode(std::uint64_t id);
   // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
   // parent to its child is found again by expanding the parent as the search did.
   std::vector<semantics::Step> trace_to(std::uint32_t id) const;
