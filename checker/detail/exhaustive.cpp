@@ -30,6 +30,7 @@ CheckResult Exhaustive::run() {
   insert(both_.initial(), kNoParent, ~std::uint64_t{0});
   std::vector<Step> steps;
   std::uint64_t next = 0;
+  std::uint64_t dirty = 0;  // the parts where succ_ may differ from cur_
   std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
   for (; next < parents_.size(); ++next) {
     if (next == level_end) {
@@ -47,8 +48,8 @@ CheckResult Exhaustive::run() {
         opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes()});
       }
     }
-    // succ_ equals the state expanded before; bring it to this one part by part.
-    codec_.restore(succ_, cur_, decode(next));
+    // succ_ differs from the state expanded before in the parts `dirty`; bring it to this one.
+    dirty |= decode(next);
     const LockstepState& s = cur_;
     steps.clear();
     both_.visible(s, steps);
@@ -60,12 +61,15 @@ CheckResult Exhaustive::run() {
       if (depth >= max_depth_) continue;
     }
     const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
-    // Every successor is built in the same object, equal to `s` in every encoded field: after a
-    // step only the parts the step touched are copied back, and only those are encoded again.
+    // Every successor is built in the same object, made equal to `s` in every encoded field
+    // first: only the parts the step before touched are copied back (lazily, so the last
+    // successor of a state is never copied back to its parent), and only the parts this step
+    // touches are encoded again.
     auto expand = [&](const Step& st) {
+      codec_.restore(succ_, s, dirty);
       const std::uint64_t touched = both_.apply_touching(succ_, st);
       ++r.transitions;
-      codec_.restore(succ_, s, insert(succ_, static_cast<std::uint32_t>(next), touched));
+      dirty = insert(succ_, static_cast<std::uint32_t>(next), touched);
     };
     if (only) {
       expand(*only);
