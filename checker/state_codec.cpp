@@ -45,10 +45,9 @@ std::uint64_t get64(const std::uint32_t*& w) {
 void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, PartWords& out) const {
   const auto& sc = s.spec.control.engines[e];
   const auto& ic = s.impl.control.engines[e];
-  const auto& p = both_->spec().program();
   std::size_t n = 2 + 2 * sc.frames.size() + counted_loops_.size() + 1 + sc.inflight.size() + tracked_[e].size() +
                   2 * s.impl.regs[e].size() + 1;
-  for (auto d : deps_of_engine_[e]) n += 1 + s.spec.history[d].size() * (p.deps[d].common.size() + 1);
+  for (auto d : deps_of_engine_[e]) n += 1 + s.spec.history[d].size();
   std::uint32_t* w = out.resize(n);
   *w++ = sc.pc;
   *w++ = ic.pc;
@@ -64,10 +63,7 @@ void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, Pa
   for (auto d : deps_of_engine_[e]) {
     const auto& h = s.spec.history[d];
     *w++ = static_cast<std::uint32_t>(h.size());
-    for (const auto& r : h) {
-      w = std::copy(r.vec.begin(), r.vec.end(), w);
-      *w++ = r.before;
-    }
+    w = std::copy(h.begin(), h.end(), w);
   }
   for (auto v : s.impl.regs[e]) w = put64(w, v);
   *w++ = s.impl.arrived[e];
@@ -109,16 +105,10 @@ const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, Engi
     ++w;
   }
   for (auto l : tracked_[e]) s.spec.entries[e][l] = *w++;
-  const auto& p = both_->spec().program();
   for (auto d : deps_of_engine_[e]) {
-    auto& h = s.spec.history[d];
-    h.resize(*w++);
-    const auto width = p.deps[d].common.size();
-    for (auto& r : h) {
-      r.vec.assign(w, w + width);
-      w += width;
-      r.before = *w++;
-    }
+    const std::uint32_t n = *w++;
+    s.spec.history[d].assign(w, w + n);
+    w += n;
   }
   for (auto& v : s.impl.regs[e]) v = get64(w);
   s.impl.arrived[e] = static_cast<std::uint8_t>(*w++);

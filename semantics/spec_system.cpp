@@ -5,10 +5,10 @@
 namespace syncbisim::semantics {
 
 namespace {
-// Lexicographic comparison, outermost loop first (paper §4.2, ⪯).
+// Lexicographic comparison of the first n components, outermost loop first (paper §4.2, ⪯).
 template <class A, class B>
-int lex_compare(const A& a, const B& b) {
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+int lex_compare(const A* a, const B* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
     const auto x = static_cast<std::int64_t>(a[i]);
     const auto y = static_cast<std::int64_t>(b[i]);
     if (x != y) return x < y ? -1 : 1;
@@ -25,10 +25,7 @@ std::uint64_t SpecState::hash() const {
     for (auto v : e) h.add(v);
   for (const auto& d : history) {
     h.add(d.size());
-    for (const auto& r : d) {
-      for (auto v : r.vec) h.add(v);
-      h.add(r.before);
-    }
+    for (auto v : d) h.add(v);
   }
   return h.h;
 }
@@ -65,9 +62,11 @@ DependencyCheck SpecSystem::check(const SpecState& s, EngineId e, std::uint32_t 
   if (c.underflow) return c;  // the target names an iteration before the first: nothing is owed
   // Σ_{i ⪯ t} H_e(i, P): P-iterations started before the first recorded S-iteration after t.
   c.owed = s.entries[e][d.P];
-  for (const auto& r : s.history[di])
-    if (lex_compare(r.vec, c.target) > 0) {
-      c.owed = r.before;
+  const auto& h = s.history[di];
+  const std::size_t width = d.common.size();
+  for (std::size_t k = 0; k < h.size(); k += width + 1)
+    if (lex_compare(h.data() + k, c.target.data(), width) > 0) {
+      c.owed = h[k + width];
       break;
     }
   return c;
@@ -103,17 +102,19 @@ void SpecSystem::record_entry(SpecState& s, EngineId e, LoopId l) const {
   for (auto di : p.deps_recorded_at[l]) {
     const auto& d = p.deps[di];
     if (d.consumer_engine != e) continue;
-    HistoryRecord r;
-    control_.iteration_vector(s.control, e, d.common, r.vec);
-    r.before = s.entries[e][d.P];  // before this entry is counted (P may be S itself)
-    auto& h = s.history[di];
-    // Future targets are at least r.vec - distance (⪯ is translation invariant); records at or
+    const std::size_t width = d.common.size();
+    SmallVec<std::uint32_t, 6> vec;
+    control_.iteration_vector(s.control, e, d.common, vec);
+    // Future targets are at least vec - distance (⪯ is translation invariant); records at or
     // below that bound are never the first one after a future target.
-    SmallVec<std::int64_t, 6> bound(r.vec.size());
-    for (std::size_t j = 0; j < r.vec.size(); ++j) bound[j] = static_cast<std::int64_t>(r.vec[j]) - d.distance[j];
-    auto keep = std::find_if(h.begin(), h.end(), [&](const HistoryRecord& x) { return lex_compare(x.vec, bound) > 0; });
-    h.erase(h.begin(), keep);
-    h.push_back(std::move(r));
+    SmallVec<std::int64_t, 6> bound(width);
+    for (std::size_t j = 0; j < width; ++j) bound[j] = static_cast<std::int64_t>(vec[j]) - d.distance[j];
+    auto& h = s.history[di];
+    std::size_t drop = 0;
+    while (drop < h.size() && lex_compare(h.data() + drop, bound.data(), width) <= 0) drop += width + 1;
+    h.erase(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(drop));
+    h.insert(h.end(), vec.begin(), vec.end());
+    h.push_back(s.entries[e][d.P]);  // before this entry is counted (P may be S itself)
   }
   if (tracked_[e][l]) ++s.entries[e][l];
 }

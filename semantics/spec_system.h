@@ -15,17 +15,15 @@ namespace syncbisim::semantics {
 // before it. Σ_{i ⪯ t} H_e(i, P) is then the count before the first recorded S-iteration after
 // t, or the live count when t is the latest (docs/semantics.md derives this). Records that no
 // future target can reach are dropped, so the history stays as long as the window needs.
-struct HistoryRecord {
-  SmallVec<std::uint32_t, 4> vec;
-  std::uint32_t before = 0;
-  bool operator==(const HistoryRecord&) const = default;
-};
+// The records lie back to back, each the vector's words (one per common loop) and then the
+// count, so that copying a history is copying one block of words.
+using History = SmallVec<std::uint32_t, 12>;
 
 struct SpecState {
   ControlState control;
   SmallVec<std::uint32_t, 32> retired;                 // R, by InstrId
   SmallVec<SmallVec<std::uint32_t, 8>, 6> entries;     // per engine, by LoopId: iterations started (tracked loops only)
-  SmallVec<SmallVec<HistoryRecord, 3>, 16> history;    // by dependency
+  SmallVec<History, 16> history;                       // by dependency
   bool operator==(const SpecState&) const = default;
   std::uint64_t hash() const;
 };
