@@ -79,12 +79,14 @@ bool Lockstep::impl_can_issue(const LockstepState& s, EngineId e) const {
   return impl_->can_issue(s.impl, e);
 }
 
-void Lockstep::visible(const LockstepState& s, std::vector<Step>& out) const {
+void Lockstep::visible(const LockstepState& s, std::vector<Step>& out, std::vector<Mismatch>* found) const {
   const auto engines = spec_->program().engine_count();
   for (EngineId e = 0; e < engines; ++e) {
     const Op& sop = spec_->control().next_op(s.spec.control, e);
-    if (sop.kind == OpKind::Instr && spec_->can_issue(s.spec, e) && impl_can_issue(s, e))
-      out.push_back(Step{StepKind::Issue, e, sop.a, 0});
+    const bool sc = sop.kind == OpKind::Instr && spec_->can_issue(s.spec, e);
+    const bool ic = sop.kind == OpKind::Instr && impl_can_issue(s, e);
+    if (sc && ic) out.push_back(Step{StepKind::Issue, e, sop.a, 0});
+    if (found) mismatch_at(s, e, sop, sc, ic, *found);
     // Retire (and, without commit fusion, the commits, which both sides share).
     spec_->control().enabled(s.spec.control, e, out, /*loop_steps=*/false);
     const Op& iop = impl_->control().next_op(s.impl.control, e);
@@ -149,28 +151,32 @@ std::optional<Mismatch> Lockstep::ahead_of_barrier(const LockstepState& s, Engin
   return std::nullopt;
 }
 
+void Lockstep::mismatch_at(const LockstepState& s, EngineId e, const Op& sop, bool sc, bool ic,
+                           std::vector<Mismatch>& out) const {
+  if (sop.kind != OpKind::Instr) {
+    if (impl_->control().next_op(s.impl.control, e).kind == OpKind::Barrier)
+      if (auto m = ahead_of_barrier(s, e)) out.push_back(std::move(*m));
+    return;
+  }
+  if (sc == ic) return;
+  Mismatch m;
+  m.engine = e;
+  m.instr = sop.a;
+  m.spec_can = sc;
+  m.impl_can = ic;
+  m.spec_checks = spec_->explain(s.spec, e);
+  m.impl_checks = impl_->explain(s.impl, e);
+  m.impl_blocked_at_barrier = impl_->control().next_op(s.impl.control, e).kind == OpKind::Barrier;
+  out.push_back(std::move(m));
+}
+
 std::vector<Mismatch> Lockstep::mismatches(const LockstepState& s) const {
   std::vector<Mismatch> out;
   const auto engines = spec_->program().engine_count();
   for (EngineId e = 0; e < engines; ++e) {
     const Op& sop = spec_->control().next_op(s.spec.control, e);
-    if (sop.kind != OpKind::Instr) {
-      if (impl_->control().next_op(s.impl.control, e).kind == OpKind::Barrier)
-        if (auto m = ahead_of_barrier(s, e)) out.push_back(std::move(*m));
-      continue;
-    }
-    const bool sc = spec_->can_issue(s.spec, e);
-    const bool ic = impl_can_issue(s, e);
-    if (sc == ic) continue;
-    Mismatch m;
-    m.engine = e;
-    m.instr = sop.a;
-    m.spec_can = sc;
-    m.impl_can = ic;
-    m.spec_checks = spec_->explain(s.spec, e);
-    m.impl_checks = impl_->explain(s.impl, e);
-    m.impl_blocked_at_barrier = impl_->control().next_op(s.impl.control, e).kind == OpKind::Barrier;
-    out.push_back(std::move(m));
+    const bool instr = sop.kind == OpKind::Instr;
+    mismatch_at(s, e, sop, instr && spec_->can_issue(s.spec, e), instr && impl_can_issue(s, e), out);
   }
   return out;
 }

@@ -44,7 +44,10 @@ class Lockstep {
   void settle(LockstepState& s, const InternalObserver& observe = {}) const;
   // Steps the two sides take together: issue (only where both may), retire, choices, and
   // commits when they are not fused.
-  void visible(const LockstepState& s, std::vector<Step>& out) const;
+  void visible(const LockstepState& s, std::vector<Step>& out) const { visible(s, out, nullptr); }
+  // visible() and, appended to `found`, mismatches(): both rest on each engine's two issue
+  // verdicts, which this computes once (the explorer needs both at every state).
+  void visible(const LockstepState& s, std::vector<Step>& out, std::vector<Mismatch>* found) const;
   // Applies a visible step to both sides, then settles.
   void apply(LockstepState& s, const Step& st, const InternalObserver& observe = {}) const;
   // apply(), and which engines' own parts of the state changed (bit e for engine e; every bit
@@ -69,6 +72,8 @@ class Lockstep {
   // Over-synchronization hidden behind a barrier: the spec could get past loop control to an
   // instruction it may issue while the impl waits at the barrier.
   std::optional<Mismatch> ahead_of_barrier(const LockstepState& s, EngineId e) const;
+  // The mismatches of engine e, whose next spec op is `sop`, given both sides' issue verdicts.
+  void mismatch_at(const LockstepState& s, EngineId e, const Op& sop, bool sc, bool ic, std::vector<Mismatch>& out) const;
 
   const SpecSystem* spec_;
   const ImplSystem* impl_;

@@ -72,6 +72,30 @@ DependencyCheck SpecSystem::check(const SpecState& s, EngineId e, std::uint32_t 
   return c;
 }
 
+bool SpecSystem::satisfied(const SpecState& s, EngineId e, std::uint32_t di) const {
+  const auto& d = program().deps[di];
+  const auto& frames = s.control.engines[e].frames;
+  const std::size_t width = d.common.size();
+  auto target = [&](std::size_t j) { return static_cast<std::int64_t>(frames[d.common[j]].iter) - d.distance[j]; };
+  for (std::size_t j = 0; j < width; ++j)
+    if (target(j) <= 0) return true;  // underflow: nothing is owed
+  std::uint64_t owed = s.entries[e][d.P];
+  const auto& h = s.history[di];
+  for (std::size_t k = 0; k < h.size(); k += width + 1) {
+    int cmp = 0;  // the record against the target, lexicographically
+    for (std::size_t j = 0; j < width && cmp == 0; ++j) {
+      const auto x = static_cast<std::int64_t>(h[k + j]);
+      const auto t = target(j);
+      cmp = x < t ? -1 : (x > t ? 1 : 0);
+    }
+    if (cmp > 0) {
+      owed = h[k + width];
+      break;
+    }
+  }
+  return s.retired[d.producer] >= owed;
+}
+
 std::vector<DependencyCheck> SpecSystem::explain(const SpecState& s, EngineId e) const {
   std::vector<DependencyCheck> out;
   const Op& op = control_.next_op(s.control, e);
@@ -84,7 +108,7 @@ bool SpecSystem::can_issue(const SpecState& s, EngineId e) const {
   const Op& op = control_.next_op(s.control, e);
   if (op.kind != OpKind::Instr) return false;
   for (auto di : program().deps_of_consumer[op.a])
-    if (!check(s, e, di).satisfied()) return false;
+    if (!satisfied(s, e, di)) return false;
   return true;
 }
 

@@ -62,6 +62,8 @@ class SpecSystem {
 
  private:
   DependencyCheck check(const SpecState& s, EngineId e, std::uint32_t dep) const;
+  // check(s, e, dep).satisfied() without building the check (can_issue is on every hot path).
+  bool satisfied(const SpecState& s, EngineId e, std::uint32_t dep) const;
   void record_entry(SpecState& s, EngineId e, LoopId l) const;
 
   Control control_;

@@ -44,10 +44,11 @@ class Classifier {
  public:
   explicit Classifier(const semantics::Lockstep& both) : both_(&both) {}
 
-  // Records the violations at state `s`, if new. `trace` is called only for new ones.
-  void classify(const LockstepState& s, const std::vector<Step>& steps,
+  // Records the violations at state `s`, if new: `mismatches` are the state's, as
+  // Lockstep::visible() found them with `steps`. `trace` is called only for new ones.
+  void classify(const LockstepState& s, const std::vector<Step>& steps, std::vector<semantics::Mismatch>& mismatches,
                 const std::function<std::vector<Step>()>& trace) {
-    for (auto& m : both_->mismatches(s)) {
+    for (auto& m : mismatches) {
       const auto kind = m.impl_can ? ViolationKind::UnderSync : ViolationKind::OverSync;
       if (!seen_.insert({kind, m.engine, m.instr}).second) continue;
       Violation v;

@@ -29,6 +29,7 @@ CheckResult Exhaustive::run() {
   CheckResult r;
   insert(both_.initial(), kNoParent, ~std::uint64_t{0});
   std::vector<Step> steps;
+  std::vector<semantics::Mismatch> mismatches;
   std::uint64_t next = 0;
   std::uint64_t dirty = 0;  // the parts where succ_ may differ from cur_
   std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
@@ -52,8 +53,9 @@ CheckResult Exhaustive::run() {
     dirty |= decode(next);
     const LockstepState& s = cur_;
     steps.clear();
-    both_.visible(s, steps);
-    classifier_.classify(s, steps, [&] { return trace_to(static_cast<std::uint32_t>(next)); });
+    mismatches.clear();
+    both_.visible(s, steps, &mismatches);
+    classifier_.classify(s, steps, mismatches, [&] { return trace_to(static_cast<std::uint32_t>(next)); });
     if (target_) {
       bool hit = false;
       for (const auto& v : classifier_.found()) hit = hit || key_of(v) == *target_;

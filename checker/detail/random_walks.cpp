@@ -14,6 +14,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
   Classifier classifier(both);
   std::unordered_set<std::uint64_t> distinct;  // for the state count only
   std::vector<Step> steps, path;
+  std::vector<semantics::Mismatch> mismatches;
   for (std::uint64_t w = 0; w < o.walks; ++w) {
     // Each walk has its own stream derived from the seed, so walk w replays alone.
     std::mt19937_64 rng(o.seed * 0x9e3779b97f4a7c15ULL + w);
@@ -22,8 +23,9 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
     for (std::uint64_t d = 0;; ++d) {
       distinct.insert(s.hash());
       steps.clear();
-      both.visible(s, steps);
-      classifier.classify(s, steps, [&] { return path; });
+      mismatches.clear();
+      both.visible(s, steps, &mismatches);
+      classifier.classify(s, steps, mismatches, [&] { return path; });
       if (steps.empty() || d >= o.depth) break;
       const auto st = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)];
       both.apply(s, st);

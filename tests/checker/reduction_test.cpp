@@ -103,7 +103,7 @@ TEST_CASE("reductions keep verdicts and violations on random synchronizations of
       300);
 }
 
-TEST_CASE("apply_touching settles exactly as apply does, and names every engine it changed") {
+TEST_CASE("apply_touching settles exactly as apply does, and names every engine it changed; fused visible() agrees") {
   test::rc_check(
       "apply_touching == apply",
       [] {
@@ -122,6 +122,19 @@ TEST_CASE("apply_touching settles exactly as apply does, and names every engine 
           steps.clear();
           both.visible(s, steps);
           if (steps.empty()) break;
+          // The explorer's fused call finds the same steps and the same mismatches.
+          std::vector<semantics::Step> fused_steps;
+          std::vector<semantics::Mismatch> fused;
+          both.visible(s, fused_steps, &fused);
+          RC_ASSERT(fused_steps == steps);
+          const auto separate = both.mismatches(s);
+          RC_ASSERT(fused.size() == separate.size());
+          for (std::size_t i = 0; i < fused.size(); ++i) {
+            RC_ASSERT(fused[i].engine == separate[i].engine);
+            RC_ASSERT(fused[i].instr == separate[i].instr);
+            RC_ASSERT(fused[i].spec_can == separate[i].spec_can);
+            RC_ASSERT(fused[i].impl_can == separate[i].impl_can);
+          }
           for (const auto& st : steps) {
             auto full = s;
             both.apply(full, st);

@@ -75,12 +75,17 @@ TEST_CASE("condition (1) from pruned history equals the literal sum over H on ra
         std::vector<Step> steps;
         std::size_t compared = 0;
         for (int n = 0; n < 400; ++n) {
-          for (semantics::EngineId e = 0; e < code.engine_count(); ++e)
+          for (semantics::EngineId e = 0; e < code.engine_count(); ++e) {
+            // can_issue's allocation-free check agrees with the explained one.
+            bool all = sys.control().next_op(s.control, e).kind == semantics::OpKind::Instr;
             for (const auto& c : sys.explain(s, e)) {
+              all = all && c.satisfied();
               if (c.underflow) continue;
               RC_ASSERT(c.owed == lit.owed(c.dep, std::vector<std::int64_t>(c.target.begin(), c.target.end())));
               ++compared;
             }
+            RC_ASSERT(sys.can_issue(s, e) == all);
+          }
           steps.clear();
           sys.enabled(s, steps);
           if (steps.empty()) break;
