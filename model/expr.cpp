@@ -46,16 +46,6 @@ std::vector<std::string> Expr::registers() const {
   return out;
 }
 
-std::uint64_t apply_op(ExprOp op, std::uint64_t a, std::uint64_t b) {
-  switch (op) {
-    case ExprOp::Add: return a + b;
-    case ExprOp::Sub: return a > b ? a - b : 0;  // truncated, as on the paper's naturals
-    case ExprOp::Mul: return a * b;
-    case ExprOp::IsGt: return a > b ? 1 : 0;
-    default: return 0;
-  }
-}
-
 std::uint64_t Expr::eval(const std::function<std::uint64_t(const std::string&)>& read) const {
   std::vector<std::uint64_t> val(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {

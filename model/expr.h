@@ -41,6 +41,16 @@ struct Expr {
 };
 
 // Natural-number operations shared by every evaluator (the paper's ℕ arithmetic).
-std::uint64_t apply_op(ExprOp op, std::uint64_t a, std::uint64_t b);
+// An operator on two values (inline: the implementation system evaluates one per register
+// operation, on the checker's hot path).
+inline std::uint64_t apply_op(ExprOp op, std::uint64_t a, std::uint64_t b) {
+  switch (op) {
+    case ExprOp::Add: return a + b;
+    case ExprOp::Sub: return a > b ? a - b : 0;  // truncated, as on the paper's naturals
+    case ExprOp::Mul: return a * b;
+    case ExprOp::IsGt: return a > b ? 1 : 0;
+    default: return 0;
+  }
+}
 
 }  // namespace syncbisim::model

@@ -5,26 +5,29 @@
 
 namespace syncbisim::semantics {
 
-std::uint64_t CompiledExpr::eval(const std::uint64_t* regs) const {
-  // Expressions are tiny (the paper's wait values use at most five operators); a fixed
-  // buffer avoids an allocation per register operation on the hot path.
-  constexpr std::size_t kInline = 32;
-  std::uint64_t small[kInline];
-  std::vector<std::uint64_t> big;
-  std::uint64_t* val = small;
-  if (nodes.size() > kInline) {
-    big.resize(nodes.size());
-    val = big.data();
-  }
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const auto& n = nodes[i];
-    switch (n.op) {
-      case model::ExprOp::Const: val[i] = n.value; break;
-      case model::ExprOp::Reg: val[i] = regs[n.reg]; break;
-      default: val[i] = model::apply_op(n.op, val[n.lhs], val[n.rhs]);
+std::uint64_t CompiledExpr::run(const std::uint64_t* regs, std::uint64_t* val) const {
+  const std::size_t n = nodes.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& node = nodes[i];
+    switch (node.op) {
+      case model::ExprOp::Const: val[i] = node.value; break;
+      case model::ExprOp::Reg: val[i] = regs[node.reg]; break;
+      default: val[i] = model::apply_op(node.op, val[node.lhs], val[node.rhs]);
     }
   }
-  return nodes.empty() ? 0 : val[nodes.size() - 1];
+  return n == 0 ? 0 : val[n - 1];
+}
+
+std::uint64_t CompiledExpr::eval(const std::uint64_t* regs) const {
+  // Expressions are tiny (the paper's wait values use at most five operators): a buffer on the
+  // stack, and a vector only for a larger one.
+  constexpr std::size_t kInline = 32;
+  if (nodes.size() <= kInline) {
+    std::uint64_t val[kInline];
+    return run(regs, val);
+  }
+  std::vector<std::uint64_t> big(nodes.size());
+  return run(regs, big.data());
 }
 
 namespace {

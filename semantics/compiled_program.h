@@ -38,6 +38,9 @@ struct CompiledExpr {
   };
   std::vector<Node> nodes;
   std::uint64_t eval(const std::uint64_t* regs) const;  // the engine's register file, by RegId
+
+ private:
+  std::uint64_t run(const std::uint64_t* regs, std::uint64_t* val) const;  // val: a slot per node
 };
 
 struct CompiledWait {

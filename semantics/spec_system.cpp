@@ -33,6 +33,8 @@ std::uint64_t SpecState::hash() const {
 SpecSystem::SpecSystem(const CompiledProgram& p, Options o) : control_(p, o) {
   tracked_.assign(p.engine_count(), std::vector<std::uint8_t>(p.loop_count(), 0));
   for (const auto& d : p.deps) tracked_[d.consumer_engine][d.P] = 1;
+  recorded_at_.assign(p.engine_count(), std::vector<std::vector<std::uint32_t>>(p.loop_count()));
+  for (std::uint32_t di = 0; di < p.deps.size(); ++di) recorded_at_[p.deps[di].consumer_engine][p.deps[di].S].push_back(di);
 }
 
 SpecState SpecSystem::initial() const {
@@ -72,27 +74,28 @@ DependencyCheck SpecSystem::check(const SpecState& s, EngineId e, std::uint32_t 
   return c;
 }
 
+int SpecSystem::compare_to_target(const std::uint32_t* record, const SmallVec<Frame, 8>& frames, const CompiledDep& d) {
+  for (std::size_t j = 0; j < d.common.size(); ++j) {
+    const auto x = static_cast<std::int64_t>(record[j]);
+    const auto t = static_cast<std::int64_t>(frames[d.common[j]].iter) - d.distance[j];
+    if (x != t) return x < t ? -1 : 1;
+  }
+  return 0;
+}
+
 bool SpecSystem::satisfied(const SpecState& s, EngineId e, std::uint32_t di) const {
   const auto& d = program().deps[di];
   const auto& frames = s.control.engines[e].frames;
   const std::size_t width = d.common.size();
-  auto target = [&](std::size_t j) { return static_cast<std::int64_t>(frames[d.common[j]].iter) - d.distance[j]; };
   for (std::size_t j = 0; j < width; ++j)
-    if (target(j) <= 0) return true;  // underflow: nothing is owed
+    if (static_cast<std::int64_t>(frames[d.common[j]].iter) <= d.distance[j]) return true;  // underflow: nothing owed
   std::uint64_t owed = s.entries[e][d.P];
   const auto& h = s.history[di];
-  for (std::size_t k = 0; k < h.size(); k += width + 1) {
-    int cmp = 0;  // the record against the target, lexicographically
-    for (std::size_t j = 0; j < width && cmp == 0; ++j) {
-      const auto x = static_cast<std::int64_t>(h[k + j]);
-      const auto t = target(j);
-      cmp = x < t ? -1 : (x > t ? 1 : 0);
-    }
-    if (cmp > 0) {
+  for (std::size_t k = 0; k < h.size(); k += width + 1)
+    if (compare_to_target(h.data() + k, frames, d) > 0) {
       owed = h[k + width];
       break;
     }
-  }
   return s.retired[d.producer] >= owed;
 }
 
@@ -123,22 +126,21 @@ void SpecSystem::enabled(const SpecState& s, std::vector<Step>& out) const {
 
 void SpecSystem::record_entry(SpecState& s, EngineId e, LoopId l) const {
   const auto& p = program();
-  for (auto di : p.deps_recorded_at[l]) {
+  const auto& frames = s.control.engines[e].frames;
+  for (auto di : recorded_at_[e][l]) {
     const auto& d = p.deps[di];
-    if (d.consumer_engine != e) continue;
     const std::size_t width = d.common.size();
-    SmallVec<std::uint32_t, 6> vec;
-    control_.iteration_vector(s.control, e, d.common, vec);
-    // Future targets are at least vec - distance (⪯ is translation invariant); records at or
-    // below that bound are never the first one after a future target.
-    SmallVec<std::int64_t, 6> bound(width);
-    for (std::size_t j = 0; j < width; ++j) bound[j] = static_cast<std::int64_t>(vec[j]) - d.distance[j];
+    // The new record's vector v is the engine's iteration vector over the common loops. Future
+    // targets are at least v - distance, today's target (⪯ is translation invariant); records
+    // at or below it are never the first one after a future target.
     auto& h = s.history[di];
     std::size_t drop = 0;
-    while (drop < h.size() && lex_compare(h.data() + drop, bound.data(), width) <= 0) drop += width + 1;
+    while (drop < h.size() && compare_to_target(h.data() + drop, frames, d) <= 0) drop += width + 1;
     h.erase(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(drop));
-    h.insert(h.end(), vec.begin(), vec.end());
-    h.push_back(s.entries[e][d.P]);  // before this entry is counted (P may be S itself)
+    const std::size_t at = h.size();
+    h.resize(at + width + 1);
+    for (std::size_t j = 0; j < width; ++j) h[at + j] = frames[d.common[j]].iter;
+    h[at + width] = s.entries[e][d.P];  // before this entry is counted (P may be S itself)
   }
   if (tracked_[e][l]) ++s.entries[e][l];
 }

@@ -65,9 +65,12 @@ class SpecSystem {
   // check(s, e, dep).satisfied() without building the check (can_issue is on every hot path).
   bool satisfied(const SpecState& s, EngineId e, std::uint32_t dep) const;
   void record_entry(SpecState& s, EngineId e, LoopId l) const;
+  // A history record's vector against the consumer's target t = v - distance now (⪯).
+  static int compare_to_target(const std::uint32_t* record, const SmallVec<Frame, 8>& frames, const CompiledDep& d);
 
   Control control_;
   std::vector<std::vector<std::uint8_t>> tracked_;  // per engine, by LoopId: P of a dependency consumed there
+  std::vector<std::vector<std::vector<std::uint32_t>>> recorded_at_;  // per engine, by LoopId S: deps consumed there
 };
 
 }  // namespace syncbisim::semantics
