@@ -15,9 +15,28 @@ StateCodec::StateCodec(const semantics::Lockstep& both) : both_(&both) {
     if (p.loops[l].chosen || p.loops[l].indexed) counted_loops_.push_back(l);
     if (p.loops[l].chosen && !p.loops[l].divergent) shared_choice_loops_.push_back(l);
   }
-  for (const auto& d : p.deps)
-    if (std::find(producers_.begin(), producers_.end(), d.producer) == producers_.end()) producers_.push_back(d.producer);
-  std::sort(producers_.begin(), producers_.end());
+  producers_.resize(engines_);
+  for (const auto& d : p.deps) {
+    auto& mine = producers_[p.instrs[d.producer].engine];
+    if (std::find(mine.begin(), mine.end(), d.producer) == mine.end()) mine.push_back(d.producer);
+  }
+  for (auto& mine : producers_) std::sort(mine.begin(), mine.end());
+  // Which engines signal each semaphore: one engine makes it that engine's.
+  const auto& impl = both.impl().program();
+  constexpr auto kNone = static_cast<EngineId>(-1), kMany = static_cast<EngineId>(-2);
+  std::vector<EngineId> signaler(impl.semaphores.size(), kNone);
+  for (const auto& in : impl.instrs)
+    if (in.has_signal) {
+      auto& who = signaler[in.signal_sem];
+      who = who == kNone || who == in.engine ? in.engine : kMany;
+    }
+  own_sems_.resize(engines_);
+  for (semantics::SemId m = 0; m < signaler.size(); ++m) {
+    if (signaler[m] < engines_)
+      own_sems_[signaler[m]].push_back(m);
+    else
+      shared_sems_.push_back(m);
+  }
   tracked_.resize(engines_);
   deps_of_engine_.resize(engines_);
   for (EngineId e = 0; e < engines_; ++e)
@@ -46,7 +65,7 @@ void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, Pa
   const auto& sc = s.spec.control.engines[e];
   const auto& ic = s.impl.control.engines[e];
   std::size_t n = 2 + 2 * sc.frames.size() + counted_loops_.size() + 1 + sc.inflight.size() + tracked_[e].size() +
-                  2 * s.impl.regs[e].size() + 1;
+                  2 * s.impl.regs[e].size() + 1 + producers_[e].size() + 2 * own_sems_[e].size();
   for (auto d : deps_of_engine_[e]) n += 1 + s.spec.history[d].size();
   std::uint32_t* w = out.resize(n);
   *w++ = sc.pc;
@@ -67,14 +86,15 @@ void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, Pa
   }
   for (auto v : s.impl.regs[e]) w = put64(w, v);
   *w++ = s.impl.arrived[e];
+  for (auto i : producers_[e]) *w++ = s.spec.retired[i];
+  for (auto m : own_sems_[e]) w = put64(w, s.impl.sems[m]);
 }
 
 void StateCodec::encode_global(const semantics::LockstepState& s, PartWords& out) const {
-  std::size_t n = producers_.size() + 2 * s.impl.sems.size();
+  std::size_t n = 2 * shared_sems_.size();
   for (auto l : shared_choice_loops_) n += 1 + s.spec.control.pending[l].size();
   std::uint32_t* w = out.resize(n);
-  for (auto i : producers_) *w++ = s.spec.retired[i];
-  for (auto v : s.impl.sems) w = put64(w, v);
+  for (auto m : shared_sems_) w = put64(w, s.impl.sems[m]);
   for (auto l : shared_choice_loops_) {
     const auto& pend = s.spec.control.pending[l];
     *w++ = static_cast<std::uint32_t>(pend.size());
@@ -112,16 +132,15 @@ const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, Engi
   }
   for (auto& v : s.impl.regs[e]) v = get64(w);
   s.impl.arrived[e] = static_cast<std::uint8_t>(*w++);
+  for (auto i : producers_[e]) s.spec.retired[i] = *w++;
+  for (auto m : own_sems_[e]) s.impl.sems[m] = get64(w);
   s.impl.control.engines[e] = sc;  // both sides share frames, trips and in-flight lists
   s.impl.control.engines[e].pc = impl_pc;
   return w;
 }
 
 void StateCodec::decode_global(semantics::LockstepState& s, const std::uint32_t* w) const {
-  // Counts nobody reads are not stored; they read as 0 whatever `s` held before.
-  std::fill(s.spec.retired.begin(), s.spec.retired.end(), 0U);
-  for (auto i : producers_) s.spec.retired[i] = *w++;
-  for (auto& v : s.impl.sems) v = get64(w);
+  for (auto m : shared_sems_) s.impl.sems[m] = get64(w);
   for (auto l : shared_choice_loops_) {
     auto& pend = s.spec.control.pending[l];
     pend.resize(*w++);
@@ -153,12 +172,13 @@ void StateCodec::restore(semantics::LockstepState& dst, const semantics::Lockste
     for (auto d : deps_of_engine_[e]) dst.spec.history[d] = src.spec.history[d];
     dst.impl.regs[e] = src.impl.regs[e];
     dst.impl.arrived[e] = src.impl.arrived[e];
+    for (auto i : producers_[e]) dst.spec.retired[i] = src.spec.retired[i];
+    for (auto m : own_sems_[e]) dst.impl.sems[m] = src.impl.sems[m];
   }
   if (!is_touched(touched, engines_)) return;
   dst.spec.control.pending = src.spec.control.pending;
   dst.impl.control.pending = src.impl.control.pending;
-  dst.spec.retired = src.spec.retired;
-  dst.impl.sems = src.impl.sems;
+  for (auto m : shared_sems_) dst.impl.sems[m] = src.impl.sems[m];
 }
 
 }  // namespace syncbisim::checker

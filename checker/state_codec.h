@@ -1,12 +1,16 @@
 #pragma once
 // Compact encoding of a lock-step product state (issue 5, "State storage"). The state splits
-// into one chunk per engine and one global chunk; each chunk is a short sequence of 32-bit
-// words. Chunks repeat across states far more than whole states do, so the explorer interns
-// them (checker/chunk_table.h) and stores a state as one chunk id per part ("tree compression"
-// in the manner of LTSmin). What is left out is what nothing reads: the retirement counts of
+// into one part per engine and one global part; each part is a short sequence of 32-bit words.
+// Parts repeat across states far more than whole states do, so the explorer interns them
+// (checker/part_table.h) and stores a state as one part id per part ("tree compression" in the
+// manner of LTSmin). What is left out is what nothing reads: the retirement counts of
 // instructions that produce for no dependency, and the trip counts of loops whose rule does not
 // depend on the trip index. Both sides' control (frames, trips started, in-flight lists, uniform
 // choices) is equal in a lock-step state, so it is stored once.
+// A retirement count, and a semaphore that only one engine's instructions signal, can change
+// only by a step of that engine (or a barrier release, which touches every part): they belong
+// to that engine's part, so that a retirement changes its own engine's part alone. The global
+// part keeps the semaphores several engines signal and the pending uniform choices.
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +52,9 @@ class StateCodec {
   std::size_t loops_ = 0;
   std::vector<semantics::LoopId> counted_loops_;  // loops whose trips_started matter
   std::vector<semantics::LoopId> shared_choice_loops_;  // uniform range loops (pending choices)
-  std::vector<semantics::InstrId> producers_;     // instructions whose R is read
+  std::vector<std::vector<semantics::InstrId>> producers_;  // per engine: its instructions whose R is read
+  std::vector<std::vector<semantics::SemId>> own_sems_;      // per engine: semaphores only it signals
+  std::vector<semantics::SemId> shared_sems_;                // the other semaphores
   std::vector<std::vector<semantics::LoopId>> tracked_;   // per engine: loops whose entries count
   std::vector<std::vector<std::uint32_t>> deps_of_engine_;  // per engine: deps it consumes
   semantics::LockstepState blank_;                 // sizes of every vector, all zero
