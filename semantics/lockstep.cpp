@@ -56,22 +56,29 @@ std::uint64_t engine_bit(EngineId e) { return e < 64 ? std::uint64_t{1} << e : ~
 }  // namespace
 
 void Lockstep::settle(LockstepState& s, const InternalObserver& observe, std::uint64_t& touched) const {
+  // One round over the engines settles them all: an engine's internal steps read its own
+  // control and registers, and the pending uniform choices, which internal steps never extend
+  // (a choice is a visible step; a trip read from `pending` leaves the others' readings as they
+  // were). Only a barrier release moves engines anew, and then the round repeats.
+  // The property "settled states have no internal step" in tests/checker/reduction_test.cpp
+  // holds this argument to account.
   const auto engines = spec_->program().engine_count();
-  for (bool moved = true; moved;) {
-    moved = false;
+  for (;;) {
     for (EngineId e = 0; e < engines; ++e)
-      if (settle_engine(s, e, observe)) {
-        moved = true;
-        touched |= engine_bit(e);
-      }
-    if (impl_->barrier_ready(s.impl)) {
-      const Step st{StepKind::BarrierRelease, 0, 0, 0};
-      impl_->apply(s.impl, st);
-      if (observe) observe(st, s);
-      moved = true;
-      touched = ~std::uint64_t{0};
-    }
+      if (settle_engine(s, e, observe)) touched |= engine_bit(e);
+    if (!impl_->barrier_ready(s.impl)) return;
+    const Step st{StepKind::BarrierRelease, 0, 0, 0};
+    impl_->apply(s.impl, st);
+    if (observe) observe(st, s);
+    touched = ~std::uint64_t{0};
   }
+}
+
+bool Lockstep::settled(const LockstepState& s) const {
+  auto copy = s;
+  for (EngineId e = 0; e < spec_->program().engine_count(); ++e)
+    if (settle_engine(copy, e, {})) return false;
+  return !impl_->barrier_ready(s.impl);
 }
 
 bool Lockstep::impl_can_issue(const LockstepState& s, EngineId e) const {

@@ -42,6 +42,8 @@ class Lockstep {
   LockstepState initial(const InternalObserver& observe = {}) const;
   // Runs internal steps until none is left.
   void settle(LockstepState& s, const InternalObserver& observe = {}) const;
+  // Is no internal step left (what settle() establishes)?
+  bool settled(const LockstepState& s) const;
   // Steps the two sides take together: issue (only where both may), retire, choices, and
   // commits when they are not fused.
   void visible(const LockstepState& s, std::vector<Step>& out) const { visible(s, out, nullptr); }

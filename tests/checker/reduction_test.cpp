@@ -103,7 +103,7 @@ TEST_CASE("reductions keep verdicts and violations on random synchronizations of
       300);
 }
 
-TEST_CASE("apply_touching settles exactly as apply does, and names every engine it changed; fused visible() agrees") {
+TEST_CASE("apply_touching settles exactly as apply does, names every engine it changed, and leaves no internal step; fused visible() agrees") {
   test::rc_check(
       "apply_touching == apply",
       [] {
@@ -117,6 +117,7 @@ TEST_CASE("apply_touching settles exactly as apply does, and names every engine 
         const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
         std::mt19937_64 rng(seed);
         auto s = both.initial();
+        RC_ASSERT(both.settled(s));
         std::vector<semantics::Step> steps;
         for (int n = 0; n < 200; ++n) {
           steps.clear();
@@ -138,6 +139,7 @@ TEST_CASE("apply_touching settles exactly as apply does, and names every engine 
           for (const auto& st : steps) {
             auto full = s;
             both.apply(full, st);
+            RC_ASSERT(both.settled(full));
             auto quick = s;
             const auto touched = both.apply_touching(quick, st);
             RC_ASSERT(quick == full);
