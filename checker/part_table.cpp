@@ -107,25 +107,49 @@ std::uint64_t hash_bytes(const std::uint8_t* b, std::size_t n) {
 
 }  // namespace
 
+namespace {
+// A slot holds an id + 1 (0 = empty) in its low half and the high half of the entry's hash in
+// its high half: a probe that meets another entry is told apart by the slot alone, without a
+// cache miss on the entry itself (measured: the tables' misses were a quarter of the time).
+std::uint64_t slot_of(std::uint32_t id, std::uint64_t h) { return (h & 0xffffffff00000000ULL) | (id + 1ULL); }
+std::uint32_t id_of(std::uint64_t slot) { return static_cast<std::uint32_t>(slot) - 1; }
+bool same_hash(std::uint64_t slot, std::uint64_t h) { return ((slot ^ h) >> 32) == 0; }
+
+// Both tables grow by doubling, placing entries again by the hash kept in their slots: the
+// low bits of a position come from the kept high half, which fits every capacity below 2^32.
+std::size_t position(std::uint64_t h, std::size_t mask) { return static_cast<std::size_t>(h >> 32) & mask; }
+
+std::vector<std::uint64_t> regrow(const std::vector<std::uint64_t>& slots) {
+  const std::size_t cap = slots.empty() ? 1024 : slots.size() * 2;
+  std::vector<std::uint64_t> fresh(cap, 0);
+  for (const auto slot : slots) {
+    if (slot == 0) continue;
+    std::size_t i = position(slot, cap - 1);
+    while (fresh[i] != 0) i = (i + 1) & (cap - 1);
+    fresh[i] = slot;
+  }
+  return fresh;
+}
+}  // namespace
+
 std::uint32_t PartTable::intern(const PartWords& words) {
   // At most five bytes a word; the scratch buffer only grows.
   if (scratch_.size() < words.size() * 5 + 8) scratch_.resize(words.size() * 10 + 16);
   std::uint8_t* end = encode_words(scratch_.data(), words.data(), words.size());
   const auto n = static_cast<std::size_t>(end - scratch_.data());
-  if ((count() + 1) * 10 > slots_.size() * 7) grow();
+  if ((count() + 1) * 10 > slots_.size() * 7) slots_ = regrow(slots_);
   const std::uint64_t h = hash_bytes(scratch_.data(), n);
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-    if (slots_[i] == 0) {
+  for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
+    const std::uint64_t slot = slots_[i];
+    if (slot == 0) {
       const auto id = static_cast<std::uint32_t>(count());
       arena_.insert(arena_.end(), scratch_.data(), end);
       offsets_.push_back(arena_.size());
-      hashes_.push_back(static_cast<std::uint32_t>(h));
-      slots_[i] = id + 1;
+      slots_[i] = slot_of(id, h);
       return id;
     }
-    const std::uint32_t id = slots_[i] - 1;
-    if (hashes_[id] == static_cast<std::uint32_t>(h) && equal(id, scratch_.data(), n)) return id;
+    if (same_hash(slot, h) && equal(id_of(slot), scratch_.data(), n)) return id_of(slot);
   }
 }
 
@@ -140,38 +164,14 @@ void PartTable::read(std::uint32_t id, PartWords& out) const {
   out.resize(static_cast<std::size_t>(decode_words(w, b, end) - w));
 }
 
-void PartTable::grow() {
-  const std::size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
-  std::vector<std::uint32_t> fresh(cap, 0);
-  for (std::uint32_t id = 0; id < count(); ++id) {
-    // The kept low 32 bits of the hash place the part as the full hash did (cap <= 2^32).
-    std::size_t i = hashes_[id] & (cap - 1);
-    while (fresh[i] != 0) i = (i + 1) & (cap - 1);
-    fresh[i] = id + 1;
-  }
-  slots_ = std::move(fresh);
-}
-
 std::size_t PartTable::bytes() const {
-  return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + hashes_.capacity() * sizeof(std::uint32_t) +
-         slots_.capacity() * sizeof(std::uint32_t);
+  return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + slots_.capacity() * sizeof(std::uint64_t);
 }
 
 std::uint64_t StateSet::hash(const std::uint32_t* t) const {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL;
   for (std::size_t i = 0; i < width_; ++i) h = mix(h, t[i]);
   return h;
-}
-
-void StateSet::grow() {
-  const std::size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
-  std::vector<std::uint32_t> fresh(cap, 0);
-  for (std::uint32_t id = 0; id < count(); ++id) {
-    std::size_t i = hash(tuple(id)) & (cap - 1);
-    while (fresh[i] != 0) i = (i + 1) & (cap - 1);
-    fresh[i] = id + 1;
-  }
-  slots_ = std::move(fresh);
 }
 
 // A tuple is a handful of words: an inline loop beats a call to memcmp.
@@ -184,22 +184,23 @@ bool StateSet::same(const std::uint32_t* a, const std::uint32_t* b) const {
 std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t) {
   // A load factor of 0.8 at most: linear probing stays short with a good hash, and the slot
   // array is most of what a state costs besides its tuple.
-  if ((count() + 1) * 5 > slots_.size() * 4) grow();
+  if ((count() + 1) * 5 > slots_.size() * 4) slots_ = regrow(slots_);
+  const std::uint64_t h = hash(t);
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = hash(t) & mask;; i = (i + 1) & mask) {
-    if (slots_[i] == 0) {
+  for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
+    const std::uint64_t slot = slots_[i];
+    if (slot == 0) {
       const auto id = static_cast<std::uint32_t>(count());
       tuples_.insert(tuples_.end(), t, t + width_);
-      slots_[i] = id + 1;
+      slots_[i] = slot_of(id, h);
       return {id, true};
     }
-    const std::uint32_t id = slots_[i] - 1;
-    if (same(tuple(id), t)) return {id, false};
+    if (same_hash(slot, h) && same(tuple(id_of(slot)), t)) return {id_of(slot), false};
   }
 }
 
 std::size_t StateSet::bytes() const {
-  return tuples_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint32_t);
+  return tuples_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint64_t);
 }
 
 }  // namespace syncbisim::checker

@@ -2,7 +2,7 @@
 // Interns the parts of product states (checker/state_codec.h): equal word sequences get the same
 // dense id. Parts are stored as LEB128 bytes, since almost every word of a part (a pc, an
 // iteration number, a count) is below 128: a byte instead of four. An open-addressing table of
-// ids, with each part's hash kept beside it, finds them.
+// ids, each slot keeping half of its part's hash, finds them.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -20,13 +20,11 @@ class PartTable {
   std::size_t bytes() const;
 
  private:
-  void grow();
   bool equal(std::uint32_t id, const std::uint8_t* bytes, std::size_t n) const;
 
   std::vector<std::uint8_t> arena_;
   std::vector<std::uint64_t> offsets_{0};  // part id's bytes: offsets_[id] .. offsets_[id + 1]
-  std::vector<std::uint32_t> hashes_;
-  std::vector<std::uint32_t> slots_;       // id + 1; 0 = empty
+  std::vector<std::uint64_t> slots_;       // high half of the hash, id + 1; 0 = empty
   std::vector<std::uint8_t> scratch_;
 };
 
@@ -44,11 +42,10 @@ class StateSet {
  private:
   std::uint64_t hash(const std::uint32_t* t) const;
   bool same(const std::uint32_t* a, const std::uint32_t* b) const;
-  void grow();
 
   std::size_t width_;
   std::vector<std::uint32_t> tuples_;
-  std::vector<std::uint32_t> slots_;  // id + 1; 0 = empty
+  std::vector<std::uint64_t> slots_;  // high half of the hash, id + 1; 0 = empty
 };
 
 }  // namespace syncbisim::checker
