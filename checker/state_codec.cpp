@@ -37,6 +37,14 @@ StateCodec::StateCodec(const semantics::Lockstep& both) : both_(&both) {
     else
       shared_sems_.push_back(m);
   }
+  // Registers no register operation of an engine writes stay 0 there.
+  written_regs_.resize(engines_);
+  for (EngineId e = 0; e < engines_; ++e) {
+    for (const auto& op : impl.code[e])
+      if (op.kind == semantics::OpKind::RegOp) written_regs_[e].push_back(impl.regops[op.a].dst);
+    std::sort(written_regs_[e].begin(), written_regs_[e].end());
+    written_regs_[e].erase(std::unique(written_regs_[e].begin(), written_regs_[e].end()), written_regs_[e].end());
+  }
   tracked_.resize(engines_);
   deps_of_engine_.resize(engines_);
   for (EngineId e = 0; e < engines_; ++e)
@@ -47,27 +55,37 @@ StateCodec::StateCodec(const semantics::Lockstep& both) : both_(&both) {
 }
 
 namespace {
-std::uint32_t* put64(std::uint32_t* w, std::uint64_t v) {
+// A register or semaphore value: one word when below 2^31 (nearly always), else a marker word
+// and two words. At most three words.
+std::uint32_t* put_value(std::uint32_t* w, std::uint64_t v) {
+  if (v < 0x80000000ULL) {
+    *w++ = static_cast<std::uint32_t>(v);
+    return w;
+  }
+  *w++ = 0x80000000U;
   *w++ = static_cast<std::uint32_t>(v);
   *w++ = static_cast<std::uint32_t>(v >> 32);
   return w;
 }
-std::uint64_t get64(const std::uint32_t*& w) {
+std::uint64_t get_value(const std::uint32_t*& w) {
+  const std::uint32_t first = *w++;
+  if (first < 0x80000000U) return first;
   const std::uint64_t lo = *w++;
   const std::uint64_t hi = *w++;
   return lo | (hi << 32);
 }
 }  // namespace
 
-// The part's length is computed first, so the words are written through a pointer into a buffer
-// of that size (no growth check per word).
+// A bound on the part's length is computed first, so the words are written through a pointer
+// into a buffer of that size (no growth check per word).
 void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, PartWords& out) const {
   const auto& sc = s.spec.control.engines[e];
   const auto& ic = s.impl.control.engines[e];
   std::size_t n = 2 + 2 * sc.frames.size() + counted_loops_.size() + 1 + sc.inflight.size() + tracked_[e].size() +
-                  2 * s.impl.regs[e].size() + 1 + producers_[e].size() + 2 * own_sems_[e].size();
+                  3 * written_regs_[e].size() + 1 + producers_[e].size() + 3 * own_sems_[e].size();
   for (auto d : deps_of_engine_[e]) n += 1 + s.spec.history[d].size();
-  std::uint32_t* w = out.resize(n);
+  std::uint32_t* const first = out.resize(n);
+  std::uint32_t* w = first;
   *w++ = sc.pc;
   *w++ = ic.pc;
   for (const auto& f : sc.frames) {
@@ -84,22 +102,26 @@ void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, Pa
     *w++ = static_cast<std::uint32_t>(h.size());
     w = std::copy(h.begin(), h.end(), w);
   }
-  for (auto v : s.impl.regs[e]) w = put64(w, v);
+  const auto& regs = s.impl.regs[e];
+  for (auto r : written_regs_[e]) w = put_value(w, regs[r]);
   *w++ = s.impl.arrived[e];
   for (auto i : producers_[e]) *w++ = s.spec.retired[i];
-  for (auto m : own_sems_[e]) w = put64(w, s.impl.sems[m]);
+  for (auto m : own_sems_[e]) w = put_value(w, s.impl.sems[m]);
+  out.resize(static_cast<std::size_t>(w - first));
 }
 
 void StateCodec::encode_global(const semantics::LockstepState& s, PartWords& out) const {
-  std::size_t n = 2 * shared_sems_.size();
+  std::size_t n = 3 * shared_sems_.size();
   for (auto l : shared_choice_loops_) n += 1 + s.spec.control.pending[l].size();
-  std::uint32_t* w = out.resize(n);
-  for (auto m : shared_sems_) w = put64(w, s.impl.sems[m]);
+  std::uint32_t* const first = out.resize(n);
+  std::uint32_t* w = first;
+  for (auto m : shared_sems_) w = put_value(w, s.impl.sems[m]);
   for (auto l : shared_choice_loops_) {
     const auto& pend = s.spec.control.pending[l];
     *w++ = static_cast<std::uint32_t>(pend.size());
     w = std::copy(pend.begin(), pend.end(), w);
   }
+  out.resize(static_cast<std::size_t>(w - first));
 }
 
 void StateCodec::encode_part(const semantics::LockstepState& s, std::size_t i, PartWords& out) const {
@@ -130,17 +152,18 @@ const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, Engi
     s.spec.history[d].assign(w, w + n);
     w += n;
   }
-  for (auto& v : s.impl.regs[e]) v = get64(w);
+  auto& regs = s.impl.regs[e];
+  for (auto r : written_regs_[e]) regs[r] = get_value(w);
   s.impl.arrived[e] = static_cast<std::uint8_t>(*w++);
   for (auto i : producers_[e]) s.spec.retired[i] = *w++;
-  for (auto m : own_sems_[e]) s.impl.sems[m] = get64(w);
+  for (auto m : own_sems_[e]) s.impl.sems[m] = get_value(w);
   s.impl.control.engines[e] = sc;  // both sides share frames, trips and in-flight lists
   s.impl.control.engines[e].pc = impl_pc;
   return w;
 }
 
 void StateCodec::decode_global(semantics::LockstepState& s, const std::uint32_t* w) const {
-  for (auto m : shared_sems_) s.impl.sems[m] = get64(w);
+  for (auto m : shared_sems_) s.impl.sems[m] = get_value(w);
   for (auto l : shared_choice_loops_) {
     auto& pend = s.spec.control.pending[l];
     pend.resize(*w++);

@@ -4,9 +4,10 @@
 // Parts repeat across states far more than whole states do, so the explorer interns them
 // (checker/part_table.h) and stores a state as one part id per part ("tree compression" in the
 // manner of LTSmin). What is left out is what nothing reads: the retirement counts of
-// instructions that produce for no dependency, and the trip counts of loops whose rule does not
-// depend on the trip index. Both sides' control (frames, trips started, in-flight lists, uniform
-// choices) is equal in a lock-step state, so it is stored once.
+// instructions that produce for no dependency, the trip counts of loops whose rule does not
+// depend on the trip index, and the registers an engine never writes. Both sides' control
+// (frames, trips started, in-flight lists, uniform choices) is equal in a lock-step state, so it
+// is stored once. Register and semaphore values take one word below 2^31, three otherwise.
 // A retirement count, and a semaphore that only one engine's instructions signal, can change
 // only by a step of that engine (or a barrier release, which touches every part): they belong
 // to that engine's part, so that a retirement changes its own engine's part alone. The global
@@ -55,6 +56,7 @@ class StateCodec {
   std::vector<std::vector<semantics::InstrId>> producers_;  // per engine: its instructions whose R is read
   std::vector<std::vector<semantics::SemId>> own_sems_;      // per engine: semaphores only it signals
   std::vector<semantics::SemId> shared_sems_;                // the other semaphores
+  std::vector<std::vector<semantics::RegId>> written_regs_;  // per engine: registers its register operations write
   std::vector<std::vector<semantics::LoopId>> tracked_;   // per engine: loops whose entries count
   std::vector<std::vector<std::uint32_t>> deps_of_engine_;  // per engine: deps it consumes
   semantics::LockstepState blank_;                 // sizes of every vector, all zero
