@@ -16,6 +16,12 @@ std::vector<std::uint32_t> choice_values(const Choice& c, std::uint64_t k) {
   return {seq[std::min<std::uint64_t>(k, seq.size() - 1)]};
 }
 
+std::uint32_t fixed_value(const Choice& c, std::uint64_t k) {
+  if (const auto* ct = std::get_if<ConstTrip>(&c)) return ct->n;
+  const auto& seq = std::get<SeqTrip>(c).values;
+  return seq.empty() ? 0 : seq[std::min<std::uint64_t>(k, seq.size() - 1)];
+}
+
 std::uint32_t choice_max(const Choice& c) {
   if (const auto* ct = std::get_if<ConstTrip>(&c)) return ct->n;
   if (const auto* rt = std::get_if<RangeTrip>(&c)) return rt->max;

@@ -29,6 +29,9 @@ using Choice = std::variant<ConstTrip, RangeTrip, SeqTrip>;
 
 // The values the k-th trip (0-based) may take, ascending.
 std::vector<std::uint32_t> choice_values(const Choice& c, std::uint64_t k);
+// The one value of the k-th trip of a choice that leaves none (a ConstTrip or a SeqTrip), without
+// building a vector: the semantics asks this at every loop head.
+std::uint32_t fixed_value(const Choice& c, std::uint64_t k);
 // The largest value any trip may take.
 std::uint32_t choice_max(const Choice& c);
 

@@ -44,7 +44,7 @@ std::optional<std::uint32_t> Control::known_trip(const ControlState& s, EngineId
   const std::uint64_t k = ec.trips_started[l];
   std::optional<std::uint32_t> value;
   if (!std::holds_alternative<model::RangeTrip>(rule)) {
-    value = model::choice_values(rule, k).front();
+    value = model::fixed_value(rule, k);
   } else if (!loop.divergent) {
     // Uniform control: the first engine to start trip k chose; the others read it.
     std::uint32_t base = UINT32_MAX;
@@ -83,8 +83,9 @@ void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& o
     out.push_back(Step{*t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, l, 0});
     return;
   }
-  for (auto v : model::choice_values(p_->loops[l].rule[e], s.engines[e].trips_started[l]))
-    out.push_back(Step{StepKind::Choose, e, v, l});
+  // Unknown only for a range (known_trip answers the rest): one choice per value.
+  const auto& range = std::get<model::RangeTrip>(p_->loops[l].rule[e]);
+  for (std::uint64_t v = range.min; v <= range.max; ++v) out.push_back(Step{StepKind::Choose, e, static_cast<std::uint32_t>(v), l});
 }
 
 void Control::enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool with_loop_steps) const {
