@@ -36,13 +36,13 @@ namespace {
 std::uint32_t then_trip(std::uint32_t branch) { return branch == 0 ? 1 : 0; }
 }  // namespace
 
-std::optional<std::uint32_t> Control::known_trip(const ControlState& s, EngineId e, LoopId l) const {
+std::uint64_t Control::known_trip(const ControlState& s, EngineId e, LoopId l) const {
   const auto& loop = p_->loops[l];
   const auto& ec = s.engines[e];
   if (loop.kind == model::LoopKind::CondElse) return 1 - ec.frames[loop.then_sibling].trip;
   const auto& rule = loop.rule[e];
   const std::uint64_t k = ec.trips_started[l];
-  std::optional<std::uint32_t> value;
+  std::uint64_t value = kUnknownTrip;
   if (!std::holds_alternative<model::RangeTrip>(rule)) {
     value = model::fixed_value(rule, k);
   } else if (!loop.divergent) {
@@ -52,7 +52,7 @@ std::optional<std::uint32_t> Control::known_trip(const ControlState& s, EngineId
     const auto& pend = s.pending[l];
     if (k - base < pend.size()) value = pend[k - base];
   }
-  if (value && loop.kind == model::LoopKind::CondThen) return then_trip(*value);
+  if (value != kUnknownTrip && loop.kind == model::LoopKind::CondThen) return then_trip(static_cast<std::uint32_t>(value));
   return value;
 }
 
@@ -62,7 +62,8 @@ std::optional<Step> Control::deterministic_loop_step(const ControlState& s, Engi
   if (op.kind != OpKind::LoopHead) return std::nullopt;
   const auto& f = s.engines[e].frames[op.a];
   if (f.iter > 0) return Step{f.iter < f.trip ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
-  if (const auto t = known_trip(s, e, op.a)) return Step{*t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
+  if (const auto t = known_trip(s, e, op.a); t != kUnknownTrip)
+    return Step{t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
   return std::nullopt;
 }
 
@@ -79,8 +80,8 @@ void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& o
     out.push_back(Step{f.iter < f.trip ? StepKind::LoopEntry : StepKind::LoopExit, e, l, 0});
     return;
   }
-  if (const auto t = known_trip(s, e, l)) {
-    out.push_back(Step{*t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, l, 0});
+  if (const auto t = known_trip(s, e, l); t != kUnknownTrip) {
+    out.push_back(Step{t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, l, 0});
     return;
   }
   // Unknown only for a range (known_trip answers the rest): one choice per value.
@@ -155,7 +156,7 @@ std::optional<LoopId> Control::apply(ControlState& s, const Step& st) const {
     case StepKind::LoopExit: {
       const LoopId l = st.arg;
       if (ec.frames[l].iter > 0) return enter_or_exit(s, st.engine, l);
-      return start_trip(s, st.engine, l, *known_trip(s, st.engine, l));
+      return start_trip(s, st.engine, l, static_cast<std::uint32_t>(known_trip(s, st.engine, l)));
     }
     default: return std::nullopt;
   }

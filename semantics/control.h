@@ -51,7 +51,11 @@ class Control {
 
  private:
   // The trip count of the loop at head `l` for engine e if it needs no choice.
-  std::optional<std::uint32_t> known_trip(const ControlState& s, EngineId e, LoopId l) const;
+  // kUnknownTrip (no trip count: those are 32-bit) if a choice is needed. Not std::optional:
+  // GCC returns that through the stack in two stores and one load, a store-forwarding stall
+  // measured at 4% of the checker's time.
+  static constexpr std::uint64_t kUnknownTrip = UINT64_MAX;
+  std::uint64_t known_trip(const ControlState& s, EngineId e, LoopId l) const;
   std::optional<LoopId> start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t trip) const;
   std::optional<LoopId> enter_or_exit(ControlState& s, EngineId e, LoopId l) const;
 
