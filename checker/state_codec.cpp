@@ -184,24 +184,4 @@ void StateCodec::decode_part(std::size_t i, const std::uint32_t* words, semantic
     decode_global(s, words);
 }
 
-void StateCodec::restore(semantics::LockstepState& dst, const semantics::LockstepState& src,
-                         std::uint64_t touched) const {
-  // Every encoded field of LockstepState belongs to exactly one part: an engine's, or the global one.
-  for (EngineId e = 0; e < engines_; ++e) {
-    if (!is_touched(touched, e)) continue;
-    dst.spec.control.engines[e] = src.spec.control.engines[e];
-    dst.impl.control.engines[e] = src.impl.control.engines[e];
-    dst.spec.entries[e] = src.spec.entries[e];
-    for (auto d : deps_of_engine_[e]) dst.spec.history[d] = src.spec.history[d];
-    dst.impl.regs[e] = src.impl.regs[e];
-    dst.impl.arrived[e] = src.impl.arrived[e];
-    for (auto i : producers_[e]) dst.spec.retired[i] = src.spec.retired[i];
-    for (auto m : own_sems_[e]) dst.impl.sems[m] = src.impl.sems[m];
-  }
-  if (!is_touched(touched, engines_)) return;
-  dst.spec.control.pending = src.spec.control.pending;
-  dst.impl.control.pending = src.impl.control.pending;
-  for (auto m : shared_sems_) dst.impl.sems[m] = src.impl.sems[m];
-}
-
 }  // namespace syncbisim::checker

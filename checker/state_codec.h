@@ -24,7 +24,7 @@ class StateCodec {
  public:
   explicit StateCodec(const semantics::Lockstep& both);
 
-  std::size_t parts() const { return engines_ + 1; }  // engine chunks, then the global chunk
+  std::size_t parts() const { return engines_ + 1; }  // engine parts, then the global part
   // The words of part `i` of `s`.
   void encode_part(const semantics::LockstepState& s, std::size_t i, PartWords& out) const;
   // Every vector sized, all zero: the shape decode() expects.
@@ -32,12 +32,9 @@ class StateCodec {
   // Overwrites `s` (a copy of blank() or an earlier decode: decoding into the same state again
   // copies nothing else) with the state whose parts' words are `parts`, in order.
   void decode(const semantics::SmallVec<const std::uint32_t*, 8>& parts, semantics::LockstepState& s) const;
-  // decode() of part `i` alone: the other parts of `s` stay as they are.
+  // decode() of part `i` alone: the other parts of `s` stay as they are. Fields no part encodes
+  // are never read (see above), so they may keep whatever `s` held.
   void decode_part(std::size_t i, const std::uint32_t* words, semantics::LockstepState& s) const;
-  // Makes `dst` equal to `src` again in every field a part encodes, copying only the parts in
-  // `touched` (bit i for part i; parts from 64 on always count as touched). Fields no part encodes
-  // are never read (see above), so they may keep whatever `dst` held.
-  void restore(semantics::LockstepState& dst, const semantics::LockstepState& src, std::uint64_t touched) const;
   // The bit of part i in a `touched` mask (all bits from part 64 on).
   static std::uint64_t part_bit(std::size_t i) { return i < 64 ? std::uint64_t{1} << i : ~std::uint64_t{0}; }
   static bool is_touched(std::uint64_t touched, std::size_t i) { return i >= 64 || (touched >> i & 1U) != 0; }

@@ -20,8 +20,7 @@ Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       states_(codec_.parts()),
       parent_words_(codec_.parts()),
       parent_tuple_(codec_.parts(), kNoPart),
-      cur_(codec_.blank()),
-      succ_(codec_.blank()) {}
+      work_(codec_.blank()) {}
 
 CheckResult Exhaustive::run() {
   const auto t0 = Clock::now();
@@ -31,7 +30,7 @@ CheckResult Exhaustive::run() {
   std::vector<Step> steps;
   std::vector<semantics::Mismatch> mismatches;
   std::uint64_t next = 0;
-  std::uint64_t dirty = 0;  // the parts where succ_ may differ from cur_
+  std::uint64_t dirty = 0;  // the parts where work_ may differ from the words in parent_words_
   std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
   for (; next < parents_.size(); ++next) {
     if (next == level_end) {
@@ -49,9 +48,9 @@ CheckResult Exhaustive::run() {
         opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes()});
       }
     }
-    // succ_ differs from the state expanded before in the parts `dirty`; bring it to this one.
-    dirty |= decode(next);
-    const LockstepState& s = cur_;
+    dirty |= read(next);
+    bring(dirty);
+    const LockstepState& s = work_;
     steps.clear();
     mismatches.clear();
     both_.visible(s, steps, &mismatches);
@@ -63,15 +62,15 @@ CheckResult Exhaustive::run() {
       if (depth >= max_depth_) continue;
     }
     const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
-    // Every successor is built in the same object, made equal to `s` in every encoded field
-    // first: only the parts the step before touched are copied back (lazily, so the last
-    // successor of a state is never copied back to its parent), and only the parts this step
+    // Every successor is built in work_ itself, brought back to the state being expanded
+    // first: only the parts the step before touched are decoded again from the state's words
+    // (lazily, so the last successor of a state is never undone), and only the parts this step
     // touches are encoded again.
     auto expand = [&](const Step& st) {
-      codec_.restore(succ_, s, dirty);
-      const std::uint64_t touched = both_.apply_touching(succ_, st);
+      bring(dirty);
+      const std::uint64_t touched = both_.apply_touching(work_, st);
       ++r.transitions;
-      dirty = insert(succ_, static_cast<std::uint32_t>(next), touched);
+      dirty = insert(work_, static_cast<std::uint32_t>(next), touched);
     };
     if (only) {
       expand(*only);
@@ -118,7 +117,7 @@ std::uint64_t Exhaustive::insert(const LockstepState& s, std::uint32_t parent, s
   return same_global ? touched & ~StateCodec::part_bit(engines) : touched | StateCodec::part_bit(engines);
 }
 
-std::uint64_t Exhaustive::decode(std::uint64_t id) {
+std::uint64_t Exhaustive::read(std::uint64_t id) {
   const std::uint32_t* tuple = states_.tuple(static_cast<std::uint32_t>(id));
   std::uint64_t changed = 0;
   for (std::size_t i = 0; i < codec_.parts(); ++i) {
@@ -126,9 +125,15 @@ std::uint64_t Exhaustive::decode(std::uint64_t id) {
     changed |= StateCodec::part_bit(i);
     parent_tuple_[i] = tuple[i];
     parts_.read(tuple[i], parent_words_[i]);
-    codec_.decode_part(i, parent_words_[i].data(), cur_);
   }
   return changed;
+}
+
+void Exhaustive::bring(std::uint64_t& dirty) {
+  if (dirty == 0) return;
+  for (std::size_t i = 0; i < codec_.parts(); ++i)
+    if (StateCodec::is_touched(dirty, i)) codec_.decode_part(i, parent_words_[i].data(), work_);
+  dirty = 0;
 }
 
 std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {

@@ -27,7 +27,7 @@ class Exhaustive {
 
  private:
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
-  static constexpr std::uint32_t kNoPart = UINT32_MAX;  // no part decoded into cur_ yet
+  static constexpr std::uint32_t kNoPart = UINT32_MAX;  // no part read yet
 
   // A step changes few parts (its engine's, the global one): an engine part the step did not
   // touch keeps the parent's id without being encoded, and a global part equal to the parent's
@@ -35,11 +35,14 @@ class Exhaustive {
   // Returns the parts of `s` that may differ from the parent's: `touched`, and the global part
   // if its words changed.
   std::uint64_t insert(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched);
-  // Rebuilds state `id` in cur_, keeping its parts' words and ids for insert().
-  // Consecutive states share most parts (siblings differ in one engine or two): a part with the
-  // same id as the state decoded before is neither read nor decoded again. Returns the parts
-  // that changed.
-  std::uint64_t decode(std::uint64_t id);
+  // Reads the words of state `id`'s parts into parent_words_ (and their ids), for bring() and
+  // insert(). Consecutive states share most parts (siblings differ in one engine or two): a part
+  // with the same id as the state read before is not read again. Returns the parts that changed.
+  std::uint64_t read(std::uint64_t id);
+  // Decodes the parts in `dirty` from parent_words_ into work_, which then is the state read
+  // last in every encoded field; clears `dirty`. (Decoding a part costs about what copying it
+  // from a second decoded state would, and this way nothing is decoded twice.)
+  void bring(std::uint64_t& dirty);
   // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
   // parent to its child is found again by expanding the parent as the search did.
   std::vector<semantics::Step> trace_to(std::uint32_t id) const;
@@ -60,8 +63,7 @@ class Exhaustive {
   std::vector<std::uint32_t> tuple_;
   std::vector<PartWords> parent_words_;  // the state being expanded, part by part
   std::vector<std::uint32_t> parent_tuple_;  // its part ids
-  semantics::LockstepState cur_;   // the state being expanded
-  semantics::LockstepState succ_;  // its successor being built
+  semantics::LockstepState work_;  // the state being expanded, and each successor in turn
 };
 
 }  // namespace syncbisim::checker::detail
