@@ -56,15 +56,23 @@ std::uint64_t Control::known_trip(const ControlState& s, EngineId e, LoopId l) c
   return value;
 }
 
-std::optional<Step> Control::deterministic_loop_step(const ControlState& s, EngineId e) const {
+bool Control::deterministic_loop_step(const ControlState& s, EngineId e, Step& out) const {
   const Op& op = next_op(s, e);
-  if (op.kind == OpKind::LoopBack) return Step{StepKind::BackEdge, e, op.a, 0};
-  if (op.kind != OpKind::LoopHead) return std::nullopt;
+  if (op.kind == OpKind::LoopBack) {
+    out = Step{StepKind::BackEdge, e, op.a, 0};
+    return true;
+  }
+  if (op.kind != OpKind::LoopHead) return false;
   const auto& f = s.engines[e].frames[op.a];
-  if (f.iter > 0) return Step{f.iter < f.trip ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
-  if (const auto t = known_trip(s, e, op.a); t != kUnknownTrip)
-    return Step{t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
-  return std::nullopt;
+  if (f.iter > 0) {
+    out = Step{f.iter < f.trip ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, 0};
+    return true;
+  }
+  const auto t = known_trip(s, e, op.a);
+  if (t == kUnknownTrip) return false;
+  // The trip rides along (aux = trip + 1), so applying the step need not work it out again.
+  out = Step{t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, t < UINT32_MAX ? static_cast<std::uint32_t>(t) + 1 : 0};
+  return true;
 }
 
 void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const {
@@ -156,7 +164,8 @@ std::optional<LoopId> Control::apply(ControlState& s, const Step& st) const {
     case StepKind::LoopExit: {
       const LoopId l = st.arg;
       if (ec.frames[l].iter > 0) return enter_or_exit(s, st.engine, l);
-      return start_trip(s, st.engine, l, static_cast<std::uint32_t>(known_trip(s, st.engine, l)));
+      const auto trip = st.aux > 0 ? st.aux - 1 : static_cast<std::uint32_t>(known_trip(s, st.engine, l));
+      return start_trip(s, st.engine, l, trip);
     }
     default: return std::nullopt;
   }

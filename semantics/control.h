@@ -35,8 +35,10 @@ class Control {
   // Control steps enabled for engine e: commits (without fusion) and the retirement of a
   // committed head, and, if `loop_steps`, the loop step or the choices at a loop head or back edge.
   void enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool loop_steps = true) const;
-  // The loop step at a loop head or back edge when it needs no choice (nothing otherwise).
-  std::optional<Step> deterministic_loop_step(const ControlState& s, EngineId e) const;
+  // The loop step at a loop head or back edge when it needs no choice, into `out`; false if
+  // there is none. (A bool and an out-parameter rather than std::optional<Step>,
+  // which GCC returns through memory: this is on the checker's hot path.)
+  bool deterministic_loop_step(const ControlState& s, EngineId e, Step& out) const;
   // Loop-head/back-edge step alone (no commit/retire), if the next op is one.
   void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;
 

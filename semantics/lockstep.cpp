@@ -37,11 +37,11 @@ bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserve
     const Op& sop = spec_->control().next_op(s.spec.control, e);
     if (!is_loop_op(iop.kind) || !is_loop_op(sop.kind)) return moved;
     // Both sides stand at the same loop guard or back edge: take the step unless it is a choice.
-    const auto step = spec_->control().deterministic_loop_step(s.spec.control, e);
-    if (!step) return moved;
-    spec_->apply(s.spec, *step);
-    impl_->apply(s.impl, *step);
-    if (observe) observe(*step, s);
+    Step step;
+    if (!spec_->control().deterministic_loop_step(s.spec.control, e, step)) return moved;
+    spec_->apply(s.spec, step);
+    impl_->apply(s.impl, step);
+    if (observe) observe(step, s);
     moved = true;
   }
 }

@@ -13,8 +13,9 @@ enum class StepKind : std::uint8_t {
   Commit,          // arg: position in the engine's in-flight list (only without commit fusion)
   Retire,          // arg: InstrId of the head
   Choose,          // arg: trip count (a loop) or branch, 0 = then / 1 = else (a cond); aux: LoopId
-  LoopEntry,       // arg: LoopId; starts the next iteration (and the trip, when not yet started)
-  LoopExit,        // arg: LoopId; the trip is done, go past the loop
+  LoopEntry,       // arg: LoopId; starts the next iteration (and the trip, when not yet started);
+                   // aux: 0, or the trip + 1 when the step starts a trip whose count is known
+  LoopExit,        // arg: LoopId; the trip is done, go past the loop; aux as for LoopEntry
   BackEdge,        // arg: LoopId; end of the body, back to the guard
   RegOp,           // impl: arg: register operation index
   BarrierArrive,   // impl: the engine has drained and arrives at its barrier
