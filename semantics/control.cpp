@@ -107,7 +107,7 @@ void Control::enabled(const ControlState& s, EngineId e, std::vector<Step>& out,
   if (with_loop_steps) loop_steps(s, e, out);
 }
 
-std::optional<LoopId> Control::start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t trip) const {
+LoopId Control::start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t trip) const {
   auto& ec = s.engines[e];
   const auto& loop = p_->loops[l];
   if (loop.chosen || loop.indexed) {
@@ -135,7 +135,7 @@ std::optional<LoopId> Control::start_trip(ControlState& s, EngineId e, LoopId l,
   return enter_or_exit(s, e, l);
 }
 
-std::optional<LoopId> Control::enter_or_exit(ControlState& s, EngineId e, LoopId l) const {
+LoopId Control::enter_or_exit(ControlState& s, EngineId e, LoopId l) const {
   auto& ec = s.engines[e];
   auto& f = ec.frames[l];
   const Op& head = p_->code[e][ec.pc];
@@ -146,15 +146,15 @@ std::optional<LoopId> Control::enter_or_exit(ControlState& s, EngineId e, LoopId
   }
   f.iter = 0;  // the trip is done; `trip` stays (a cond's else-branch reads it)
   ec.pc = head.b;
-  return std::nullopt;
+  return kNoLoop;
 }
 
-std::optional<LoopId> Control::apply(ControlState& s, const Step& st) const {
+LoopId Control::apply(ControlState& s, const Step& st) const {
   auto& ec = s.engines[st.engine];
   switch (st.kind) {
-    case StepKind::Commit: ec.inflight[st.arg].committed = true; return std::nullopt;
-    case StepKind::Retire: ec.inflight.erase(ec.inflight.begin()); return std::nullopt;
-    case StepKind::BackEdge: ec.pc = p_->code[st.engine][ec.pc].b; return std::nullopt;
+    case StepKind::Commit: ec.inflight[st.arg].committed = true; return kNoLoop;
+    case StepKind::Retire: ec.inflight.erase(ec.inflight.begin()); return kNoLoop;
+    case StepKind::BackEdge: ec.pc = p_->code[st.engine][ec.pc].b; return kNoLoop;
     case StepKind::Choose: {
       const auto& loop = p_->loops[st.aux];
       const std::uint32_t trip = loop.kind == model::LoopKind::CondThen ? then_trip(st.arg) : st.arg;
@@ -167,7 +167,7 @@ std::optional<LoopId> Control::apply(ControlState& s, const Step& st) const {
       const auto trip = st.aux > 0 ? st.aux - 1 : static_cast<std::uint32_t>(known_trip(s, st.engine, l));
       return start_trip(s, st.engine, l, trip);
     }
-    default: return std::nullopt;
+    default: return kNoLoop;
   }
 }
 

@@ -2,7 +2,6 @@
 // The control steps both systems share (semantics.md §3 steps 2-6): commit, retire, loop entry,
 // loop exit / back edge, trip and branch choices. The spec and the impl wrap this with their
 // own issue condition and their own effect of a retirement.
-#include <optional>
 #include <vector>
 
 #include "semantics/control_state.h"
@@ -42,9 +41,11 @@ class Control {
   // Loop-head/back-edge step alone (no commit/retire), if the next op is one.
   void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;
 
-  // Applies a control step. Returns the loop whose new iteration the step started, if any, so
-  // the caller can record the entry (the spec's H, semantics.md §2).
-  std::optional<LoopId> apply(ControlState& s, const Step& st) const;
+  // Applies a control step. Returns the loop whose new iteration the step started, or kNoLoop,
+  // so the caller can record the entry (the spec's H, semantics.md §2). (A sentinel rather than
+  // std::optional, which GCC returns through memory: a store-forwarding stall per step.)
+  static constexpr LoopId kNoLoop = UINT32_MAX;
+  LoopId apply(ControlState& s, const Step& st) const;
   // Appends an issued instruction and advances past it.
   void issue(ControlState& s, EngineId e, InstrId i) const;
 
@@ -58,8 +59,8 @@ class Control {
   // measured at 4% of the checker's time.
   static constexpr std::uint64_t kUnknownTrip = UINT64_MAX;
   std::uint64_t known_trip(const ControlState& s, EngineId e, LoopId l) const;
-  std::optional<LoopId> start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t trip) const;
-  std::optional<LoopId> enter_or_exit(ControlState& s, EngineId e, LoopId l) const;
+  LoopId start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t trip) const;
+  LoopId enter_or_exit(ControlState& s, EngineId e, LoopId l) const;
 
   const CompiledProgram* p_;
   Options opt_;

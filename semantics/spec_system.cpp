@@ -153,7 +153,7 @@ void SpecSystem::apply(SpecState& s, const Step& st) const {
       ++s.retired[st.arg];
       return;
     default:
-      if (const auto entered = control_.apply(s.control, st)) record_entry(s, st.engine, *entered);
+      if (const auto entered = control_.apply(s.control, st); entered != Control::kNoLoop) record_entry(s, st.engine, entered);
   }
 }
 
