@@ -119,9 +119,9 @@ bool same_hash(std::uint64_t slot, std::uint64_t h) { return ((slot ^ h) >> 32) 
 // low bits of a position come from the kept high half, which fits every capacity below 2^32.
 std::size_t position(std::uint64_t h, std::size_t mask) { return static_cast<std::size_t>(h >> 32) & mask; }
 
-std::vector<std::uint64_t> regrow(const std::vector<std::uint64_t>& slots) {
+LargeArray<std::uint64_t> regrow(const LargeArray<std::uint64_t>& slots) {
   const std::size_t cap = slots.empty() ? 1024 : slots.size() * 2;
-  std::vector<std::uint64_t> fresh(cap, 0);
+  LargeArray<std::uint64_t> fresh(cap, 0);
   for (const auto slot : slots) {
     if (slot == 0) continue;
     std::size_t i = position(slot, cap - 1);

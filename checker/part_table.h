@@ -7,9 +7,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "checker/detail/huge_pages.h"
 #include "checker/part_words.h"
 
 namespace syncbisim::checker {
+
+// The store's large arrays, on huge pages where the system gives them (checker/detail/huge_pages.h).
+template <class T>
+using LargeArray = std::vector<T, detail::HugePageAllocator<T>>;
 
 class PartTable {
  public:
@@ -22,9 +27,9 @@ class PartTable {
  private:
   bool equal(std::uint32_t id, const std::uint8_t* bytes, std::size_t n) const;
 
-  std::vector<std::uint8_t> arena_;
-  std::vector<std::uint64_t> offsets_{0};  // part id's bytes: offsets_[id] .. offsets_[id + 1]
-  std::vector<std::uint64_t> slots_;       // high half of the hash, id + 1; 0 = empty
+  LargeArray<std::uint8_t> arena_;
+  LargeArray<std::uint64_t> offsets_{0};  // part id's bytes: offsets_[id] .. offsets_[id + 1]
+  LargeArray<std::uint64_t> slots_;       // high half of the hash, id + 1; 0 = empty
   std::vector<std::uint8_t> scratch_;
 };
 
@@ -44,8 +49,8 @@ class StateSet {
   bool same(const std::uint32_t* a, const std::uint32_t* b) const;
 
   std::size_t width_;
-  std::vector<std::uint32_t> tuples_;
-  std::vector<std::uint64_t> slots_;  // high half of the hash, id + 1; 0 = empty
+  LargeArray<std::uint32_t> tuples_;
+  LargeArray<std::uint64_t> slots_;  // high half of the hash, id + 1; 0 = empty
 };
 
 }  // namespace syncbisim::checker
