@@ -191,7 +191,7 @@ std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t) {
     const std::uint64_t slot = slots_[i];
     if (slot == 0) {
       const auto id = static_cast<std::uint32_t>(count());
-      tuples_.insert(tuples_.end(), t, t + width_);
+      tuples_.push(t);
       slots_[i] = slot_of(id, h);
       return {id, true};
     }
@@ -200,7 +200,7 @@ std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t) {
 }
 
 std::size_t StateSet::bytes() const {
-  return tuples_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::uint64_t);
+  return tuples_.bytes() + slots_.capacity() * sizeof(std::uint64_t);
 }
 
 }  // namespace syncbisim::checker

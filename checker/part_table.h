@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "checker/detail/huge_pages.h"
+#include "checker/detail/row_store.h"
 #include "checker/part_words.h"
 
 namespace syncbisim::checker {
@@ -37,11 +38,11 @@ class PartTable {
 // tuples sit back to back, ids are their positions, and the table holds ids only.
 class StateSet {
  public:
-  explicit StateSet(std::size_t width) : width_(width) {}
+  explicit StateSet(std::size_t width) : width_(width), tuples_(width) {}
   // The id of the tuple, and whether it was new.
   std::pair<std::uint32_t, bool> insert(const std::uint32_t* tuple);
-  const std::uint32_t* tuple(std::uint32_t id) const { return tuples_.data() + id * width_; }
-  std::size_t count() const { return tuples_.size() / width_; }
+  const std::uint32_t* tuple(std::uint32_t id) const { return tuples_.row(id); }
+  std::size_t count() const { return tuples_.size(); }
   std::size_t bytes() const;
 
  private:
@@ -49,7 +50,7 @@ class StateSet {
   bool same(const std::uint32_t* a, const std::uint32_t* b) const;
 
   std::size_t width_;
-  LargeArray<std::uint32_t> tuples_;
+  detail::RowStore<std::uint32_t> tuples_;
   LargeArray<std::uint64_t> slots_;  // high half of the hash, id + 1; 0 = empty
 };
 

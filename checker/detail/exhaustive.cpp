@@ -180,7 +180,7 @@ LockstepState Exhaustive::decode_copy(std::uint32_t id, std::vector<PartWords>& 
 }
 
 std::uint64_t Exhaustive::bytes() const {
-  return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(std::uint32_t);
+  return parts_.bytes() + states_.bytes() + parents_.bytes();
 }
 
 }  // namespace syncbisim::checker::detail

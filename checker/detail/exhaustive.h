@@ -7,6 +7,7 @@
 
 #include "checker/detail/classifier.h"
 #include "checker/detail/reducer.h"
+#include "checker/detail/row_store.h"
 #include "checker/explorer.h"
 #include "checker/part_table.h"
 #include "checker/state_codec.h"
@@ -58,7 +59,7 @@ class Exhaustive {
   Classifier classifier_;
   PartTable parts_;  // engine and global parts (all parts share one table)
   StateSet states_;  // tuples of part ids
-  std::vector<std::uint32_t> parents_;
+  RowStore<std::uint32_t> parents_{1};  // by state id
   PartWords words_;
   std::vector<std::uint32_t> tuple_;
   std::vector<PartWords> parent_words_;  // the state being expanded, part by part
