@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <deque>
+#include <memory>
 #include <random>
 #include <set>
 #include <tuple>
@@ -52,6 +53,17 @@ rc::Gen<model::Program> gen_random_impl(const model::Program& spec) {
     model::normalize(impl);
     return impl;
   });
+}
+
+// A random spec of at most three engines and a random synchronization of it, paired.
+std::unique_ptr<checker::ProgramPair> gen_small_pair(semantics::Options o = {}) {
+  generators::SpecGenOptions opt;
+  opt.max_engines = 3;
+  const auto spec = *generators::gen_spec(opt);
+  const auto impl = *gen_random_impl(spec);
+  auto pair = checker::ProgramPair::make(spec, impl, o);
+  RC_ASSERT(pair.ok());
+  return std::move(*pair);
 }
 
 using Key = std::tuple<int, semantics::EngineId, int>;
@@ -109,13 +121,8 @@ TEST_CASE("apply_touching settles exactly as apply does, names every engine it c
   test::rc_check(
       "apply_touching == apply",
       [] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        const auto spec = *generators::gen_spec(opt);
-        const auto impl = *gen_random_impl(spec);
-        auto pair = checker::ProgramPair::make(spec, impl);
-        RC_ASSERT(pair.ok());
-        const auto& both = (*pair)->lockstep();
+        const auto pair = gen_small_pair();
+        const auto& both = pair->lockstep();
         const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
         std::mt19937_64 rng(seed);
         auto s = both.initial();
@@ -145,7 +152,7 @@ TEST_CASE("apply_touching settles exactly as apply does, names every engine it c
             auto quick = s;
             const auto touched = both.apply_touching(quick, st);
             RC_ASSERT(quick == full);
-            for (semantics::EngineId e = 0; e < (*pair)->spec_code().engine_count(); ++e) {
+            for (semantics::EngineId e = 0; e < pair->spec_code().engine_count(); ++e) {
               if (touched & (std::uint64_t{1} << e)) continue;
               RC_ASSERT(quick.spec.control.engines[e] == s.spec.control.engines[e]);
               RC_ASSERT(quick.impl.control.engines[e] == s.impl.control.engines[e]);
@@ -165,14 +172,8 @@ TEST_CASE("the explorer finds the states and transitions of a plain search over 
   test::rc_check(
       "explorer == plain BFS",
       [] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        const auto spec = *generators::gen_spec(opt);
-        const auto impl = *gen_random_impl(spec);
-        const bool fuse = *rc::gen::arbitrary<bool>();
-        auto pair = checker::ProgramPair::make(spec, impl, semantics::Options{fuse});
-        RC_ASSERT(pair.ok());
-        const auto& both = (*pair)->lockstep();
+        const auto pair = gen_small_pair(semantics::Options{*rc::gen::arbitrary<bool>()});
+        const auto& both = pair->lockstep();
         const checker::StateCodec codec(both);
         auto key = [&](const semantics::LockstepState& s) {
           std::vector<std::uint32_t> k;
