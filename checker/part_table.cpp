@@ -181,11 +181,17 @@ bool StateSet::same(const std::uint32_t* a, const std::uint32_t* b) const {
   return true;
 }
 
-std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t) {
+void StateSet::prefetch(std::uint64_t h) const {
+  if (slots_.empty()) return;
+#if defined(__GNUC__)
+  __builtin_prefetch(slots_.data() + position(h, slots_.size() - 1));
+#endif
+}
+
+std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t, std::uint64_t h) {
   // A load factor of 0.8 at most: linear probing stays short with a good hash, and the slot
   // array is most of what a state costs besides its tuple.
   if ((count() + 1) * 5 > slots_.size() * 4) slots_ = regrow(slots_);
-  const std::uint64_t h = hash(t);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
     const std::uint64_t slot = slots_[i];

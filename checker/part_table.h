@@ -40,13 +40,18 @@ class StateSet {
  public:
   explicit StateSet(std::size_t width) : width_(width), tuples_(width) {}
   // The id of the tuple, and whether it was new.
-  std::pair<std::uint32_t, bool> insert(const std::uint32_t* tuple);
+  std::pair<std::uint32_t, bool> insert(const std::uint32_t* tuple) { return insert(tuple, hash(tuple)); }
+  // The same with the tuple's hash() already computed (and its slot prefetched, see below).
+  std::pair<std::uint32_t, bool> insert(const std::uint32_t* tuple, std::uint64_t hash);
+  std::uint64_t hash(const std::uint32_t* t) const;
+  // Asks the processor to fetch the slot where a tuple of this hash is looked for first: a
+  // caller with other work to do before insert() hides the cache miss behind it.
+  void prefetch(std::uint64_t hash) const;
   const std::uint32_t* tuple(std::uint32_t id) const { return tuples_.row(id); }
   std::size_t count() const { return tuples_.size(); }
   std::size_t bytes() const;
 
  private:
-  std::uint64_t hash(const std::uint32_t* t) const;
   bool same(const std::uint32_t* a, const std::uint32_t* b) const;
 
   std::size_t width_;

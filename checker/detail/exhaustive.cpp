@@ -27,12 +27,17 @@ CheckResult Exhaustive::run() {
   auto last_progress = t0;
   CheckResult r;
   insert(both_.initial(), kNoParent, ~std::uint64_t{0});
+  flush();
   std::vector<Step> steps;
   std::vector<semantics::Mismatch> mismatches;
   std::uint64_t next = 0;
   std::uint64_t dirty = 0;  // the parts where work_ may differ from the words in parent_words_
   std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
-  for (; next < parents_.size(); ++next) {
+  for (;; ++next) {
+    // Successors wait in pending_ until the search needs them: when the queue runs short or a
+    // breadth-first level ends.
+    if (next + 1 >= parents_.size() || next == level_end) flush();
+    if (next >= parents_.size()) break;
     if (next == level_end) {
       ++depth;
       level_end = parents_.size();
@@ -77,12 +82,14 @@ CheckResult Exhaustive::run() {
     } else {
       for (const auto& st : steps) expand(st);
     }
+    if (opt_.max_states > 0) flush();
     if (opt_.max_states > 0 && parents_.size() >= opt_.max_states && next + 1 < parents_.size()) {
       r.limit = "max-states " + std::to_string(opt_.max_states);
       ++next;
       break;
     }
   }
+  flush();
   r.exhaustive = next >= parents_.size() && r.limit.empty();
   r.states = parents_.size();
   r.seconds = since(t0);
@@ -110,11 +117,23 @@ std::uint64_t Exhaustive::insert(const LockstepState& s, std::uint32_t parent, s
   codec_.encode_part(s, engines, words_);
   const bool same_global = parent != kNoParent && words_ == parent_words_[engines];
   tuple_.push_back(same_global ? parent_tuple_[engines] : parts_.intern(words_));
-  if (states_.insert(tuple_.data()).second) {
-    parents_.push_back(parent);
-  }
+  // The state set's slot for this tuple is fetched now and looked at later, after the next
+  // successor (or the next state) has been built: the cache miss overlaps that work.
+  const std::uint64_t h = states_.hash(tuple_.data());
+  states_.prefetch(h);
+  pending_tuples_.insert(pending_tuples_.end(), tuple_.begin(), tuple_.end());
+  pending_.push_back(Pending{h, parent});
+  if (pending_.size() >= kMaxPending) flush();
   if (engines >= 64) return touched;  // the global part counts as touched anyway
   return same_global ? touched & ~StateCodec::part_bit(engines) : touched | StateCodec::part_bit(engines);
+}
+
+void Exhaustive::flush() {
+  const std::size_t width = codec_.parts();
+  for (std::size_t k = 0; k < pending_.size(); ++k)
+    if (states_.insert(pending_tuples_.data() + k * width, pending_[k].hash).second) parents_.push_back(pending_[k].parent);
+  pending_.clear();
+  pending_tuples_.clear();
 }
 
 std::uint64_t Exhaustive::read(std::uint64_t id) {

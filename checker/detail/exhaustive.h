@@ -35,7 +35,10 @@ class Exhaustive {
   // keeps its id without being hashed. The initial state (no parent) touches everything.
   // Returns the parts of `s` that may differ from the parent's: `touched`, and the global part
   // if its words changed.
+  // The state itself waits in pending_ (its slot prefetched) until flush().
   std::uint64_t insert(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched);
+  // Adds the pending states to the set; the new ones get ids and parents.
+  void flush();
   // Reads the words of state `id`'s parts into parent_words_ (and their ids), for bring() and
   // insert(). Consecutive states share most parts (siblings differ in one engine or two): a part
   // with the same id as the state read before is not read again. Returns the parts that changed.
@@ -65,6 +68,13 @@ class Exhaustive {
   std::vector<PartWords> parent_words_;  // the state being expanded, part by part
   std::vector<std::uint32_t> parent_tuple_;  // its part ids
   semantics::LockstepState work_;  // the state being expanded, and each successor in turn
+  struct Pending {
+    std::uint64_t hash;
+    std::uint32_t parent;
+  };
+  static constexpr std::size_t kMaxPending = 16;
+  std::vector<Pending> pending_;              // successors not yet in states_, in order
+  std::vector<std::uint32_t> pending_tuples_;  // their tuples, back to back
 };
 
 }  // namespace syncbisim::checker::detail
