@@ -18,7 +18,33 @@ std::uint64_t CompiledExpr::run(const std::uint64_t* regs, std::uint64_t* val) c
   return n == 0 ? 0 : val[n - 1];
 }
 
+void CompiledExpr::find_shape() {
+  using model::ExprOp;
+  shape_ = Shape::Nodes;
+  if (nodes.size() == 1 && nodes[0].op == ExprOp::Const) {
+    shape_ = Shape::Const;
+    constant_ = nodes[0].value;
+  } else if (nodes.size() == 3 && nodes[2].op == ExprOp::Add && nodes[2].lhs != nodes[2].rhs) {
+    const auto& a = nodes[nodes[2].lhs];
+    const auto& b = nodes[nodes[2].rhs];
+    if (a.op == ExprOp::Reg && b.op == ExprOp::Const) {
+      shape_ = Shape::RegPlusConst;
+      reg_ = a.reg;
+      constant_ = b.value;
+    } else if (a.op == ExprOp::Const && b.op == ExprOp::Reg) {
+      shape_ = Shape::RegPlusConst;
+      reg_ = b.reg;
+      constant_ = a.value;
+    }
+  }
+}
+
 std::uint64_t CompiledExpr::eval(const std::uint64_t* regs) const {
+  switch (shape_) {
+    case Shape::Const: return constant_;
+    case Shape::RegPlusConst: return regs[reg_] + constant_;
+    case Shape::Nodes: break;
+  }
   // Expressions are tiny (the paper's wait values use at most five operators): a buffer on the
   // stack, and a vector only for a larger one.
   constexpr std::size_t kInline = 32;
@@ -94,6 +120,7 @@ class Lowering {
     CompiledExpr ce;
     for (const auto& n : e.nodes)
       ce.nodes.push_back({n.op, n.value, n.op == model::ExprOp::Reg ? *ix_.reg(n.reg) : 0, n.lhs, n.rhs});
+    ce.find_shape();
     return ce;
   }
 

@@ -38,9 +38,17 @@ struct CompiledExpr {
   };
   std::vector<Node> nodes;
   std::uint64_t eval(const std::uint64_t* regs) const;  // the engine's register file, by RegId
+  // Recognizes the shapes most register operations have (a constant, `r + c`: the counters
+  // of paper §5.4), which eval() then computes without walking the nodes. Call after the
+  // nodes are complete; without it every expression is walked.
+  void find_shape();
 
  private:
+  enum class Shape : std::uint8_t { Nodes, Const, RegPlusConst };
   std::uint64_t run(const std::uint64_t* regs, std::uint64_t* val) const;  // val: a slot per node
+  Shape shape_ = Shape::Nodes;
+  RegId reg_ = 0;
+  std::uint64_t constant_ = 0;
 };
 
 struct CompiledWait {
