@@ -114,13 +114,7 @@ E0: [a := 1 - 3] [b := isgt(4, a) * (7 - 2)] [c := b - a - 9]
 }
 
 TEST_CASE("Figure 3: the consumer waits for s0 >= 2, the producer's ordinal on its engine") {
-  const auto spec = test::load(R"(
-syncbisim spec/1
-engines E0 E1
-E0: I0 I1
-E1: I2 I3
-dep I1 -> I2
-)");
+  const auto spec = test::load_file("corpus/figures/fig3_straight_line.json");
   const auto impl = test::load(R"(
 syncbisim impl/1
 engines E0 E1

@@ -12,6 +12,7 @@
 #include "semantics/compiled_program.h"
 #include "semantics/impl_system.h"
 #include "semantics/spec_system.h"
+#include "support/test_files.h"
 
 namespace syncbisim::test {
 
@@ -28,6 +29,11 @@ inline std::unique_ptr<Loaded> load(const std::string& text, const Loaded* spec 
   auto out = std::make_unique<Loaded>(Loaded{std::move(p->program), std::move(p->index), {}});
   out->code = semantics::compile(out->program, out->index, spec ? &spec->index : nullptr);
   return out;
+}
+
+// load() of a file of the source tree (the corpus's figures, say).
+inline std::unique_ptr<Loaded> load_file(const std::string& relative, const Loaded* spec = nullptr) {
+  return load(read_text(source_dir() / relative), spec);
 }
 
 // Takes the first enabled step (of engine `only`, if given) until none is left: one fixed

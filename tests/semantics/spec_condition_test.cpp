@@ -94,13 +94,7 @@ TEST_CASE("Figure 5: every consumer instance, its target, and the producer count
 }
 
 TEST_CASE("Figure 3: a straight-line consumer waits for its producer's retirement") {
-  const auto f = test::load(R"(
-syncbisim spec/1
-engines E0 E1
-E0: I0 I1
-E1: I2 I3
-dep I1 -> I2
-)");
+  const auto f = test::load_file("corpus/figures/fig3_straight_line.json");
   const semantics::SpecSystem sys(f->code);
   auto s = sys.initial();
   const auto e0 = test::engine(*f, "E0"), e1 = test::engine(*f, "E1");
