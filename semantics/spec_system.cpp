@@ -4,19 +4,6 @@
 
 namespace syncbisim::semantics {
 
-namespace {
-// Lexicographic comparison of the first n components, outermost loop first (paper §4.2, ⪯).
-template <class A, class B>
-int lex_compare(const A* a, const B* b, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto x = static_cast<std::int64_t>(a[i]);
-    const auto y = static_cast<std::int64_t>(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-}  // namespace
-
 std::uint64_t SpecState::hash() const {
   Hasher h;
   hash_into(h, control);
@@ -67,13 +54,14 @@ DependencyCheck SpecSystem::check(const SpecState& s, EngineId e, std::uint32_t 
   const auto& h = s.history[di];
   const std::size_t width = d.common.size();
   for (std::size_t k = 0; k < h.size(); k += width + 1)
-    if (lex_compare(h.data() + k, c.target.data(), width) > 0) {
+    if (compare_to_target(h.data() + k, frames, d) > 0) {
       c.owed = h[k + width];
       break;
     }
   return c;
 }
 
+// Lexicographic, outermost loop first (paper §4.2, ⪯).
 int SpecSystem::compare_to_target(const std::uint32_t* record, const SmallVec<Frame, 8>& frames, const CompiledDep& d) {
   for (std::size_t j = 0; j < d.common.size(); ++j) {
     const auto x = static_cast<std::int64_t>(record[j]);
