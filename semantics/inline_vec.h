@@ -135,23 +135,6 @@ class InlineVec {
     return f;
   }
   T* erase(const T* pos) { return erase(pos, pos + 1); }
-  // [first, last) must not lie inside this vector.
-  template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
-  T* insert(const T* pos, It first, It last) {
-    const auto at = pos - data_;
-    const auto n = static_cast<size_type>(std::distance(first, last));
-    reserve(size_ + n);
-    T* p = data_ + at;
-    std::memmove(p + n, p, static_cast<std::size_t>(end() - p) * sizeof(T));
-    std::copy(first, last, p);
-    size_ += static_cast<std::uint32_t>(n);
-    return p;
-  }
-  T* insert(const T* pos, const T& v) {
-    const T copy = v;
-    return insert(pos, &copy, &copy + 1);
-  }
-
   friend bool operator==(const InlineVec& a, const InlineVec& b) {
     return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
   }
