@@ -18,7 +18,6 @@ class RowStore {
 
   std::size_t size() const { return rows_; }
   const T* row(std::size_t i) const { return chunks_[i >> kLog2].data() + (i & kMask) * width_; }
-  T* row(std::size_t i) { return chunks_[i >> kLog2].data() + (i & kMask) * width_; }
   const T& operator[](std::size_t i) const { return *row(i); }  // for rows of one value
   void push(const T* values) {
     if (chunks_.empty() || chunks_.back().size() == kRows * width_) {
