@@ -114,16 +114,24 @@ void Lockstep::apply(LockstepState& s, const Step& st, const InternalObserver& o
   settle(s, observe);
 }
 
-std::uint64_t Lockstep::apply_touching(LockstepState& s, const Step& st) const {
+void Lockstep::apply_local(LockstepState& s, const Step& st) const {
   spec_->apply(s.spec, st);
   impl_->apply(s.impl, st);
-  std::uint64_t touched = engine_bit(st.engine);
+  settle_engine(s, st.engine, {});
+}
+
+std::uint64_t Lockstep::apply_touching(LockstepState& s, const Step& st) const {
   // The other engines were settled before the step, and an issue, a retirement or a commit on
   // this engine gives them no internal step: only a choice (a pending trip another engine waits
-  // for) or a barrier release (which moves everyone) does. So settle this engine alone, unless
-  // one of those happened; settle() then does the full round.
-  settle_engine(s, st.engine, {});
-  if (st.kind == StepKind::Choose || impl_->barrier_ready(s.impl)) settle(s, {}, touched);
+  // for) or a barrier release (which moves everyone) does. So this engine settles alone, then,
+  // after a choice, every engine once (settle() argues why one round is enough), and a ready
+  // barrier is left to settle().
+  apply_local(s, st);
+  std::uint64_t touched = engine_bit(st.engine);
+  if (st.kind == StepKind::Choose)
+    for (EngineId e = 0; e < spec_->program().engine_count(); ++e)
+      if (settle_engine(s, e, {})) touched |= engine_bit(e);
+  if (barrier_ready(s)) settle(s, {}, touched);
   return touched;
 }
 

@@ -17,6 +17,7 @@ Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       codec_(both),
       reducer_(both),
       classifier_(both),
+      memo_(both),
       states_(codec_.parts()),
       parent_words_(codec_.parts()),
       parent_tuple_(codec_.parts(), kNoPart),
@@ -43,6 +44,7 @@ CheckResult Exhaustive::run() {
       level_end = parents_.size();
     }
     if ((next & 1023) == 0) {
+      memo_.budget(parents_.size() * kMemoBytesPerState);
       const double elapsed = since(t0);
       if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
         r.limit = seconds_limit(opt_.max_seconds);
@@ -56,6 +58,7 @@ CheckResult Exhaustive::run() {
     dirty |= read(next);
     bring(dirty);
     const LockstepState& s = work_;
+    memo_.at_state(s);
     steps.clear();
     mismatches.clear();
     both_.visible(s, steps, &mismatches);
@@ -67,20 +70,13 @@ CheckResult Exhaustive::run() {
       if (depth >= max_depth_) continue;
     }
     const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
-    // Every successor is built in work_ itself, brought back to the state being expanded
-    // first: only the parts the step before touched are decoded again from the state's words
-    // (lazily, so the last successor of a state is never undone), and only the parts this step
-    // touches are encoded again.
-    auto expand = [&](const Step& st) {
-      bring(dirty);
-      const std::uint64_t touched = both_.apply_touching(work_, st);
-      ++r.transitions;
-      dirty = insert(work_, static_cast<std::uint32_t>(next), touched);
-    };
+    const auto id = static_cast<std::uint32_t>(next);
     if (only) {
-      expand(*only);
+      expand(*only, id, dirty);
+      ++r.transitions;
     } else {
-      for (const auto& st : steps) expand(st);
+      for (const auto& st : steps) expand(st, id, dirty);
+      r.transitions += steps.size();
     }
     if (opt_.max_states > 0) flush();
     if (opt_.max_states > 0 && parents_.size() >= opt_.max_states && next + 1 < parents_.size()) {
@@ -99,7 +95,97 @@ CheckResult Exhaustive::run() {
   return r;
 }
 
-std::uint64_t Exhaustive::insert(const LockstepState& s, std::uint32_t parent, std::uint64_t touched) {
+void Exhaustive::expand(const Step& st, std::uint32_t parent, std::uint64_t& dirty) {
+  tuple_ = parent_tuple_;
+  memo_.begin();
+  if (follow_memo(st)) {
+#ifndef NDEBUG
+    // The memo's argument (checker/detail/step_memo.h), checked on every hit.
+    const auto remembered = tuple_;
+    bring(dirty);
+    tuple_ = parent_tuple_;
+    memo_.begin();
+    dirty = build(st, parent);
+    assert(tuple_ == remembered);
+#endif
+    enqueue(parent);
+    return;
+  }
+  // The successor is built in work_ itself, brought back to the state being expanded first:
+  // only the parts the step before touched are decoded again from the state's words (lazily,
+  // so the last successor of a state is never undone), and only the parts this step touches
+  // are encoded again.
+  bring(dirty);
+  tuple_ = parent_tuple_;
+  memo_.begin();
+  dirty = build(st, parent);
+  enqueue(parent);
+}
+
+bool Exhaustive::follow_memo(const Step& st) {
+  const std::size_t global = codec_.parts() - 1;
+  auto take = [&](const Piece& p) {
+    const std::size_t g = p.step.engine;
+    const auto* known = memo_.find(p, tuple_[g], tuple_[global]);
+    if (!known) return false;
+    tuple_[g] = known->part;
+    tuple_[global] = known->global;
+    return true;
+  };
+  if (!take(Piece{st})) return false;
+  if (st.kind != semantics::StepKind::Choose) return true;
+  if (!memo_.follows_choices()) return false;
+  for (semantics::EngineId f = 0; f < global; ++f)
+    if (!take(Piece::settling(f))) return false;
+  return true;
+}
+
+std::uint64_t Exhaustive::build(const Step& st, std::uint32_t parent) {
+  const std::size_t global = codec_.parts() - 1;
+  std::uint64_t touched = 0;
+  // Lockstep::apply_touching() piece by piece: each piece's outcome is taken from the memo
+  // when it knows it (checked against the encoding in builds with assertions), else encoded
+  // and remembered.
+  auto run = [&](const Piece& p) {
+    const std::size_t g = p.step.engine;
+    const auto* known = memo_.find(p, tuple_[g], tuple_[global]);
+    bool moved = true;
+    if (p.settle)
+      moved = both_.settle_engine(work_, p.step.engine);
+    else
+      both_.apply_local(work_, p.step);
+    if (moved) touched |= StateCodec::part_bit(g);
+    if (known) {
+#ifndef NDEBUG
+      codec_.encode_part(work_, g, words_);
+      assert(parts_.intern(words_) == known->part);
+      codec_.encode_part(work_, global, words_);
+      assert(parts_.intern(words_) == known->global);
+#endif
+      tuple_[g] = known->part;
+      tuple_[global] = known->global;
+      return;
+    }
+    if (moved) {
+      codec_.encode_part(work_, g, words_);
+      tuple_[g] = parts_.intern(words_);
+      codec_.encode_part(work_, global, words_);
+      tuple_[global] = parts_.intern(words_);
+    }
+    memo_.remember(p, work_, tuple_[g], tuple_[global]);
+  };
+  run(Piece{st});
+  if (st.kind == semantics::StepKind::Choose)
+    for (semantics::EngineId f = 0; f < global; ++f) run(Piece::settling(f));
+  if (both_.barrier_ready(work_)) {  // the release moves every engine
+    both_.settle(work_);
+    return encode_tuple(work_, parent, ~std::uint64_t{0});
+  }
+  if (tuple_[global] != parent_tuple_[global]) touched |= StateCodec::part_bit(global);
+  return touched;
+}
+
+std::uint64_t Exhaustive::encode_tuple(const LockstepState& s, std::uint32_t parent, std::uint64_t touched) {
   tuple_.clear();
   const std::size_t engines = codec_.parts() - 1;
   for (std::size_t i = 0; i < engines; ++i) {
@@ -117,6 +203,11 @@ std::uint64_t Exhaustive::insert(const LockstepState& s, std::uint32_t parent, s
   codec_.encode_part(s, engines, words_);
   const bool same_global = parent != kNoParent && words_ == parent_words_[engines];
   tuple_.push_back(same_global ? parent_tuple_[engines] : parts_.intern(words_));
+  if (engines >= 64) return touched;  // the global part counts as touched anyway
+  return same_global ? touched & ~StateCodec::part_bit(engines) : touched | StateCodec::part_bit(engines);
+}
+
+void Exhaustive::enqueue(std::uint32_t parent) {
   // The state set's slot for this tuple is fetched now and looked at later, after the next
   // successor (or the next state) has been built: the cache miss overlaps that work.
   const std::uint64_t h = states_.hash(tuple_.data());
@@ -124,8 +215,6 @@ std::uint64_t Exhaustive::insert(const LockstepState& s, std::uint32_t parent, s
   pending_tuples_.insert(pending_tuples_.end(), tuple_.begin(), tuple_.end());
   pending_.push_back(Pending{h, parent});
   if (pending_.size() >= kMaxPending) flush();
-  if (engines >= 64) return touched;  // the global part counts as touched anyway
-  return same_global ? touched & ~StateCodec::part_bit(engines) : touched | StateCodec::part_bit(engines);
 }
 
 void Exhaustive::flush() {
@@ -199,7 +288,7 @@ LockstepState Exhaustive::decode_copy(std::uint32_t id, std::vector<PartWords>& 
 }
 
 std::uint64_t Exhaustive::bytes() const {
-  return parts_.bytes() + states_.bytes() + parents_.bytes();
+  return parts_.bytes() + states_.bytes() + parents_.bytes() + memo_.bytes();
 }
 
 }  // namespace syncbisim::checker::detail

@@ -8,6 +8,7 @@
 #include "checker/detail/classifier.h"
 #include "checker/detail/reducer.h"
 #include "checker/detail/row_store.h"
+#include "checker/detail/step_memo.h"
 #include "checker/explorer.h"
 #include "checker/part_table.h"
 #include "checker/state_codec.h"
@@ -29,6 +30,7 @@ class Exhaustive {
  private:
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
   static constexpr std::uint32_t kNoPart = UINT32_MAX;  // no part read yet
+  static constexpr std::size_t kMemoBytesPerState = 4;
 
   // A step changes few parts (its engine's, the global one): an engine part the step did not
   // touch keeps the parent's id without being encoded, and a global part equal to the parent's
@@ -36,7 +38,25 @@ class Exhaustive {
   // Returns the parts of `s` that may differ from the parent's: `touched`, and the global part
   // if its words changed.
   // The state itself waits in pending_ (its slot prefetched) until flush().
-  std::uint64_t insert(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched);
+  std::uint64_t insert(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched) {
+    const std::uint64_t changed = encode_tuple(s, parent, touched);
+    enqueue(parent);
+    return changed;
+  }
+  // insert() without the enqueue(): the tuple of `s` in tuple_.
+  std::uint64_t encode_tuple(const semantics::LockstepState& s, std::uint32_t parent, std::uint64_t touched);
+  // Puts the tuple in tuple_, a successor of `parent`, in pending_.
+  void enqueue(std::uint32_t parent);
+  // The successor of the state being expanded by `st`, into pending_: from the step memo if it
+  // knows every piece of the step, else built in work_ (brought back first as `dirty` says;
+  // updated).
+  void expand(const semantics::Step& st, std::uint32_t parent, std::uint64_t& dirty);
+  // The successor's tuple into tuple_ (which holds the parent's) from the memo alone, if it
+  // knows every piece.
+  bool follow_memo(const semantics::Step& st);
+  // The successor built in work_ (the parent, decoded) piece by piece into tuple_ (the
+  // parent's); returns the parts where work_ now differs from the parent.
+  std::uint64_t build(const semantics::Step& st, std::uint32_t parent);
   // Adds the pending states to the set; the new ones get ids and parents.
   void flush();
   // Reads the words of state `id`'s parts into parent_words_ (and their ids), for bring() and
@@ -60,6 +80,7 @@ class Exhaustive {
   StateCodec codec_;
   Reducer reducer_;
   Classifier classifier_;
+  StepMemo memo_;
   PartTable parts_;  // engine and global parts (all parts share one table)
   StateSet states_;  // tuples of part ids
   RowStore<std::uint32_t> parents_{1};  // by state id

@@ -1,0 +1,102 @@
+#pragma once
+// Internal to the explorer: a memo of the pieces transitions are made of (docs/checker.md
+// "Step memo").
+//
+// A transition is Lockstep::apply_touching(): a piece `apply_local` (the visible step on engine
+// e, then e's own internal steps), and after a choice one piece `settle_engine` per engine, in
+// order. A piece on engine g writes only g's part and the global part, and reads only those and
+// one thing more: for a uniform range loop, which choices are pending depends on the least and
+// the greatest number of trips any engine has started (Control::known_trip, start_trip), counts
+// that sit in the other engines' parts. So the parts a piece leaves behind are a function of
+// the piece, g's part id, the global part id, and the least and greatest count among the other
+// engines per uniform range loop (the piece's "context"). The explorer meets the same key across
+// many states (the other engines' parts differ), and a hit gives the piece's result without
+// decoding, stepping or encoding. An outcome also carries g's new counts, from which the next
+// piece's context is worked out.
+//
+// A commit or a retirement leaves its engine where it was; in a settled state that engine's
+// loop control then still has no step, so the context is not read and not part of the key.
+// Not remembered: a piece after which its engine has arrived at a barrier (the release depends
+// on every engine); that is told by the piece and the engine's part alone, so whether a key may
+// be remembered is itself a function of the key. The memo is a cache: it forgets everything
+// when it is full and its byte budget does not let it grow, which costs time, never a wrong
+// answer (keys are compared whole).
+#include <cstdint>
+#include <vector>
+
+#include "checker/part_table.h"
+#include "semantics/lockstep.h"
+
+namespace syncbisim::checker::detail {
+
+// One piece of a transition: apply_local(step), or settle_engine(step.engine) when `settle`.
+struct Piece {
+  semantics::Step step;
+  bool settle = false;
+  static Piece settling(semantics::EngineId e) { return Piece{semantics::Step{semantics::StepKind::Issue, e, 0, 0}, true}; }
+};
+
+class StepMemo {
+ public:
+  // The parts of the state after a piece on engine g that may differ from before: g's and the
+  // global one, and g's trip counts of the uniform range loops, 10 bits each.
+  struct Outcome {
+    std::uint32_t part = 0;
+    std::uint32_t global = 0;
+    std::uint64_t counts = 0;
+  };
+
+  explicit StepMemo(const semantics::Lockstep& both);
+
+  // The state whose transitions are looked up next (the explorer's state being expanded).
+  void at_state(const semantics::LockstepState& s);
+  // A transition from that state starts.
+  void begin() {
+    current_ = started_;
+    moved_ = false;
+  }
+  // The outcome of piece `p`, where g = p.step.engine's part id and the global part id are
+  // `part` and `global`, if known (the counts of g are then taken as the piece's).
+  const Outcome* find(const Piece& p, std::uint32_t part, std::uint32_t global);
+  // The outcome of the piece last passed to find(): `after` is the state it led to, whose ids
+  // for g's part and the global part are `part` and `global`. Remembered unless find() knew it
+  // or it may not be.
+  void remember(const Piece& p, const semantics::LockstepState& after, std::uint32_t part, std::uint32_t global);
+  // Can a choice's pieces be remembered? (Their counts must fit in an Outcome.)
+  bool follows_choices() const { return shared_loops_.size() <= 6; }
+  // The memo may take up to this many bytes (it starts small and doubles within them).
+  void budget(std::size_t bytes) { budget_ = bytes; }
+  std::size_t bytes() const { return slots_.capacity() * sizeof(Entry) + contexts_.bytes(); }
+
+ private:
+  struct Entry {
+    std::uint32_t piece = 0;  // kind, engine, argument (0: an empty slot)
+    std::uint32_t part = 0;
+    std::uint32_t global = 0;
+    std::uint64_t context = 0;
+    Outcome outcome;
+    bool same_key(const Entry& o) const {
+      return piece == o.piece && part == o.part && global == o.global && context == o.context;
+    }
+  };
+  static std::uint64_t hash(const Entry& k);
+  std::uint64_t context_of(semantics::EngineId g);
+  void take_counts(semantics::EngineId g, std::uint64_t counts);
+  void grow_or_forget();
+
+  std::vector<semantics::LoopId> shared_loops_;  // uniform range loops
+  std::size_t engines_ = 0;
+  std::vector<std::uint32_t> started_;  // at_state's trips started, by engine then shared loop
+  std::vector<std::uint32_t> current_;  // the same during a transition, after its pieces so far
+  bool moved_ = false;                  // current_ differs from started_
+  std::vector<std::uint64_t> context_;  // contexts in at_state's state, by engine (kNoContext: not yet)
+  PartTable contexts_;                  // contexts that do not pack into 60 bits
+  PartWords words_;
+  Entry key_;              // the key find() built last
+  bool last_new_ = false;  // find() missed with a key that may be remembered
+  LargeArray<Entry> slots_;
+  std::size_t count_ = 0;
+  std::size_t budget_ = 0;
+};
+
+}  // namespace syncbisim::checker::detail
