@@ -28,7 +28,6 @@ class RowStore {
     ++rows_;
   }
   void push_back(const T& value) { push(&value); }  // for rows of one value
-  void set(std::size_t i, const T& value) { chunks_[i >> kLog2][(i & kMask) * width_] = value; }  // rows of one value
   std::size_t bytes() const {
     std::size_t b = chunks_.capacity() * sizeof(Chunk);
     for (const auto& c : chunks_) b += c.capacity() * sizeof(T);
