@@ -1,0 +1,176 @@
+// The explorer's memo of transition pieces (checker/detail/step_memo.h): what its key holds and
+// what it leaves out. That the explorer with the memo reaches exactly the states of a plain
+// search is the property "explorer == plain breadth-first search" in reduction_test.cpp; builds
+// with assertions also compare every hit with the piece run and encoded.
+#include <doctest/doctest.h>
+
+#include "checker/detail/step_memo.h"
+#include "check_support.h"
+#include "semantics/lockstep.h"
+
+using namespace syncbisim;
+using checker::detail::Piece;
+using checker::detail::StepMemo;
+using semantics::Step;
+using semantics::StepKind;
+
+namespace {
+
+// Three engines in a uniform range loop: whoever starts a trip first chooses it for all.
+constexpr const char* kSpec = R"(
+syncbisim spec/1
+engines E0 E1 E2
+loop A trip 1..2 {
+  E0: P
+  E1: C
+  E2: Q
+}
+)";
+constexpr const char* kImpl = R"(
+syncbisim impl/1
+engines E0 E1 E2
+loop A trip 1..2 {
+  E0: P
+  E1: C
+  E2: Q
+}
+)";
+
+struct Fixture {
+  std::unique_ptr<test::Pair> pair = test::load_pair(kSpec, kImpl);
+  semantics::SpecSystem spec{pair->spec_code};
+  semantics::ImplSystem impl{pair->impl_code};
+  semantics::Lockstep both{spec, impl};
+  semantics::LockstepState start = both.initial();
+  semantics::LoopId loop_a = *pair->spec_ix.loop("A");
+
+  // `start` with engine e's trips of A counted as `n` on both sides (the memo reads them only).
+  semantics::LockstepState with_trips(semantics::EngineId e, std::uint32_t n) const {
+    auto s = start;
+    s.spec.control.engines[e].trips_started[loop_a] = n;
+    s.impl.control.engines[e].trips_started[loop_a] = n;
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("step memo: a piece is known again under the same key, and not when another engine's trip count differs") {
+  Fixture f;
+  StepMemo memo(f.both);
+  const Piece choose{Step{StepKind::Choose, 0, 2, f.loop_a}};
+  memo.at_state(f.start);
+  memo.begin();
+  REQUIRE(memo.find(choose, 5, 9) == nullptr);
+  auto after = f.start;
+  f.both.apply_local(after, choose.step);
+  CHECK(after.spec.control.engines[0].trips_started[f.loop_a] == 1);
+  memo.remember(choose, after, 6, 10);
+
+  memo.begin();
+  const auto* known = memo.find(choose, 5, 9);
+  REQUIRE(known != nullptr);
+  CHECK(known->part == 6);
+  CHECK(known->global == 10);
+  memo.begin();
+  CHECK(memo.find(choose, 5, 8) == nullptr);  // another global part
+  memo.begin();
+  CHECK(memo.find(Piece{Step{StepKind::Choose, 1, 2, f.loop_a}}, 5, 9) == nullptr);  // another engine
+
+  // E2 has started a trip more: E0's choice would find a different `pending` base.
+  memo.at_state(f.with_trips(2, 1));
+  memo.begin();
+  CHECK(memo.find(choose, 5, 9) == nullptr);
+  // E0's own count is in its part, not in the context.
+  memo.at_state(f.with_trips(0, 1));
+  memo.begin();
+  CHECK(memo.find(choose, 5, 9) != nullptr);
+}
+
+TEST_CASE("step memo: a commit or a retirement does not read the other engines' trip counts; an issue does") {
+  Fixture f;
+  StepMemo memo(f.both);
+  const auto p = *f.pair->spec_ix.instr("P");
+  const Piece retire{Step{StepKind::Retire, 0, p, 0}};
+  const Piece issue{Step{StepKind::Issue, 0, p, 0}};
+  memo.at_state(f.start);
+  memo.begin();
+  REQUIRE(memo.find(retire, 3, 4) == nullptr);
+  memo.remember(retire, f.start, 7, 4);
+  memo.begin();
+  REQUIRE(memo.find(issue, 3, 4) == nullptr);
+  memo.remember(issue, f.start, 8, 4);
+
+  memo.at_state(f.with_trips(1, 2));
+  memo.begin();
+  const auto* known = memo.find(retire, 3, 4);
+  REQUIRE(known != nullptr);
+  CHECK(known->part == 7);
+  memo.begin();
+  CHECK(memo.find(issue, 3, 4) == nullptr);  // after an issue, loop control may start a trip
+}
+
+TEST_CASE("step memo: a piece after which its engine has arrived at a barrier is not remembered") {
+  Fixture f;
+  StepMemo memo(f.both);
+  const Piece settle = Piece::settling(1);
+  auto arrived = f.start;
+  arrived.impl.arrived[1] = 1;
+  memo.at_state(f.start);
+  memo.begin();
+  REQUIRE(memo.find(settle, 2, 3) == nullptr);
+  memo.remember(settle, arrived, 2, 3);
+  memo.begin();
+  CHECK(memo.find(settle, 2, 3) == nullptr);
+  memo.remember(settle, f.start, 2, 3);
+  memo.begin();
+  CHECK(memo.find(settle, 2, 3) != nullptr);
+}
+
+TEST_CASE("step memo: a piece's outcome carries its engine's new counts into the next piece's context") {
+  Fixture f;
+  StepMemo memo(f.both);
+  const Piece choose{Step{StepKind::Choose, 0, 1, f.loop_a}};
+  const Piece settle = Piece::settling(1);
+  auto after = f.start;
+  f.both.apply_local(after, choose.step);  // E0 has started a trip of A
+  memo.at_state(f.start);
+
+  // A choice's transition: the choice, then E1 settles seeing E0's new count.
+  memo.begin();
+  REQUIRE(memo.find(choose, 1, 1) == nullptr);
+  memo.remember(choose, after, 2, 2);
+  REQUIRE(memo.find(settle, 4, 2) == nullptr);
+  memo.remember(settle, after, 5, 2);
+
+  // E1 settling in the state before the choice has another context.
+  memo.begin();
+  CHECK(memo.find(settle, 4, 2) == nullptr);
+  // After the choice taken from the memo, the context is the one remembered with.
+  memo.begin();
+  REQUIRE(memo.find(choose, 1, 1) != nullptr);
+  const auto* known = memo.find(settle, 4, 2);
+  REQUIRE(known != nullptr);
+  CHECK(known->part == 5);
+}
+
+TEST_CASE("step memo: full and without room to grow, it forgets what it knew") {
+  Fixture f;
+  auto keys = [&](StepMemo& memo, std::size_t n) {
+    memo.at_state(f.start);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      memo.begin();
+      const Piece settle = Piece::settling(0);
+      if (memo.find(settle, k, 0) == nullptr) memo.remember(settle, f.start, k, 0);
+    }
+    memo.begin();
+    return memo.find(Piece::settling(0), 0, 0) != nullptr;
+  };
+  StepMemo tight(f.both);
+  tight.budget(0);
+  CHECK_FALSE(keys(tight, 5000));
+  StepMemo roomy(f.both);
+  roomy.budget(std::size_t{1} << 24);
+  CHECK(keys(roomy, 5000));
+  CHECK(roomy.bytes() > tight.bytes());
+}
