@@ -59,6 +59,10 @@ CheckResult Exhaustive::run() {
     bring(dirty);
     const LockstepState& s = work_;
     memo_.at_state(s);
+    waiting_ = 0;
+    for (semantics::EngineId e = 0; e < codec_.parts() - 1; ++e)
+      if (both_.spec().control().next_op(s.spec.control, e).kind == semantics::OpKind::LoopHead)
+        waiting_ |= StateCodec::part_bit(e);
     steps.clear();
     mismatches.clear();
     both_.visible(s, steps, &mismatches);
@@ -124,19 +128,21 @@ void Exhaustive::expand(const Step& st, std::uint32_t parent, std::uint64_t& dir
 
 bool Exhaustive::follow_memo(const Step& st) {
   const std::size_t global = codec_.parts() - 1;
+  const bool choice = st.kind == semantics::StepKind::Choose;
   auto take = [&](const Piece& p) {
     const std::size_t g = p.step.engine;
     const auto* known = memo_.find(p, tuple_[g], tuple_[global]);
     if (!known) return false;
     tuple_[g] = known->part;
     tuple_[global] = known->global;
+    if (choice) memo_.advance(p.step.engine, *known);  // the round after a choice reads the counts
     return true;
   };
   if (!take(Piece{st})) return false;
-  if (st.kind != semantics::StepKind::Choose) return true;
+  if (!choice) return true;
   if (!memo_.follows_choices()) return false;
   for (semantics::EngineId f = 0; f < global; ++f)
-    if (!take(Piece::settling(f))) return false;
+    if (may_wait(f) && !take(Piece::settling(f))) return false;
   return true;
 }
 
@@ -164,6 +170,7 @@ std::uint64_t Exhaustive::build(const Step& st, std::uint32_t parent) {
 #endif
       tuple_[g] = known->part;
       tuple_[global] = known->global;
+      memo_.advance(p.step.engine, *known);
       return;
     }
     if (moved) {
@@ -176,7 +183,14 @@ std::uint64_t Exhaustive::build(const Step& st, std::uint32_t parent) {
   };
   run(Piece{st});
   if (st.kind == semantics::StepKind::Choose)
-    for (semantics::EngineId f = 0; f < global; ++f) run(Piece::settling(f));
+    for (semantics::EngineId f = 0; f < global; ++f) {
+      if (may_wait(f)) {
+        run(Piece::settling(f));
+      } else {
+        [[maybe_unused]] const bool moved = both_.settle_engine(work_, f);
+        assert(!moved);  // may_wait()'s argument
+      }
+    }
   if (both_.barrier_ready(work_)) {  // the release moves every engine
     both_.settle(work_);
     return encode_tuple(work_, parent, ~std::uint64_t{0});

@@ -54,6 +54,11 @@ class Exhaustive {
   // The successor's tuple into tuple_ (which holds the parent's) from the memo alone, if it
   // knows every piece.
   bool follow_memo(const semantics::Step& st);
+  // Might engine f move in the round of settling after a choice? Only if it waits at a loop
+  // head in the state being expanded: that state is settled, and the pieces of other engines
+  // change neither f's part nor anything else f's settling reads unless f is at a loop head
+  // (a register operation, a barrier arrival or a back edge would have been taken already).
+  bool may_wait(semantics::EngineId f) const { return StateCodec::is_touched(waiting_, f); }
   // The successor built in work_ (the parent, decoded) piece by piece into tuple_ (the
   // parent's); returns the parts where work_ now differs from the parent.
   std::uint64_t build(const semantics::Step& st, std::uint32_t parent);
@@ -89,6 +94,7 @@ class Exhaustive {
   std::vector<PartWords> parent_words_;  // the state being expanded, part by part
   std::vector<std::uint32_t> parent_tuple_;  // its part ids
   semantics::LockstepState work_;  // the state being expanded, and each successor in turn
+  std::uint64_t waiting_ = 0;       // its engines at a loop head (bits as in StateCodec::part_bit)
   struct Pending {
     std::uint64_t hash;
     std::uint32_t parent;

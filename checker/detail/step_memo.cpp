@@ -66,32 +66,41 @@ std::uint64_t StepMemo::context_of(semantics::EngineId g) {
   if (shared_loops_.empty()) return 0;
   if (!moved_ && context_[g] != kNoContext) return context_[g];
   // What start_trip and known_trip read of the other engines: the least and the greatest count
-  // (with g's own, in its part, they give the base and the top of `pending`).
+  // (with g's own, in its part, they give the base and the top of `pending`). Up to three loops
+  // with counts below 2^10 pack into one word; the rest is interned.
   const std::size_t loops = shared_loops_.size();
-  std::uint32_t* w = words_.resize(2 * loops);
-  for (std::size_t j = 0; j < loops; ++j) {
+  std::uint64_t context = 0;
+  bool fits = loops <= 3;
+  for (std::size_t j = 0; fits && j < loops; ++j) {
     std::uint32_t lo = UINT32_MAX, hi = 0;
     for (std::size_t other = 0; other < engines_; ++other) {
       if (other == g) continue;
       lo = std::min(lo, current_[other * loops + j]);
       hi = std::max(hi, current_[other * loops + j]);
     }
-    *w++ = lo;
-    *w++ = hi;
+    fits = lo < kCountLimit && hi < kCountLimit;
+    context = context << 20 | std::uint64_t{lo} << 10 | hi;
   }
-  // Up to six counts below 2^10 (three loops) pack into one word; the rest is interned.
-  std::uint64_t context = 0;
-  bool fits = words_.size() <= 6;
-  for (std::size_t k = 0; fits && k < words_.size(); ++k) {
-    fits = words_.data()[k] < kCountLimit;
-    context = context << 10 | words_.data()[k];
+  if (!fits) {
+    std::uint32_t* w = words_.resize(2 * loops);
+    for (std::size_t j = 0; j < loops; ++j) {
+      std::uint32_t lo = UINT32_MAX, hi = 0;
+      for (std::size_t other = 0; other < engines_; ++other) {
+        if (other == g) continue;
+        lo = std::min(lo, current_[other * loops + j]);
+        hi = std::max(hi, current_[other * loops + j]);
+      }
+      *w++ = lo;
+      *w++ = hi;
+    }
+    context = kInterned | contexts_.intern(words_);
   }
-  if (!fits) context = kInterned | contexts_.intern(words_);
   if (!moved_) context_[g] = context;
   return context;
 }
 
-void StepMemo::take_counts(semantics::EngineId g, std::uint64_t counts) {
+void StepMemo::advance(semantics::EngineId g, const Outcome& o) {
+  std::uint64_t counts = o.counts;
   const std::size_t loops = shared_loops_.size();
   for (std::size_t j = loops; j-- > 0; counts >>= 10) {
     const auto c = static_cast<std::uint32_t>(counts & (kCountLimit - 1));
@@ -112,10 +121,7 @@ const StepMemo::Outcome* StepMemo::find(const Piece& p, std::uint32_t part, std:
   for (std::size_t i = hash(key_) & mask;; i = (i + 1) & mask) {
     const Entry& slot = slots_[i];
     if (slot.piece == 0) break;
-    if (slot.same_key(key_)) {
-      take_counts(p.step.engine, slot.outcome.counts);
-      return &slot.outcome;
-    }
+    if (slot.same_key(key_)) return &slot.outcome;
   }
   last_new_ = true;
   return nullptr;

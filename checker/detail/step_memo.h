@@ -56,8 +56,10 @@ class StepMemo {
     moved_ = false;
   }
   // The outcome of piece `p`, where g = p.step.engine's part id and the global part id are
-  // `part` and `global`, if known (the counts of g are then taken as the piece's).
+  // `part` and `global`, if known.
   const Outcome* find(const Piece& p, std::uint32_t part, std::uint32_t global);
+  // A known outcome of a piece on g is taken, and more pieces follow: g's counts are now its.
+  void advance(semantics::EngineId g, const Outcome& o);
   // The outcome of the piece last passed to find(): `after` is the state it led to, whose ids
   // for g's part and the global part are `part` and `global`. Remembered unless find() knew it
   // or it may not be.
@@ -81,7 +83,6 @@ class StepMemo {
   };
   static std::uint64_t hash(const Entry& k);
   std::uint64_t context_of(semantics::EngineId g);
-  void take_counts(semantics::EngineId g, std::uint64_t counts);
   void grow_or_forget();
 
   std::vector<semantics::LoopId> shared_loops_;  // uniform range loops

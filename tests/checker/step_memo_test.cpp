@@ -146,9 +146,13 @@ TEST_CASE("step memo: a piece's outcome carries its engine's new counts into the
   // E1 settling in the state before the choice has another context.
   memo.begin();
   CHECK(memo.find(settle, 4, 2) == nullptr);
-  // After the choice taken from the memo, the context is the one remembered with.
+  // After the choice taken from the memo (and its counts, advance()), the context is the one
+  // remembered with.
   memo.begin();
-  REQUIRE(memo.find(choose, 1, 1) != nullptr);
+  const auto* chosen = memo.find(choose, 1, 1);
+  REQUIRE(chosen != nullptr);
+  CHECK(memo.find(settle, 4, 2) == nullptr);  // the choice's counts not taken yet
+  memo.advance(0, *chosen);
   const auto* known = memo.find(settle, 4, 2);
   REQUIRE(known != nullptr);
   CHECK(known->part == 5);
