@@ -60,6 +60,7 @@ void StepMemo::at_state(const semantics::LockstepState& s) {
   for (std::size_t e = 0; e < engines_; ++e)
     for (std::size_t j = 0; j < loops; ++j) started_[e * loops + j] = s.spec.control.engines[e].trips_started[shared_loops_[j]];
   std::fill(context_.begin(), context_.end(), kNoContext);
+  begin();  // contexts are cached only while current_ is this state's
 }
 
 std::uint64_t StepMemo::context_of(semantics::EngineId g) {

@@ -2,12 +2,17 @@
 // Running the checker on a spec and an impl given as file contents (JSON or text).
 #include <doctest/doctest.h>
 
+#include <deque>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
+#include "checker/state_codec.h"
 #include "formats/load.h"
 #include "model/index.h"
 #include "semantics/compiled_program.h"
@@ -40,6 +45,47 @@ inline checker::CheckResult run_check(const Pair& p, checker::CheckOptions o = {
   auto pair = checker::ProgramPair::make(p.spec, p.impl, semantics::Options{o.reduction});
   REQUIRE(pair.ok());
   return checker::check((*pair)->lockstep(), o);
+}
+
+// A plain breadth-first search that keeps whole states (as their full encodings) and applies
+// every step with Lockstep::apply: what the explorer, with its part tables, lazy undo, step memo
+// and all, must agree with. The numbers of states and transitions, or nothing if there are more
+// than `cap` states.
+struct PlainSearch {
+  std::uint64_t states = 0, transitions = 0;
+};
+inline std::optional<PlainSearch> plain_search(const semantics::Lockstep& both, std::size_t cap) {
+  const checker::StateCodec codec(both);
+  auto key = [&](const semantics::LockstepState& s) {
+    std::vector<std::uint32_t> k;
+    checker::PartWords w;
+    for (std::size_t i = 0; i < codec.parts(); ++i) {
+      codec.encode_part(s, i, w);
+      k.push_back(static_cast<std::uint32_t>(w.size()));
+      k.insert(k.end(), w.data(), w.data() + w.size());
+    }
+    return k;
+  };
+  std::set<std::vector<std::uint32_t>> seen;
+  std::deque<semantics::LockstepState> todo{both.initial()};
+  seen.insert(key(todo.front()));
+  PlainSearch out;
+  std::vector<semantics::Step> steps;
+  while (!todo.empty()) {
+    if (seen.size() > cap) return std::nullopt;
+    const auto s = std::move(todo.front());
+    todo.pop_front();
+    steps.clear();
+    both.visible(s, steps);
+    for (const auto& st : steps) {
+      ++out.transitions;
+      auto succ = s;
+      both.apply(succ, st);
+      if (seen.insert(key(succ)).second) todo.push_back(std::move(succ));
+    }
+  }
+  out.states = seen.size();
+  return out;
 }
 
 }  // namespace syncbisim::test

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "analysis/correspondence.h"
+#include "check_support.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
 #include "checker/state_codec.h"
@@ -174,42 +175,15 @@ TEST_CASE("the explorer finds the states and transitions of a plain search over 
       [] {
         const auto pair = gen_small_pair(semantics::Options{*rc::gen::arbitrary<bool>()});
         const auto& both = pair->lockstep();
-        const checker::StateCodec codec(both);
-        auto key = [&](const semantics::LockstepState& s) {
-          std::vector<std::uint32_t> k;
-          checker::PartWords w;
-          for (std::size_t i = 0; i < codec.parts(); ++i) {
-            codec.encode_part(s, i, w);
-            k.push_back(static_cast<std::uint32_t>(w.size()));
-            k.insert(k.end(), w.data(), w.data() + w.size());
-          }
-          return k;
-        };
-        std::set<std::vector<std::uint32_t>> seen;
-        std::deque<semantics::LockstepState> todo{both.initial()};
-        seen.insert(key(todo.front()));
-        std::uint64_t transitions = 0;
-        std::vector<semantics::Step> steps;
-        while (!todo.empty() && seen.size() < 20000) {
-          const auto s = std::move(todo.front());
-          todo.pop_front();
-          steps.clear();
-          both.visible(s, steps);
-          for (const auto& st : steps) {
-            ++transitions;
-            auto succ = s;
-            both.apply(succ, st);
-            if (seen.insert(key(succ)).second) todo.push_back(std::move(succ));
-          }
-        }
-        RC_CLASSIFY(todo.empty(), "compared");
-        if (!todo.empty()) return;  // too large to search plainly here
+        const auto plain = test::plain_search(both, 20000);
+        RC_CLASSIFY(plain.has_value(), "compared");
+        if (!plain) return;  // too large to search plainly here
         checker::CheckOptions o;
         o.reduction = false;
         const auto r = checker::check(both, o);
         RC_ASSERT(r.exhaustive);
-        RC_ASSERT(r.states == seen.size());
-        RC_ASSERT(r.transitions == transitions);
+        RC_ASSERT(r.states == plain->states);
+        RC_ASSERT(r.transitions == plain->transitions);
       },
       150);
 }
