@@ -56,9 +56,9 @@ class Lockstep {
   // after a barrier release or beyond 64 engines): the step's engine, and the engines that
   // settling moved. Global parts (R, semaphores, pending choices) are not covered. The checker
   // stores states part by part and so re-encodes only these.
-  // It is made of the pieces below, which the checker also runs one by one (and remembers,
-  // checker/detail/step_memo.h): apply_local(); after a choice, settle_engine() of every engine
-  // in order; then, if a barrier is ready, settle().
+  // It is made of the pieces below, which the checker also runs one by one (and remembers:
+  // docs/checker.md, "Step memo"): apply_local(); after a choice, settle_engine() of every
+  // engine in order; then, if a barrier is ready, settle().
   std::uint64_t apply_touching(LockstepState& s, const Step& st) const;
   // The step on both sides, then its engine's own internal steps. From a settled state nothing
   // else is left to do unless the step was a choice (other engines may have waited for it) or
