@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "checker/check_result.h"
@@ -20,13 +21,17 @@ using semantics::StepKind;
 // a loop head the impl has not reached (the impl waits at a barrier before it): walk the spec's
 // control steps and choices and see whether some engine gets to issue or all finish.
 inline bool spec_can_progress(const semantics::SpecSystem& spec, const semantics::SpecState& start) {
+  struct ByHash {
+    std::size_t operator()(const semantics::SpecState& s) const { return s.hash(); }
+  };
+  // Whole states, not their hashes: two states with one hash must not hide each other's way on.
   std::vector<semantics::SpecState> todo{start};
-  std::set<std::uint64_t> seen;
+  std::unordered_set<semantics::SpecState, ByHash> seen;
   std::vector<Step> steps;
   while (!todo.empty() && seen.size() < 100000) {
     auto s = std::move(todo.back());
     todo.pop_back();
-    if (!seen.insert(s.hash()).second) continue;
+    if (!seen.insert(s).second) continue;
     if (spec.all_finished(s)) return true;
     steps.clear();
     spec.enabled(s, steps);
