@@ -170,7 +170,7 @@ std::uint64_t Exhaustive::build(const Step& st, std::uint32_t parent) {
 #endif
       tuple_[g] = known->part;
       tuple_[global] = known->global;
-      memo_.advance(p.step.engine, *known);
+      if (st.kind == semantics::StepKind::Choose) memo_.advance(p.step.engine, *known);
       return;
     }
     if (moved) {

@@ -144,7 +144,11 @@ void StepMemo::remember(const Piece& p, const semantics::LockstepState& after, s
   }
   if (!last_new_) return;
   last_new_ = false;
-  if (!fits || after.impl.arrived[g]) return;  // a release would read every engine
+  if (after.impl.arrived[g]) return;  // a release would read every engine
+  // The pieces of a choice need the counts they leave (the next piece's context reads them);
+  // the first piece of any other transition is its last, and its counts go unread.
+  const bool in_choice = p.settle || p.step.kind == StepKind::Choose;
+  if (in_choice && !fits) return;
   if ((count_ + 1) * 2 > slots_.size()) grow_or_forget();
   key_.outcome = Outcome{part, global, counts};
   const std::size_t mask = slots_.size() - 1;

@@ -58,13 +58,14 @@ class StepMemo {
   // The outcome of piece `p`, where g = p.step.engine's part id and the global part id are
   // `part` and `global`, if known.
   const Outcome* find(const Piece& p, std::uint32_t part, std::uint32_t global);
-  // A known outcome of a piece on g is taken, and more pieces follow: g's counts are now its.
+  // A known outcome of a piece of a choice's transition, on g, is taken, and more pieces
+  // follow: g's counts are now its. (Only those outcomes carry counts.)
   void advance(semantics::EngineId g, const Outcome& o);
   // The outcome of the piece last passed to find(): `after` is the state it led to, whose ids
   // for g's part and the global part are `part` and `global`. Remembered unless find() knew it
   // or it may not be.
   void remember(const Piece& p, const semantics::LockstepState& after, std::uint32_t part, std::uint32_t global);
-  // Can a choice's pieces be remembered? (Their counts must fit in an Outcome.)
+  // Can a choice's pieces be remembered? (Their counts must fit in an Outcome: up to six loops.)
   bool follows_choices() const { return shared_loops_.size() <= 6; }
   // The memo may take up to this many bytes (it starts small and doubles within them).
   void budget(std::size_t bytes) { budget_ = bytes; }

@@ -169,3 +169,39 @@ TEST_CASE("step memo: full and without room to grow, it forgets what it knew") {
   CHECK(keys(roomy, 5000));
   CHECK(roomy.bytes() > tight.bytes());
 }
+
+TEST_CASE("step memo: with more than six uniform range loops, choices are computed and other steps still remembered") {
+  // Seven loops one after the other, an instruction in each; a choice's pieces would carry seven
+  // counts, more than an outcome holds.
+  std::string body = "engines E0 E1\n";
+  for (int l = 0; l < 7; ++l)
+    body += "loop L" + std::to_string(l) + " trip 1..2 {\n  " + (l == 6 ? "E1: C" : "E0: P") + std::to_string(l) + "\n}\n";
+  const auto pair = test::load_pair("syncbisim spec/1\n" + body, "syncbisim impl/1\n" + body);
+  const semantics::SpecSystem spec(pair->spec_code);
+  const semantics::ImplSystem impl(pair->impl_code);
+  const semantics::Lockstep both(spec, impl);
+  StepMemo memo(both);
+  CHECK_FALSE(memo.follows_choices());
+  const auto start = both.initial();
+  memo.at_state(start);
+  const Piece choose{Step{StepKind::Choose, 0, 1, *pair->spec_ix.loop("L0")}};
+  const Piece issue{Step{StepKind::Issue, 0, *pair->spec_ix.instr("P0"), 0}};
+  for (const auto& p : {choose, issue}) {
+    memo.begin();
+    REQUIRE(memo.find(p, 1, 2) == nullptr);
+    memo.remember(p, start, 3, 2);
+  }
+  memo.begin();
+  CHECK(memo.find(choose, 1, 2) == nullptr);
+  memo.begin();
+  CHECK(memo.find(issue, 1, 2) != nullptr);
+
+  // And the explorer, memo and all, still finds the plain search's states and transitions.
+  const auto plain = test::plain_search(both, 50000);
+  REQUIRE(plain.has_value());
+  checker::CheckOptions o;
+  o.reduction = false;
+  const auto r = checker::check(both, o);
+  CHECK(r.states == plain->states);
+  CHECK(r.transitions == plain->transitions);
+}
