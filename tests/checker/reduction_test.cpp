@@ -10,6 +10,7 @@
 #include <set>
 #include <tuple>
 
+#include "allocator/allocate.h"
 #include "analysis/correspondence.h"
 #include "check_support.h"
 #include "checker/explorer.h"
@@ -186,4 +187,38 @@ TEST_CASE("the explorer finds the states and transitions of a plain search over 
         RC_ASSERT(r.transitions == plain->transitions);
       },
       150);
+}
+
+// The same on allocated programs of four and five engines, where several engines wait at a
+// uniform range loop's head for one choice: the step memo's choice rounds and contexts
+// (checker/detail/step_memo.h) are at work on nearly every state.
+TEST_CASE("the explorer finds the plain search's states and transitions on allocated programs of four and five engines") {
+  test::rc_check(
+      "explorer == plain BFS, 4-5 engines",
+      [] {
+        generators::SpecGenOptions opt;
+        opt.min_engines = 4;
+        opt.max_engines = 5;
+        opt.max_top_stmts = 4;
+        opt.max_trip = 3;
+        opt.allocatable_only = true;
+        const auto spec = *generators::gen_spec(opt);
+        const auto ix = model::ProgramIndex::build(spec);
+        RC_ASSERT(ix.ok());
+        const auto alloc = allocator::allocate(spec, *ix, allocator::Options{allocator::Strategy::Auto, false});
+        RC_ASSERT(alloc.ok());
+        auto pair = checker::ProgramPair::make(spec, alloc->impl, semantics::Options{*rc::gen::arbitrary<bool>()});
+        RC_ASSERT(pair.ok());
+        const auto& both = (*pair)->lockstep();
+        const auto plain = test::plain_search(both, 20000);
+        RC_CLASSIFY(plain.has_value(), "compared");
+        if (!plain) return;  // too large to search plainly here
+        checker::CheckOptions o;
+        o.reduction = false;
+        const auto r = checker::check(both, o);
+        RC_ASSERT(r.exhaustive);
+        RC_ASSERT(r.states == plain->states);
+        RC_ASSERT(r.transitions == plain->transitions);
+      },
+      100);
 }
