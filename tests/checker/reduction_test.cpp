@@ -76,6 +76,20 @@ std::set<Key> keys(const checker::CheckResult& r) {
   return out;
 }
 
+// Inside a property: the explorer without reductions reaches exactly the states and takes
+// exactly the transitions of test::plain_search, when that is small enough to run.
+void agrees_with_plain_search(const semantics::Lockstep& both) {
+  const auto plain = test::plain_search(both, 20000);
+  RC_CLASSIFY(plain.has_value(), "compared");
+  if (!plain) return;  // too large to search plainly here
+  checker::CheckOptions o;
+  o.reduction = false;
+  const auto r = checker::check(both, o);
+  RC_ASSERT(r.exhaustive);
+  RC_ASSERT(r.states == plain->states);
+  RC_ASSERT(r.transitions == plain->transitions);
+}
+
 }  // namespace
 
 TEST_CASE("reductions keep verdicts and violations on random synchronizations of random programs") {
@@ -175,16 +189,7 @@ TEST_CASE("the explorer finds the states and transitions of a plain search over 
       "explorer == plain BFS",
       [] {
         const auto pair = gen_small_pair(semantics::Options{*rc::gen::arbitrary<bool>()});
-        const auto& both = pair->lockstep();
-        const auto plain = test::plain_search(both, 20000);
-        RC_CLASSIFY(plain.has_value(), "compared");
-        if (!plain) return;  // too large to search plainly here
-        checker::CheckOptions o;
-        o.reduction = false;
-        const auto r = checker::check(both, o);
-        RC_ASSERT(r.exhaustive);
-        RC_ASSERT(r.states == plain->states);
-        RC_ASSERT(r.transitions == plain->transitions);
+        agrees_with_plain_search(pair->lockstep());
       },
       150);
 }
@@ -209,16 +214,7 @@ TEST_CASE("the explorer finds the plain search's states and transitions on alloc
         RC_ASSERT(alloc.ok());
         auto pair = checker::ProgramPair::make(spec, alloc->impl, semantics::Options{*rc::gen::arbitrary<bool>()});
         RC_ASSERT(pair.ok());
-        const auto& both = (*pair)->lockstep();
-        const auto plain = test::plain_search(both, 20000);
-        RC_CLASSIFY(plain.has_value(), "compared");
-        if (!plain) return;  // too large to search plainly here
-        checker::CheckOptions o;
-        o.reduction = false;
-        const auto r = checker::check(both, o);
-        RC_ASSERT(r.exhaustive);
-        RC_ASSERT(r.states == plain->states);
-        RC_ASSERT(r.transitions == plain->transitions);
+        agrees_with_plain_search((*pair)->lockstep());
       },
       100);
 }
