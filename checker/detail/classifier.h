@@ -12,11 +12,6 @@
 
 namespace syncbisim::checker::detail {
 
-using semantics::EngineId;
-using semantics::LockstepState;
-using semantics::Step;
-using semantics::StepKind;
-
 // Can the spec alone still make progress from a state where the pair is stuck? It may stand at
 // a loop head the impl has not reached (the impl waits at a barrier before it): walk the spec's
 // control steps and choices and see whether some engine gets to issue or all finish.
@@ -27,7 +22,7 @@ inline bool spec_can_progress(const semantics::SpecSystem& spec, const semantics
   // Whole states, not their hashes: two states with one hash must not hide each other's way on.
   std::vector<semantics::SpecState> todo{start};
   std::unordered_set<semantics::SpecState, ByHash> seen;
-  std::vector<Step> steps;
+  std::vector<semantics::Step> steps;
   while (!todo.empty() && seen.size() < 100000) {
     auto s = std::move(todo.back());
     todo.pop_back();
@@ -36,6 +31,7 @@ inline bool spec_can_progress(const semantics::SpecSystem& spec, const semantics
     steps.clear();
     spec.enabled(s, steps);
     for (const auto& st : steps) {
+      using semantics::StepKind;
       if (st.kind == StepKind::Issue || st.kind == StepKind::Retire || st.kind == StepKind::Commit) return true;
       auto next = s;
       spec.apply(next, st);
@@ -51,8 +47,9 @@ class Classifier {
 
   // Records the violations at state `s`, if new: `mismatches` are the state's, as
   // Lockstep::visible() found them with `steps`. `trace` is called only for new ones.
-  void classify(const LockstepState& s, const std::vector<Step>& steps, std::vector<semantics::Mismatch>& mismatches,
-                const std::function<std::vector<Step>()>& trace) {
+  void classify(const semantics::LockstepState& s, const std::vector<semantics::Step>& steps,
+                std::vector<semantics::Mismatch>& mismatches,
+                const std::function<std::vector<semantics::Step>()>& trace) {
     for (auto& m : mismatches) {
       const auto kind = m.impl_can ? ViolationKind::UnderSync : ViolationKind::OverSync;
       if (!seen_.insert({kind, m.engine, m.instr}).second) continue;
@@ -69,7 +66,7 @@ class Classifier {
     Violation v;
     v.kind = ViolationKind::Deadlock;
     const auto& spec = both_->spec();
-    for (EngineId e = 0; e < spec.program().engine_count(); ++e)
+    for (semantics::EngineId e = 0; e < spec.program().engine_count(); ++e)
       if (!both_->impl().control().finished(s.impl.control, e) || !spec.control().finished(s.spec.control, e))
         v.stuck.push_back(e);
     v.engine = v.stuck.empty() ? 0 : v.stuck.front();
@@ -86,12 +83,12 @@ class Classifier {
 
  private:
   const semantics::Lockstep* both_;
-  std::set<std::tuple<ViolationKind, EngineId, std::uint32_t>> seen_;
+  std::set<std::tuple<ViolationKind, semantics::EngineId, std::uint32_t>> seen_;
   std::vector<Violation> found_;
 };
 
 // Identifies a violation for deduplication and for the search of a shorter trace.
-using ViolationKey = std::tuple<ViolationKind, EngineId, std::uint32_t>;
+using ViolationKey = std::tuple<ViolationKind, semantics::EngineId, std::uint32_t>;
 inline ViolationKey key_of(const Violation& v) { return {v.kind, v.engine, v.instr ? *v.instr + 1 : 0U}; }
 
 }  // namespace syncbisim::checker::detail

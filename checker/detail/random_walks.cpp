@@ -8,6 +8,8 @@
 
 namespace syncbisim::checker::detail {
 
+using semantics::Step;
+
 CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o) {
   const auto t0 = Clock::now();
   CheckResult r;

@@ -7,11 +7,6 @@
 
 namespace syncbisim::checker::detail {
 
-using semantics::EngineId;
-using semantics::LockstepState;
-using semantics::Step;
-using semantics::StepKind;
-
 // Which steps may be taken alone (the reductions of docs/checker.md).
 class Reducer {
  public:
@@ -37,10 +32,10 @@ class Reducer {
   }
 
   // A step that may stand for all of `steps`, if there is one.
-  const Step* eager(const std::vector<Step>& steps) const {
+  const semantics::Step* eager(const std::vector<semantics::Step>& steps) const {
     for (const auto& st : steps) {
-      if (st.kind == StepKind::Issue && monotone_issue_[st.arg]) return &st;
-      if (st.kind == StepKind::Retire && unobserved_retire_[st.arg]) return &st;
+      if (st.kind == semantics::StepKind::Issue && monotone_issue_[st.arg]) return &st;
+      if (st.kind == semantics::StepKind::Retire && unobserved_retire_[st.arg]) return &st;
     }
     return nullptr;
   }
