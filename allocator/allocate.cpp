@@ -31,7 +31,8 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
   Context ctx(spec, ix, options);
   ctx.decisions.resize(spec.deps.size());
-  for (std::size_t d = 0; d < spec.deps.size(); ++d) ctx.decisions[d] = Decision{d, dep_label(spec.deps[d]), "", "", {}, ""};
+  for (std::size_t d = 0; d < spec.deps.size(); ++d)
+    ctx.decisions[d] = Decision{d, dep_label(spec.deps[d]), "", "", {}, ""};
   for (const auto& dl : ctx.analysis.deadlocks) ctx.notes.push_back("spec deadlock: " + dl.message);
 
   if (options.strategy == Strategy::Barrier) {

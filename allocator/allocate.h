@@ -30,12 +30,12 @@ struct Options {
 
 // What one dependency got, and why.
 struct Decision {
-  std::size_t dep = 0;          // index into Program::deps
-  std::string label;            // "I3 -> I2 {A: 2}"
-  std::string scheme;           // "per-loop", "per-instruction", "per-engine", "barrier", "fallback"
-  std::string semaphore;        // the semaphore waited on ("" when no wait)
+  std::size_t dep = 0;              // index into Program::deps
+  std::string label;                // "I3 -> I2 {A: 2}"
+  std::string scheme;               // "per-loop", "per-instruction", "per-engine", "barrier", "fallback"
+  std::string semaphore;            // the semaphore waited on ("" when no wait)
   std::optional<model::Expr> wait;  // the threshold (registers of the consumer's engine)
-  std::string detail;           // N, K, the reason for a fallback, ...
+  std::string detail;               // N, K, the reason for a fallback, ...
   std::string to_string() const;
 };
 

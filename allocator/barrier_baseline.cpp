@@ -38,8 +38,9 @@ void allocate_barrier_baseline(Context& ctx) {
       ctx.add_wait(info.consumer, sem[Ep], *dec.wait);
       continue;
     }
-    const bool later = zero && info.P == info.S &&
-                       ctx.counts.instr_stmt_in(ix, info.producer, info.S) > ctx.counts.instr_stmt_in(ix, info.consumer, info.S);
+    const bool later =
+        zero && info.P == info.S &&
+        ctx.counts.instr_stmt_in(ix, info.producer, info.S) > ctx.counts.instr_stmt_in(ix, info.consumer, info.S);
     if (!later) {
       dec.detail = "producer instance before the region's barrier (drained), no wait";
       continue;

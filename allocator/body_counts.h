@@ -12,15 +12,15 @@
 namespace syncbisim::allocator {
 
 struct LoopCounts {
-  std::uint32_t stmt = 0;              // statement index in the parent's body (a branch: its cond's)
-  std::vector<std::uint32_t> n;        // per engine: N_ℓ(E)
+  std::uint32_t stmt = 0;                          // statement index in the parent's body (a branch: its cond's)
+  std::vector<std::uint32_t> n;                    // per engine: N_ℓ(E)
   std::vector<std::vector<std::uint32_t>> before;  // [statement][engine]: E's direct instrs in earlier statements
 };
 
 struct BodyCounts {
-  std::vector<LoopCounts> loops;       // by LoopId
-  std::vector<std::uint32_t> k;        // by InstrId: 1-based position among its engine's direct instrs of its parent
-  std::vector<std::uint32_t> stmt;     // by InstrId: statement index in its parent's body
+  std::vector<LoopCounts> loops;    // by LoopId
+  std::vector<std::uint32_t> k;     // by InstrId: 1-based position among its engine's direct instrs of its parent
+  std::vector<std::uint32_t> stmt;  // by InstrId: statement index in its parent's body
 
   // Statement index, in S's body, of the statement holding loop ℓ (ℓ strictly inside S).
   std::uint32_t stmt_in(const model::ProgramIndex& ix, model::LoopId l, model::LoopId S) const;

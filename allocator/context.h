@@ -29,8 +29,14 @@ struct Context {
   std::map<std::pair<model::LoopId, model::EngineId>, std::string> loop_sems;  // per_loop.cpp
 
   Context(const model::Program& s, const model::ProgramIndex& i, Options o)
-      : spec(s), ix(i), options(o), analysis(analysis::analyze_dependencies(s, i)), layout(analysis::layout_of(s, i)),
-        counts(count_bodies(s, i)), regs(i, reg_names), plan(i) {}
+      : spec(s),
+        ix(i),
+        options(o),
+        analysis(analysis::analyze_dependencies(s, i)),
+        layout(analysis::layout_of(s, i)),
+        counts(count_bodies(s, i)),
+        regs(i, reg_names),
+        plan(i) {}
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -52,7 +58,7 @@ struct Context {
 std::string dep_label(const model::Dependency& d);
 
 // Strategy steps (one file each).
-void allocate_barrier_baseline(Context& ctx);                       // barrier_baseline.cpp
+void allocate_barrier_baseline(Context& ctx);                                       // barrier_baseline.cpp
 void allocate_per_instruction(Context& ctx, const std::vector<std::size_t>& deps);  // per_instruction.cpp
 // per_loop.cpp: the semaphore of a (loop, engine) pair, created on first use, signalled by every
 // instruction of that engine directly in the loop's body (paper §5.5).

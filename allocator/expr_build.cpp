@@ -8,7 +8,8 @@ using model::ExprOp;
 namespace {
 bool is_const(const Expr& e, std::uint64_t v) { return e.is_constant() && e.nodes[0].value == v; }
 Expr fold(ExprOp op, const Expr& a, const Expr& b) {
-  if (a.is_constant() && b.is_constant()) return Expr::constant(model::apply_op(op, a.nodes[0].value, b.nodes[0].value));
+  if (a.is_constant() && b.is_constant())
+    return Expr::constant(model::apply_op(op, a.nodes[0].value, b.nodes[0].value));
   return Expr::binary(op, a, b);
 }
 }  // namespace

@@ -58,11 +58,13 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
   const auto E = d.producer_engine, c_eng = d.consumer_engine;
   const LoopId S = d.S, P = d.P;
   for (const auto& l : ix.loops)
-    if (l.trip && l.trip->divergent) return {std::nullopt, "divergent control: engines may count iterations differently"};
+    if (l.trip && l.trip->divergent)
+      return {std::nullopt, "divergent control: engines may count iterations differently"};
   if (!counted[P]) return {std::nullopt, "the producer's loop is on its own semaphore"};
   std::uint32_t k_eff = d.offset;
   if (d.cls != analysis::DepClass::ProducerInS) {
-    if (d.exclusive_branches) return {std::nullopt, "exclusive branches: the instance owed is in an older iteration of S"};
+    if (d.exclusive_branches)
+      return {std::nullopt, "exclusive branches: the instance owed is in an older iteration of S"};
     if (ix.loops[P].parent != S) return {std::nullopt, "P is not a child of S"};
     if (min_trip(ix.loops[P]) < 1) return {std::nullopt, "P may run 0 times in an iteration of S"};
     k_eff = d.cls == analysis::DepClass::NestedForward ? 0 : 1;
@@ -125,8 +127,8 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
   for (std::size_t i = 0; i < path.size(); ++i) {
     const auto L = path[i];
     if (!counted[L]) continue;
-    const std::uint32_t b = L == P ? ctx.counts.k[d.producer]
-                                   : ctx.counts.loops[L].before[ctx.counts.loops[path[i + 1]].stmt][E];
+    const std::uint32_t b =
+        L == P ? ctx.counts.k[d.producer] : ctx.counts.loops[L].before[ctx.counts.loops[path[i + 1]].stmt][E];
     constant += static_cast<std::int64_t>(b) - static_cast<std::int64_t>(ctx.counts.loops[L].n[E]);
   }
   if (constant >= 0) pos = add(pos, num(static_cast<std::uint64_t>(constant)));

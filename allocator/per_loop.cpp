@@ -11,7 +11,8 @@ const std::string& loop_semaphore(Context& ctx, model::LoopId l, model::EngineId
   if (auto it = ctx.loop_sems.find(key); it != ctx.loop_sems.end()) return it->second;
   const auto& name = ctx.loop_sems[key] = ctx.semaphore("s_", ctx.ix.loops[l].name + "_" + ctx.ix.engines[e]);
   for (model::InstrId i = 0; i < ctx.ix.instrs.size(); ++i)
-    if (ctx.ix.instrs[i].parent == l && ctx.ix.instrs[i].engine == e) ctx.plan.instrs[i].signal = model::Signal{name, 1};
+    if (ctx.ix.instrs[i].parent == l && ctx.ix.instrs[i].engine == e)
+      ctx.plan.instrs[i].signal = model::Signal{name, 1};
   return name;
 }
 

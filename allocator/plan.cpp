@@ -43,9 +43,8 @@ struct Emitter {
     }));
     auto inner = walk(body);
     out.insert(out.end(), inner.begin(), inner.end());
-    if (plan.loops[l].at_end) out.push_back(every_engine([&](model::EngineId) {
-      return std::vector<model::Item>{*plan.loops[l].at_end};
-    }));
+    if (plan.loops[l].at_end)
+      out.push_back(every_engine([&](model::EngineId) { return std::vector<model::Item>{*plan.loops[l].at_end}; }));
     return out;
   }
 

@@ -15,7 +15,7 @@ namespace syncbisim::allocator {
 
 struct InstrPlan {
   std::optional<model::Signal> signal;
-  std::vector<model::RegOp> pre;    // [w := ...] right before the instruction
+  std::vector<model::RegOp> pre;  // [w := ...] right before the instruction
   std::vector<model::Wait> waits;
 };
 
@@ -28,7 +28,7 @@ struct Plan {
   std::vector<InstrPlan> instrs;  // by InstrId of the spec
   std::vector<LoopPlan> loops;    // by LoopId of the spec
   std::vector<std::string> semaphores;
-  std::size_t temporaries = 0;    // wait temporaries per consumer so far, for naming
+  std::size_t temporaries = 0;  // wait temporaries per consumer so far, for naming
 
   Plan(const model::ProgramIndex& ix) : instrs(ix.instrs.size()), loops(ix.loops.size()) {}
 };

@@ -21,13 +21,13 @@ struct Stats {
   std::size_t semaphores = 0;
   std::vector<std::pair<std::string, std::size_t>> registers_per_engine;  // distinct registers used
   std::size_t registers_max = 0;
-  std::size_t waiting_instrs = 0;      // instructions with at least one wait
+  std::size_t waiting_instrs = 0;  // instructions with at least one wait
   std::size_t waits = 0;
-  std::size_t multi_wait_instrs = 0;   // instructions with more than one wait
-  std::uint32_t alu_max = 0;           // ALU operations computing the waits before one issue
+  std::size_t multi_wait_instrs = 0;  // instructions with more than one wait
+  std::uint32_t alu_max = 0;          // ALU operations computing the waits before one issue
   double alu_mean = 0;
-  std::uint64_t regops_executed = 0;   // over all engines, for the given trips
-  std::uint64_t barriers_executed = 0; // barrier instances (each synchronizes every engine)
+  std::uint64_t regops_executed = 0;    // over all engines, for the given trips
+  std::uint64_t barriers_executed = 0;  // barrier instances (each synchronizes every engine)
   std::uint64_t instrs_executed = 0;
   std::uint64_t code_bytes = 0;
   std::vector<std::string> assumptions;  // e.g. "loop A: 3 iterations per trip (maximum)"

@@ -16,7 +16,7 @@ using model::Status;
 // impl's own and do not count); a region without instructions disappears.
 struct Region {
   std::vector<std::pair<std::string, std::vector<const model::Instr*>>> lanes;  // first-seen engine order
-  model::Loc loc;                                                            // of its first block
+  model::Loc loc;                                                               // of its first block
   const std::vector<const model::Instr*>* lane(const std::string& e) const {
     for (const auto& [name, items] : lanes)
       if (name == e) return &items;
@@ -80,8 +80,8 @@ class Matcher {
 
   // `where` names the body ("loop A", "branch C.then", "the top level"); `outer` is the
   // place to blame when neither side has a node of its own there.
-  Status body(const std::vector<model::Stmt>& spec, const std::vector<model::Stmt>& impl,
-              const std::string& where, const model::Loc& spec_outer, const model::Loc& impl_outer) {
+  Status body(const std::vector<model::Stmt>& spec, const std::vector<model::Stmt>& impl, const std::string& where,
+              const model::Loc& spec_outer, const model::Loc& impl_outer) {
     const auto s = nodes_of(spec), i = nodes_of(impl);
     for (std::size_t n = 0; n < std::max(s.size(), i.size()); ++n) {
       if (n >= i.size()) {
@@ -129,9 +129,9 @@ class Matcher {
         if (n >= b.size())
           return error(model::Loc{}, a[n]->loc, "impl-instrs",
                        at + "the spec has " + a[n]->id + (b.empty() ? "" : " after " + b.back()->id) +
-                           " where the impl has nothing more", i.loc);
-        if (n >= a.size())
-          return error(b[n]->loc, s.loc, "impl-instrs", at + "the impl has an extra " + b[n]->id);
+                           " where the impl has nothing more",
+                       i.loc);
+        if (n >= a.size()) return error(b[n]->loc, s.loc, "impl-instrs", at + "the impl has an extra " + b[n]->id);
         if (a[n]->id != b[n]->id)
           return error(b[n]->loc, a[n]->loc, "impl-instrs",
                        at + "the spec has " + a[n]->id + " where the impl has " + b[n]->id);
@@ -179,8 +179,8 @@ std::string list(const std::vector<std::string>& v) {
 
 }  // namespace
 
-Status check_correspondence(const model::Program& spec, const model::ProgramIndex& spec_ix,
-                            const model::Program& impl, const model::ProgramIndex& impl_ix) {
+Status check_correspondence(const model::Program& spec, const model::ProgramIndex& spec_ix, const model::Program& impl,
+                            const model::ProgramIndex& impl_ix) {
   if (spec_ix.engines != impl_ix.engines)
     return model::make_error("/engines", "impl-engines",
                              "the spec's engines are " + list(spec_ix.engines) + " but the impl's are " +

@@ -83,11 +83,10 @@ std::vector<Edge> cycle_through(const Graph& g, Vertex root, const std::vector<i
   std::vector<Edge> pred(boost::num_vertices(g));
   std::vector<std::size_t> dist(boost::num_vertices(g), std::numeric_limits<std::size_t>::max());
   dist[root] = 0;
-  boost::breadth_first_search(
-      fg, root,
-      boost::visitor(boost::make_bfs_visitor(std::make_pair(
-          boost::record_edge_predecessors(pred.data(), boost::on_tree_edge{}),
-          boost::record_distances(dist.data(), boost::on_tree_edge{})))));
+  boost::breadth_first_search(fg, root,
+                              boost::visitor(boost::make_bfs_visitor(
+                                  std::make_pair(boost::record_edge_predecessors(pred.data(), boost::on_tree_edge{}),
+                                                 boost::record_distances(dist.data(), boost::on_tree_edge{})))));
   std::optional<Edge> back;
   for (Vertex u = 0; u < boost::num_vertices(g); ++u) {
     if (!in_comp(u) || dist[u] == std::numeric_limits<std::size_t>::max()) continue;
@@ -118,7 +117,8 @@ std::string describe(const model::ProgramIndex& ix, const Graph& g, const std::v
     const bool one_loop = runs.find(',') == std::string::npos, one_branch = taken.find(',') == std::string::npos;
     if (!runs.empty()) msg += (one_loop ? " loop " : " loops ") + runs + (one_loop ? " runs" : " run");
     if (!runs.empty() && !taken.empty()) msg += " and";
-    if (!taken.empty()) msg += (one_branch ? " branch " : " branches ") + taken + (one_branch ? " is taken" : " are taken");
+    if (!taken.empty())
+      msg += (one_branch ? " branch " : " branches ") + taken + (one_branch ? " is taken" : " are taken");
   }
   msg += ":";
   for (std::size_t i = 0; i < cycle.size(); ++i) {
@@ -129,20 +129,19 @@ std::string describe(const model::ProgramIndex& ix, const Graph& g, const std::v
     if (info.is_dep)
       msg += v.name + " waits for " + u.name + " of the same iteration (dependency #" +
              std::to_string(deps[info.dep].dep_index) + ")";
-    else
-      msg += v.name + " issues after " + u.name + " on engine " + ix.engines[v.engine];
+    else msg += v.name + " issues after " + u.name + " on engine " + ix.engines[v.engine];
   }
   return msg;
 }
 
 }  // namespace
 
-std::vector<Deadlock> find_deadlocks(const model::Program&, const model::ProgramIndex& ix,
-                                     const BodyLayout& layout, const std::vector<DependencyInfo>& deps) {
+std::vector<Deadlock> find_deadlocks(const model::Program&, const model::ProgramIndex& ix, const BodyLayout& layout,
+                                     const std::vector<DependencyInfo>& deps) {
   const Graph g = build_graph(ix, layout, deps);
   std::vector<int> comp(boost::num_vertices(g));
-  const int n = boost::strong_components(g, boost::make_iterator_property_map(comp.begin(),
-                                                                           boost::get(boost::vertex_index, g)));
+  const int n =
+      boost::strong_components(g, boost::make_iterator_property_map(comp.begin(), boost::get(boost::vertex_index, g)));
   std::vector<bool> reported(static_cast<std::size_t>(n), false);
   std::vector<Deadlock> out;
   // One cycle per component, rooted at its first instruction in program order.

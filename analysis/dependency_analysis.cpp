@@ -62,8 +62,8 @@ void classify(const model::ProgramIndex& ix, DependencyInfo& info) {
   for (std::size_t i = 0; i + 1 < info.common.size(); ++i)
     if (info.distance[i] != 0) {
       info.reason = "multi-level distance: offset " + std::to_string(info.distance[i]) + " at loop " +
-                    ix.loops[info.common[i]].name + ", above the innermost common loop " +
-                    ix.loops[info.S].name + " (paper §5.1 allocates only distances carried at S)";
+                    ix.loops[info.common[i]].name + ", above the innermost common loop " + ix.loops[info.S].name +
+                    " (paper §5.1 allocates only distances carried at S)";
       return;
     }
   const auto k = info.offset;
@@ -78,8 +78,8 @@ void classify(const model::ProgramIndex& ix, DependencyInfo& info) {
       info.cls = k == 0 ? DepClass::NestedForward : DepClass::NestedBackward;
       return;
     }
-    info.reason = "producer and consumer in exclusive branches with offset " + ks + " at " + S +
-                  ": r_" + P + " cannot recover how often " + P + " ran " + ks + " iterations of " + S +
+    info.reason = "producer and consumer in exclusive branches with offset " + ks + " at " + S + ": r_" + P +
+                  " cannot recover how often " + P + " ran " + ks + " iterations of " + S +
                   " back (paper §5.2 admits offsets 0 and 1 only)";
     return;
   }
@@ -92,36 +92,32 @@ void classify(const model::ProgramIndex& ix, DependencyInfo& info) {
     return;
   }
   if (info.forward) {
-    info.reason = "nested forward producer with offset " + ks + ": r_" + P +
-                  " cannot recover how many times " + P + " ran in earlier iterations of " + S +
-                  " (paper §5.2 admits offset 0 only)";
+    info.reason = "nested forward producer with offset " + ks + ": r_" + P + " cannot recover how many times " + P +
+                  " ran in earlier iterations of " + S + " (paper §5.2 admits offset 0 only)";
   } else if (k == 0) {
     info.reason = "nested backward producer with offset 0: the consumer waits on an iteration of " + S +
                   " that has not run (paper §5.2 calls it unsatisfiable)";
   } else {
-    info.reason = "nested backward producer with offset " + ks + ": r_" + P +
-                  " cannot recover how many times " + P + " ran in earlier iterations of " + S +
-                  " (paper §5.2 admits offset 1 only)";
+    info.reason = "nested backward producer with offset " + ks + ": r_" + P + " cannot recover how many times " + P +
+                  " ran in earlier iterations of " + S + " (paper §5.2 admits offset 1 only)";
   }
 }
 
-void warn(const model::ProgramIndex& ix, const model::Dependency& dep, std::size_t i,
-          const DependencyInfo& info, std::vector<Warning>& out) {
+void warn(const model::ProgramIndex& ix, const model::Dependency& dep, std::size_t i, const DependencyInfo& info,
+          std::vector<Warning>& out) {
   for (std::size_t j = 0; j < info.common.size(); ++j) {
     const auto k = info.distance[j];
     if (k == 0) continue;
     const auto& loop = ix.loops[info.common[j]];
     if (info.common[j] == model::kTop) {
-      out.push_back({where_of(dep, i), "dependency " + name_of(dep) + " names @top with offset " +
-                                           std::to_string(k) +
+      out.push_back({where_of(dep, i), "dependency " + name_of(dep) + " names @top with offset " + std::to_string(k) +
                                            ": @top runs once, so the target always underflows and the "
                                            "dependency never binds"});
       return;
     }
     if (const auto m = max_trip(loop); k >= m) {
-      out.push_back({where_of(dep, i), "dependency " + name_of(dep) + " has offset " + std::to_string(k) +
-                                           " at loop " + loop.name + ", whose trips run at most " +
-                                           std::to_string(m) +
+      out.push_back({where_of(dep, i), "dependency " + name_of(dep) + " has offset " + std::to_string(k) + " at loop " +
+                                           loop.name + ", whose trips run at most " + std::to_string(m) +
                                            " iterations: the target always underflows and the "
                                            "dependency never binds"});
       return;

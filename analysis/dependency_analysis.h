@@ -25,18 +25,18 @@ struct DependencyInfo {
   std::size_t dep_index = 0;  // position in Program::deps
   model::InstrId producer = 0, consumer = 0;
   model::EngineId producer_engine = 0, consumer_engine = 0;
-  std::vector<model::LoopId> common;   // @top .. S, outermost first
+  std::vector<model::LoopId> common;    // @top .. S, outermost first
   std::vector<std::uint32_t> distance;  // one per common loop
-  model::LoopId S = model::kTop;       // innermost common loop
-  model::LoopId P = model::kTop;       // producer's parent loop
-  std::uint32_t offset = 0;            // distance at S (k)
-  bool forward = true;                 // paper §5.2 order in S's body
+  model::LoopId S = model::kTop;        // innermost common loop
+  model::LoopId P = model::kTop;        // producer's parent loop
+  std::uint32_t offset = 0;             // distance at S (k)
+  bool forward = true;                  // paper §5.2 order in S's body
   // Producer and consumer in different branches of one cond directly in S's body: never both
   // run in one S iteration, so r_P is exact for k = 0 and k = 1 whatever the textual order
   // (docs/analysis.md, "Exclusive branches").
   bool exclusive_branches = false;
   DepClass cls = DepClass::NotAllocatable;
-  std::string reason;                  // why not allocatable ("" when allocatable)
+  std::string reason;  // why not allocatable ("" when allocatable)
   bool allocatable() const { return cls != DepClass::NotAllocatable; }
 };
 
@@ -51,9 +51,9 @@ struct Warning {
 };
 
 struct DependencyAnalysis {
-  std::vector<DependencyInfo> deps;     // same order as Program::deps
-  std::vector<Deadlock> deadlocks;      // certain deadlocks
-  std::vector<Warning> warnings;        // e.g. a dependency that can never bind
+  std::vector<DependencyInfo> deps;  // same order as Program::deps
+  std::vector<Deadlock> deadlocks;   // certain deadlocks
+  std::vector<Warning> warnings;     // e.g. a dependency that can never bind
 };
 
 DependencyAnalysis analyze_dependencies(const model::Program& spec, const model::ProgramIndex& ix);

@@ -27,8 +27,8 @@ std::vector<Warning> unwritten_registers(const model::Program& impl, const model
   for (const auto& [engine, regs] : read)
     for (const auto& [reg, place] : regs)
       if (!written[engine].count(reg))
-        out.push_back(Warning{place, "register '" + reg + "' is read on engine " + engine +
-                                         " but never written there: it is always 0"});
+        out.push_back(Warning{
+            place, "register '" + reg + "' is read on engine " + engine + " but never written there: it is always 0"});
   return out;
 }
 

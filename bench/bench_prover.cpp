@@ -31,8 +31,8 @@ Timing time_prove(const formats::LoadedProgram& spec, const model::Program& impl
     const auto r = prover::prove(spec.program, spec.index, impl, *iix);
     t.seconds = std::min(t.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     t.consumers = r.consumers.size();
-    t.proved = static_cast<std::size_t>(std::count_if(r.consumers.begin(), r.consumers.end(),
-                                                      [](const auto& c) { return c.answer == prover::Answer::Proved; }));
+    t.proved = static_cast<std::size_t>(std::count_if(
+        r.consumers.begin(), r.consumers.end(), [](const auto& c) { return c.answer == prover::Answer::Proved; }));
   }
   return t;
 }
@@ -48,7 +48,8 @@ model::Program read(const char* text) {
 int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::stoi(argv[1]) : 5;
   std::vector<std::filesystem::path> kernels;
-  for (const auto& e : std::filesystem::directory_iterator(SYNCBISIM_SOURCE_DIR "/corpus/kernels")) kernels.push_back(e.path());
+  for (const auto& e : std::filesystem::directory_iterator(SYNCBISIM_SOURCE_DIR "/corpus/kernels"))
+    kernels.push_back(e.path());
   std::sort(kernels.begin(), kernels.end());
   std::printf("%-26s %-16s %9s %7s %10s\n", "kernel", "strategy", "consumers", "proved", "seconds");
   for (const auto& k : kernels) {
@@ -63,7 +64,8 @@ int main(int argc, char** argv) {
     }
   }
   // A refutation end to end: the wait wrong only from iteration 21 on (tests/prover).
-  const auto spec_p = read("syncbisim spec/1\nengines E0 E1\nloop A trip 1..30 {\n  E0: P\n  E1: C\n}\ndep P -> C distance A=1\n");
+  const auto spec_p =
+      read("syncbisim spec/1\nengines E0 E1\nloop A trip 1..30 {\n  E0: P\n  E1: C\n}\ndep P -> C distance A=1\n");
   const auto impl_p = read(
       "syncbisim impl/1\nengines E0 E1\nsemaphores s\nE1: [rh := 0]\nloop A {\n  E0: P {s += 1}\n"
       "  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * isgt(21, rh) * (r - 1)] {s >= w} C\n}\n");
@@ -71,8 +73,8 @@ int main(int argc, char** argv) {
   if (six) {
     const formats::LoadedProgram spec{spec_p, *six};
     const auto t = time_prove(spec, impl_p, repeats);
-    std::printf("%-26s %-16s %9zu %7zu %10.4f  (refuted: query + replay at trip >= 21)\n", "large_trip_bug", "hand-written",
-                t.consumers, t.proved, t.seconds);
+    std::printf("%-26s %-16s %9zu %7zu %10.4f  (refuted: query + replay at trip >= 21)\n", "large_trip_bug",
+                "hand-written", t.consumers, t.proved, t.seconds);
   }
   return 0;
 }

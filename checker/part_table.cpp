@@ -205,8 +205,6 @@ std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t, std::uin
   }
 }
 
-std::size_t StateSet::bytes() const {
-  return tuples_.bytes() + slots_.capacity() * sizeof(std::uint64_t);
-}
+std::size_t StateSet::bytes() const { return tuples_.bytes() + slots_.capacity() * sizeof(std::uint64_t); }
 
 }  // namespace syncbisim::checker

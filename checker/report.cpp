@@ -57,8 +57,9 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
     const auto& v = r.violations[i];
     out += "\nviolation " + std::to_string(i + 1) + ": " + headline(sp, v) + "\n";
     if (v.kind == ViolationKind::Deadlock) {
-      out += v.spec_deadlocks_too ? "  the spec deadlocks here too: the dependency graph or the control flow is at fault\n"
-                                  : "  only the implementation deadlocks: over-synchronization\n";
+      out += v.spec_deadlocks_too
+                 ? "  the spec deadlocks here too: the dependency graph or the control flow is at fault\n"
+                 : "  only the implementation deadlocks: over-synchronization\n";
       out += "  stuck:";
       for (auto e : v.stuck) out += " " + sp.engines[e];
       out += "\n";

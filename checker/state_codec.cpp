@@ -32,10 +32,8 @@ StateCodec::StateCodec(const semantics::Lockstep& both) : both_(&both) {
     }
   own_sems_.resize(engines_);
   for (semantics::SemId m = 0; m < signaler.size(); ++m) {
-    if (signaler[m] < engines_)
-      own_sems_[signaler[m]].push_back(m);
-    else
-      shared_sems_.push_back(m);
+    if (signaler[m] < engines_) own_sems_[signaler[m]].push_back(m);
+    else shared_sems_.push_back(m);
   }
   // Registers no register operation of an engine writes stay 0 there.
   written_regs_.resize(engines_);
@@ -125,10 +123,8 @@ void StateCodec::encode_global(const semantics::LockstepState& s, PartWords& out
 }
 
 void StateCodec::encode_part(const semantics::LockstepState& s, std::size_t i, PartWords& out) const {
-  if (i < engines_)
-    encode_engine(s, static_cast<EngineId>(i), out);
-  else
-    encode_global(s, out);
+  if (i < engines_) encode_engine(s, static_cast<EngineId>(i), out);
+  else encode_global(s, out);
 }
 
 const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, EngineId e, const std::uint32_t* w) const {
@@ -178,10 +174,8 @@ void StateCodec::decode(const semantics::SmallVec<const std::uint32_t*, 8>& part
 }
 
 void StateCodec::decode_part(std::size_t i, const std::uint32_t* words, semantics::LockstepState& s) const {
-  if (i < engines_)
-    decode_engine(s, static_cast<EngineId>(i), words);
-  else
-    decode_global(s, words);
+  if (i < engines_) decode_engine(s, static_cast<EngineId>(i), words);
+  else decode_global(s, words);
 }
 
 }  // namespace syncbisim::checker

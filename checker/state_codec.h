@@ -48,15 +48,15 @@ class StateCodec {
   const semantics::Lockstep* both_;
   std::size_t engines_ = 0;
   std::size_t loops_ = 0;
-  std::vector<semantics::LoopId> counted_loops_;  // loops whose trips_started matter
-  std::vector<semantics::LoopId> shared_choice_loops_;  // uniform range loops (pending choices)
-  std::vector<std::vector<semantics::InstrId>> producers_;  // per engine: its instructions whose R is read
+  std::vector<semantics::LoopId> counted_loops_;             // loops whose trips_started matter
+  std::vector<semantics::LoopId> shared_choice_loops_;       // uniform range loops (pending choices)
+  std::vector<std::vector<semantics::InstrId>> producers_;   // per engine: its instructions whose R is read
   std::vector<std::vector<semantics::SemId>> own_sems_;      // per engine: semaphores only it signals
   std::vector<semantics::SemId> shared_sems_;                // the other semaphores
   std::vector<std::vector<semantics::RegId>> written_regs_;  // per engine: registers its register operations write
-  std::vector<std::vector<semantics::LoopId>> tracked_;   // per engine: loops whose entries count
-  std::vector<std::vector<std::uint32_t>> deps_of_engine_;  // per engine: deps it consumes
-  semantics::LockstepState blank_;                 // sizes of every vector, all zero
+  std::vector<std::vector<semantics::LoopId>> tracked_;      // per engine: loops whose entries count
+  std::vector<std::vector<std::uint32_t>> deps_of_engine_;   // per engine: deps it consumes
+  semantics::LockstepState blank_;                           // sizes of every vector, all zero
 };
 
 }  // namespace syncbisim::checker

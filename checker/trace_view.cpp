@@ -19,8 +19,7 @@ std::string cell(const semantics::CompiledProgram& p, const semantics::RunEvent&
       const auto& l = p.loops[st.aux];
       if (l.kind == model::LoopKind::CondThen)
         out = "take " + l.name.substr(0, l.name.rfind('.')) + (st.arg == 0 ? ".then" : ".else");
-      else
-        out = "trip " + l.name + "=" + std::to_string(st.arg);
+      else out = "trip " + l.name + "=" + std::to_string(st.arg);
       break;
     }
     case StepKind::LoopEntry: out = ev.detail.empty() ? "enter " + p.loops[st.arg].name : ev.detail; return out;
@@ -139,8 +138,8 @@ std::string describe_mismatch(const semantics::CompiledProgram& spec, const sema
   if (m.impl_blocked_at_barrier) out += " held at a barrier before " + instr;
   else if (m.impl_checks.empty()) out += " no wait";
   for (const auto& w : m.impl_checks)
-    out += "\n    wait " + impl.semaphores[w.sem] + " >= " + std::to_string(w.threshold) + ": " + impl.semaphores[w.sem] +
-           " = " + std::to_string(w.value) + (w.holds() ? " (holds)" : " (blocks)");
+    out += "\n    wait " + impl.semaphores[w.sem] + " >= " + std::to_string(w.threshold) + ": " +
+           impl.semaphores[w.sem] + " = " + std::to_string(w.value) + (w.holds() ? " (holds)" : " (blocks)");
   return out;
 }
 
@@ -168,10 +167,8 @@ nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const se
   const semantics::WaitCheck* wait = nullptr;
   for (const auto& w : m.impl_checks)
     if (!wait || (!m.impl_can && !w.holds() && wait->holds())) wait = &w;
-  if (wait)
-    j["impl"] = {{"sem", impl.semaphores[wait->sem]}, {"value", wait->value}, {"threshold", wait->threshold}};
-  else
-    j["impl"] = {{"sem", nullptr}, {"value", 0}, {"threshold", 0}, {"barrier", m.impl_blocked_at_barrier}};
+  if (wait) j["impl"] = {{"sem", impl.semaphores[wait->sem]}, {"value", wait->value}, {"threshold", wait->threshold}};
+  else j["impl"] = {{"sem", nullptr}, {"value", 0}, {"threshold", 0}, {"barrier", m.impl_blocked_at_barrier}};
   return j;
 }
 

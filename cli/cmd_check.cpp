@@ -59,7 +59,8 @@ int check(const CheckArgs& a) {
   if (tty && r.seconds >= 2.0) std::fprintf(stderr, "\r%80s\r", "");
   if (capped) {
     r.exhaustive = false;
-    r.limit = r.limit.empty() ? "max-trip " + std::to_string(a.max_trip) : r.limit + ", max-trip " + std::to_string(a.max_trip);
+    r.limit = r.limit.empty() ? "max-trip " + std::to_string(a.max_trip)
+                              : r.limit + ", max-trip " + std::to_string(a.max_trip);
     if (r.verdict == checker::Verdict::Bisimilar) r.verdict = checker::Verdict::Inconclusive;
   }
   if (!a.trace_out.empty()) {
@@ -69,10 +70,8 @@ int check(const CheckArgs& a) {
       return input_error(d);
     }
   }
-  if (a.json)
-    std::cout << checker::render_json(both, pair->spec.program, r).dump(2) << "\n";
-  else
-    std::cout << checker::render_text(both, pair->spec.program, r);
+  if (a.json) std::cout << checker::render_json(both, pair->spec.program, r).dump(2) << "\n";
+  else std::cout << checker::render_text(both, pair->spec.program, r);
   return checker::exit_status(r.verdict);
 }
 

@@ -72,7 +72,8 @@ int demo(const fs::path& corpus) {
   std::vector<fs::path> specs;
   for (const char* dir : {"figures", "kernels", "nonallocatable"})
     for (const auto& f : fs::directory_iterator(corpus / dir))
-      if (f.path().extension() == ".json" && f.path().string().find(".impl.") == std::string::npos) specs.push_back(f.path());
+      if (f.path().extension() == ".json" && f.path().string().find(".impl.") == std::string::npos)
+        specs.push_back(f.path());
   std::sort(specs.begin(), specs.end());
   for (const auto& path : specs) {
     auto spec = load_spec(path.string(), status);

@@ -128,7 +128,8 @@ int run(const FuzzArgs& a) {
     }
     if (!a.json) {
       std::cout << "run " << f.run << ": " << f.what;
-      if (f.shrunk) std::cout << " (shrunk from " << f.shrunk->before.to_string() << " to " << f.shrunk->after.to_string() << ")";
+      if (f.shrunk)
+        std::cout << " (shrunk from " << f.shrunk->before.to_string() << " to " << f.shrunk->after.to_string() << ")";
       std::cout << "\n";
       if (j.contains("check")) std::cout << "  " << j["check"].get<std::string>() << "\n";
       std::cout << "  " << replay_command(a, f.run) << "\n";
@@ -137,14 +138,15 @@ int run(const FuzzArgs& a) {
   }
   const double rate = r.seconds > 0 ? r.runs / r.seconds : 0.0;
   if (a.json) {
-    nlohmann::json j{{"strategy", a.strategy}, {"seed", a.seed},          {"start", a.start},
-                     {"shard", a.shard},       {"runs", r.runs},           {"passed", r.passed},
-                     {"failures", r.failures}, {"inconclusive", r.inconclusive}, {"skipped", r.skipped},
-                     {"seconds", r.seconds},   {"runs_per_second", rate}, {"failed", failed}};
+    nlohmann::json j{
+        {"strategy", a.strategy}, {"seed", a.seed},       {"start", a.start},        {"shard", a.shard},
+        {"runs", r.runs},         {"passed", r.passed},   {"failures", r.failures},  {"inconclusive", r.inconclusive},
+        {"skipped", r.skipped},   {"seconds", r.seconds}, {"runs_per_second", rate}, {"failed", failed}};
     std::cout << j.dump(2) << "\n";
   } else {
     char line[200];
-    std::snprintf(line, sizeof line, "runs %llu, failures %llu, inconclusive %llu, skipped %llu, %.1f runs/s (%.2f s)\n",
+    std::snprintf(line, sizeof line,
+                  "runs %llu, failures %llu, inconclusive %llu, skipped %llu, %.1f runs/s (%.2f s)\n",
                   (unsigned long long)r.runs, (unsigned long long)r.failures, (unsigned long long)r.inconclusive,
                   (unsigned long long)r.skipped, rate, r.seconds);
     std::cout << line;
@@ -157,17 +159,21 @@ int run(const FuzzArgs& a) {
 void add_fuzz(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<FuzzArgs>();
   auto* cmd = app.add_subcommand("fuzz", "Fuzz the allocator: generate specs, allocate, check, minimize failures");
-  cmd->add_option("--strategy", a->strategy, "barrier | per-instruction | per-loop | per-engine | auto")->capture_default_str();
+  cmd->add_option("--strategy", a->strategy, "barrier | per-instruction | per-loop | per-engine | auto")
+      ->capture_default_str();
   cmd->add_option("--runs", a->runs, "number of runs (before sharding)")->capture_default_str();
   cmd->add_option("--seed", a->seed, "campaign seed; run r uses a seed derived from (seed, r)")->capture_default_str();
-  cmd->add_option("--start", a->start, "index of the first run (replay run R alone: --start R --runs 1)")->capture_default_str();
+  cmd->add_option("--start", a->start, "index of the first run (replay run R alone: --start R --runs 1)")
+      ->capture_default_str();
   cmd->add_option("--shard", a->shard, "I/K: only the runs r with r % K == I")->capture_default_str();
   cmd->add_option("--specs", a->specs, "allocatable | arbitrary | mixed")->capture_default_str();
   cmd->add_option("--max-size", a->max_size, "largest generator size (each run draws 1..max)")->capture_default_str();
-  cmd->add_option("--max-states", a->max_states, "state limit per check (a run that hits it is inconclusive)")->capture_default_str();
+  cmd->add_option("--max-states", a->max_states, "state limit per check (a run that hits it is inconclusive)")
+      ->capture_default_str();
   cmd->add_option("--max-steps", a->max_steps, "shrinker: candidates per failure at most")->capture_default_str();
   cmd->add_option("--max-seconds", a->max_seconds, "shrinker: seconds per failure at most")->capture_default_str();
-  cmd->add_option("--max-failures", a->max_failures, "stop after this many failures (0: run them all)")->capture_default_str();
+  cmd->add_option("--max-failures", a->max_failures, "stop after this many failures (0: run them all)")
+      ->capture_default_str();
   cmd->add_flag("--no-shrink", a->no_shrink, "write failures as found");
   cmd->add_flag("--json", a->json, "print one JSON document");
   cmd->add_option("--out", a->out, "write each failure's spec, impl, trace and repro commands here");

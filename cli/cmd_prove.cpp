@@ -24,14 +24,16 @@ nlohmann::json to_json(const prover::ProveResult& r) {
   nlohmann::json out{{"verdict", prover::to_string(r.verdict)}, {"seconds", r.seconds}};
   auto& cs = out["consumers"] = nlohmann::json::array();
   for (const auto& c : r.consumers) {
-    nlohmann::json j{{"instr", c.instr}, {"engine", c.engine}, {"answer", prover::to_string(c.answer)},
-                     {"seconds", c.seconds}};
+    nlohmann::json j{
+        {"instr", c.instr}, {"engine", c.engine}, {"answer", prover::to_string(c.answer)}, {"seconds", c.seconds}};
     if (!c.reason.empty()) j["reason"] = c.reason;
     if (!c.model.trips.empty() || !c.model.retired.empty())
       j["counterexample"] = {{"trips", c.model.trips}, {"iteration", c.model.iteration}, {"retired", c.model.retired}};
     if (c.answer == prover::Answer::Refuted)
-      j["violation"] = {{"kind", c.replay.kind}, {"description", c.replay.description},
-                        {"states", c.replay.states}, {"trace", c.replay.trace}};
+      j["violation"] = {{"kind", c.replay.kind},
+                        {"description", c.replay.description},
+                        {"states", c.replay.states},
+                        {"trace", c.replay.trace}};
     cs.push_back(std::move(j));
   }
   return out;
@@ -62,7 +64,8 @@ int prove(const ProveArgs& a) {
 
 void add_prove(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<ProveArgs>();
-  auto* cmd = app.add_subcommand("prove", "Prove with Z3, for every trip count, that each wait holds exactly when its dependencies are satisfied");
+  auto* cmd = app.add_subcommand(
+      "prove", "Prove with Z3, for every trip count, that each wait holds exactly when its dependencies are satisfied");
   cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "print one JSON document");

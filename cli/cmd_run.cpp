@@ -37,7 +37,8 @@ int run(const RunArgs& a) {
     const semantics::SpecSystem sys(code);
     const auto r = semantics::run_spec(sys, a.seed, a.max_steps);
     if (a.json) {
-      nlohmann::json j{{"outcome", semantics::to_string(r.outcome)}, {"seed", a.seed},
+      nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
+                       {"seed", a.seed},
                        {"events", checker::events_to_json(code, r.events, view)}};
       for (auto e : r.stuck) j["stuck"].push_back(code.engines[e]);
       std::cout << j.dump(2) << "\n";
@@ -58,7 +59,8 @@ int run(const RunArgs& a) {
   const semantics::Lockstep both(spec, impl);
   const auto r = semantics::run_lockstep(both, a.seed, a.max_steps);
   if (a.json) {
-    nlohmann::json j{{"outcome", semantics::to_string(r.outcome)}, {"seed", a.seed},
+    nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
+                     {"seed", a.seed},
                      {"events", checker::events_to_json(pair->impl_code, r.events, view)}};
     if (r.mismatch)
       j["mismatch"] = checker::mismatch_to_json(pair->spec_code, pair->impl_code, pair->spec.program, *r.mismatch);

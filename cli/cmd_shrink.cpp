@@ -50,12 +50,13 @@ int run(const ShrinkArgs& a) {
       return 2;
     }
     derive = fuzz::allocate_with(*strategy);
-    o.check.policy = *strategy == allocator::Strategy::Barrier ? fuzz::Counts::UnderSyncOnly : fuzz::Counts::AllOnAllocatable;
+    o.check.policy =
+        *strategy == allocator::Strategy::Barrier ? fuzz::Counts::UnderSyncOnly : fuzz::Counts::AllOnAllocatable;
   }
   if (!a.quiet)
     o.progress = [](const fuzz::ShrinkProgress& p) {
-      std::fprintf(stderr, "shrink: step %llu, %s (%s, %.1f s)\n", (unsigned long long)p.steps, p.size.to_string().c_str(),
-                   p.pass.c_str(), p.seconds);
+      std::fprintf(stderr, "shrink: step %llu, %s (%s, %.1f s)\n", (unsigned long long)p.steps,
+                   p.size.to_string().c_str(), p.pass.c_str(), p.seconds);
     };
   auto r = fuzz::shrink(spec->program, impl, derive ? &*derive : nullptr, std::nullopt, o);
   if (!r) {
@@ -79,7 +80,8 @@ int run(const ShrinkArgs& a) {
   if (ec) return input_error(model::Diagnostic{a.out, "", "io", "cannot create the directory: " + ec.message()});
   const auto stem = std::filesystem::path(a.out) / std::filesystem::path(a.spec).stem();
   const std::string spec_out = stem.string() + ".min.spec.json", impl_out = stem.string() + ".min.impl.json";
-  for (const auto& [path, content] : {std::pair{spec_out, formats::write_json(r->spec)}, std::pair{impl_out, formats::write_json(r->impl)}}) {
+  for (const auto& [path, content] :
+       {std::pair{spec_out, formats::write_json(r->spec)}, std::pair{impl_out, formats::write_json(r->impl)}}) {
     if (auto s = formats::write_file_atomically(path, content); !s) {
       auto d = s.error();
       if (d.file.empty()) d.file = path;
@@ -100,7 +102,8 @@ void add_shrink(CLI::App& app, Context& ctx) {
   cmd->add_option("--strategy", a->strategy, "re-derive the impl from each candidate spec with this strategy");
   cmd->add_option("-o,--out", a->out, "write SPEC-stem.min.spec.json and .min.impl.json here (else print text)");
   cmd->add_option("--max-steps", a->max_steps, "candidates checked at most")->capture_default_str();
-  cmd->add_option("--max-seconds", a->max_seconds, "seconds at most (the result then depends on speed)")->capture_default_str();
+  cmd->add_option("--max-seconds", a->max_seconds, "seconds at most (the result then depends on speed)")
+      ->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "state limit per check")->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
   cmd->callback([a, &ctx] { ctx.status = run(*a); });

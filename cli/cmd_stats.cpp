@@ -96,8 +96,8 @@ int run(const StatsArgs& a) {
     row["strategy"] = allocator::to_string(strategy);
     row["fallback_deps"] = fallback;
     rows.push_back(row);
-    std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8llu %8llu %6zu %9llu\n", allocator::to_string(strategy),
-                  s->semaphores, s->registers_max, s->alu_max, s->alu_mean,
+    std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8llu %8llu %6zu %9llu\n",
+                  allocator::to_string(strategy), s->semaphores, s->registers_max, s->alu_max, s->alu_mean,
                   static_cast<unsigned long long>(s->regops_executed),
                   static_cast<unsigned long long>(s->barriers_executed), fallback,
                   static_cast<unsigned long long>(s->code_bytes));
@@ -112,7 +112,8 @@ int run(const StatsArgs& a) {
 
 void add_stats(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<StatsArgs>();
-  auto* cmd = app.add_subcommand("stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)");
+  auto* cmd =
+      app.add_subcommand("stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)");
   cmd->add_option("IMPL", args->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option("--compare", args->compare, "allocate SPEC with every strategy and print one row each")
       ->check(CLI::ExistingFile);

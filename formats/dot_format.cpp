@@ -48,7 +48,8 @@ class DotWriter {
   static std::string trip_text(const std::optional<TripRule>& t, bool taken) {
     if (!t) return "";
     auto choice = [taken](const Choice& c) -> std::string {
-      if (const auto* k = std::get_if<ConstTrip>(&c)) return taken ? (k->n == 0 ? "then" : "else") : std::to_string(k->n);
+      if (const auto* k = std::get_if<ConstTrip>(&c))
+        return taken ? (k->n == 0 ? "then" : "else") : std::to_string(k->n);
       if (const auto* r = std::get_if<RangeTrip>(&c)) {
         if (taken && r->min == 0 && r->max == 1) return "any";
         return std::to_string(r->min) + ".." + std::to_string(r->max);
@@ -103,7 +104,8 @@ class DotWriter {
       }
       label += in->id + " @ " + engine;
       if (in->signal) label += "\n{" + in->signal->sem + " += " + std::to_string(in->signal->add) + "}";
-      out_ += ind + quote("instr_" + in->id) + " [label=" + quote(label) + ", fillcolor=" + quote(colour(engine)) + "];\n";
+      out_ +=
+          ind + quote("instr_" + in->id) + " [label=" + quote(label) + ", fillcolor=" + quote(colour(engine)) + "];\n";
       return;
     }
     // Register operations and barriers are control steps: small grey notes on the engine.

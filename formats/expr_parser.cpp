@@ -56,8 +56,8 @@ class ExprParser {
     return false;
   }
   model::Diagnostic fail(const std::string& msg, const std::string& rule) {
-    error_ = model::make_error(place_, rule, "bad expression '" + std::string(s_) + "': " + msg +
-                                                  " (at offset " + std::to_string(pos_) + ")");
+    error_ = model::make_error(
+        place_, rule, "bad expression '" + std::string(s_) + "': " + msg + " (at offset " + std::to_string(pos_) + ")");
     return *error_;
   }
 

@@ -97,8 +97,7 @@ class JsonReader {
   Program program(const ordered_json& j) {
     expect_object(j, "", "a program");
     const auto version = j.find("syncbisim");
-    if (version == j.end())
-      fail("/", "bad-version", "missing version tag: \"syncbisim\": \"spec/1\" or \"impl/1\"");
+    if (version == j.end()) fail("/", "bad-version", "missing version tag: \"syncbisim\": \"spec/1\" or \"impl/1\"");
     const std::string v = version->is_string() ? version->get<std::string>() : version->dump();
     if (v == "spec/1") p_.kind = ProgramKind::Spec;
     else if (v == "impl/1") p_.kind = ProgramKind::Impl;
@@ -202,8 +201,9 @@ class JsonReader {
       return RangeTrip{value(field(j, at, "min"), child(at, "min"), taken),
                        value(field(j, at, "max"), child(at, "max"), taken)};
     }
-    fail(at, rule, taken ? "taken is \"then\", \"else\", \"any\", {\"seq\": [...]} or {\"per_engine\": ...}"
-                         : "a trip is an integer, {\"min\", \"max\"}, {\"seq\": [...]} or {\"per_engine\": ...}");
+    fail(at, rule,
+         taken ? "taken is \"then\", \"else\", \"any\", {\"seq\": [...]} or {\"per_engine\": ...}"
+               : "a trip is an integer, {\"min\", \"max\"}, {\"seq\": [...]} or {\"per_engine\": ...}");
   }
 
   TripRule trip(const ordered_json& j, const std::string& at, bool taken) {
@@ -214,7 +214,8 @@ class JsonReader {
       const auto pat = child(at, "per_engine");
       const auto& per = j["per_engine"];
       expect_object(per, pat, "per_engine");
-      for (const auto& [engine, c] : per.items()) r.per_engine.emplace_back(engine, choice(c, child(pat, engine), taken));
+      for (const auto& [engine, c] : per.items())
+        r.per_engine.emplace_back(engine, choice(c, child(pat, engine), taken));
       // Without "default", unlisted engines use TripRule's own default (one trip / "else").
       if (j.contains("default")) r.uniform = choice(j["default"], child(at, "default"), taken);
       return r;
@@ -266,8 +267,9 @@ class JsonReader {
         if (key != "id") in.extra.emplace(key, value.dump());
       return in;
     }
-    fail(at, "bad-item", "a block item is an instruction id, {\"instr\": ...}, {\"set\": ...}, {\"barrier\": ...}"
-                         " or (in a spec) {\"id\": ...}");
+    fail(at, "bad-item",
+         "a block item is an instruction id, {\"instr\": ...}, {\"set\": ...}, {\"barrier\": ...}"
+         " or (in a spec) {\"id\": ...}");
   }
 
   Instr impl_instr(const ordered_json& j, const std::string& at) {

@@ -36,8 +36,7 @@ Result<LoadedProgram> load_program_text(std::string_view content, const std::str
 
 Result<LoadedProgram> load_program_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return Diagnostic{path, "", "io", "is a directory, not a program file"};
+  if (std::filesystem::is_directory(path, ec)) return Diagnostic{path, "", "io", "is a directory, not a program file"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Diagnostic{path, "", "io", "cannot open the file for reading"};
   std::ostringstream ss;
@@ -52,8 +51,7 @@ Result<LoadedProgram> load_program_file(const std::string& path, ProgramKind kin
   if (loaded->program.kind != kind) {
     const char* want = kind == ProgramKind::Spec ? "spec/1" : "impl/1";
     const char* got = kind == ProgramKind::Spec ? "impl/1" : "spec/1";
-    return Diagnostic{path, "/syncbisim", "wrong-kind",
-                      std::string("expected a ") + want + " program, found " + got};
+    return Diagnostic{path, "/syncbisim", "wrong-kind", std::string("expected a ") + want + " program, found " + got};
   }
   return loaded;
 }

@@ -29,7 +29,7 @@ std::optional<SpecMix> parse_spec_mix(const std::string& s);
 
 struct CampaignOptions {
   std::uint64_t seed = 1;
-  std::uint64_t start = 0;  // the first run index
+  std::uint64_t start = 0;   // the first run index
   std::uint64_t runs = 100;  // runs start .. start + runs - 1 (before sharding)
   std::uint64_t shard_index = 0, shard_count = 1;
   SpecMix specs = SpecMix::Mixed;
@@ -40,7 +40,7 @@ struct CampaignOptions {
   std::uint64_t max_states = 20000;  // per check; a run that hits it is inconclusive
   std::uint64_t max_failures = 0;    // stop after this many failures (0: run them all)
   bool minimize = true;
-  ShrinkOptions shrink;  // its check options are set from the above
+  ShrinkOptions shrink;                                                   // its check options are set from the above
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;  // after every run
 };
 
@@ -58,12 +58,12 @@ generators::SpecGenOptions campaign_spec_options(bool allocatable_only);
 
 struct RunFailure {
   std::uint64_t run = 0;
-  std::uint64_t seed = 0;  // run_seed
-  std::string what;        // the failure, or the allocator's error
-  model::Program spec, impl;            // as found
-  std::optional<ShrinkResult> shrunk;   // minimized (same failure)
-  nlohmann::json traces;                // of the case written (the minimized one if any)
-  std::string report;                   // checker::render_text of that case
+  std::uint64_t seed = 0;              // run_seed
+  std::string what;                    // the failure, or the allocator's error
+  model::Program spec, impl;           // as found
+  std::optional<ShrinkResult> shrunk;  // minimized (same failure)
+  nlohmann::json traces;               // of the case written (the minimized one if any)
+  std::string report;                  // checker::render_text of that case
 };
 
 struct CampaignResult {

@@ -14,9 +14,9 @@ namespace syncbisim::fuzz {
 
 // Which violations count as failures.
 enum class Counts : std::uint8_t {
-  UnderSyncOnly,        // the barrier baseline, and any strategy on a non-allocatable spec
-  AllOnAllocatable,     // a barrier-free strategy: over-sync and impl deadlocks too, on allocatable specs
-  All,                  // a given pair: any violation (spec deadlocks aside)
+  UnderSyncOnly,     // the barrier baseline, and any strategy on a non-allocatable spec
+  AllOnAllocatable,  // a barrier-free strategy: over-sync and impl deadlocks too, on allocatable specs
+  All,               // a given pair: any violation (spec deadlocks aside)
 };
 
 struct Failure {

@@ -44,7 +44,8 @@ const std::string& stmt_id(const model::Stmt& s) {
 }
 
 // The loops (branch loops by their C.then / C.else names) around each instruction.
-void loops_around(const Body& body, std::vector<std::string>& path, std::map<std::string, std::vector<std::string>>& out) {
+void loops_around(const Body& body, std::vector<std::string>& path,
+                  std::map<std::string, std::vector<std::string>>& out) {
   for (const auto& stmt : body) {
     if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
       for (const auto& s : b->streams)
@@ -133,8 +134,7 @@ bool unwrap(model::Program& p, const std::string& id, int branch) {
     for (std::size_t i = 0; i < body.size(); ++i) {
       if (stmt_id(body[i]) != id) continue;
       Body inner;
-      if (auto* l = std::get_if<model::Loop>(&body[i].node))
-        inner = std::move(l->body);
+      if (auto* l = std::get_if<model::Loop>(&body[i].node)) inner = std::move(l->body);
       else {
         auto& c = std::get<model::Cond>(body[i].node);
         inner = std::move(branch == 0 ? c.then_body : c.else_body);
@@ -214,7 +214,8 @@ void tidy_dependencies(model::Program& spec) {
       const auto& b = c->second;
       return std::find(a.begin(), a.end(), loop) != a.end() && std::find(b.begin(), b.end(), loop) != b.end();
     };
-    for (auto it = d.distance.begin(); it != d.distance.end();) it = common(it->first) ? std::next(it) : d.distance.erase(it);
+    for (auto it = d.distance.begin(); it != d.distance.end();)
+      it = common(it->first) ? std::next(it) : d.distance.erase(it);
     kept.push_back(std::move(d));
   }
   spec.deps = std::move(kept);

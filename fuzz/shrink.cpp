@@ -134,10 +134,8 @@ class Shrinker {
     bool any = false;
     for (std::size_t i = 0; i < cur_.spec.engines.size() && cur_.spec.engines.size() > 1 && !out_of_budget();) {
       const auto e = cur_.spec.engines[i];
-      if (e != target_.engine && attempt(edited([&](model::Program& p) { drop_engine(p, e); })))
-        any = true;
-      else
-        ++i;
+      if (e != target_.engine && attempt(edited([&](model::Program& p) { drop_engine(p, e); }))) any = true;
+      else ++i;
     }
     return any;
   }
@@ -245,8 +243,7 @@ class Shrinker {
       if (i >= ms.size()) break;
       if (attempt(Subject{cur_.spec, std::move(ms[i].impl)}))
         any = true;  // the list shrank by one: the same index is the next item
-      else
-        ++i;
+      else ++i;
     }
     return any;
   }
@@ -283,10 +280,8 @@ class Shrinker {
         for (std::uint32_t lower : {0u, k - 1}) {
           if (out_of_budget()) return any;
           Subject c = cur_;
-          if (lower == 0)
-            c.spec.deps[d].distance.erase(loop);
-          else
-            c.spec.deps[d].distance[loop] = lower;
+          if (lower == 0) c.spec.deps[d].distance.erase(loop);
+          else c.spec.deps[d].distance[loop] = lower;
           if (attempt(std::move(c))) {
             any = true;
             break;
@@ -334,9 +329,9 @@ model::Result<ShrinkResult> shrink(const model::Program& spec, const std::option
   } else if (r.failure) {
     t = *r.failure;
   } else {
-    return model::make_error("", "no-failure",
-                             std::string("the case shows no failure to keep (verdict ") +
-                                 checker::to_string(r.check.verdict) + ")");
+    return model::make_error(
+        "", "no-failure",
+        std::string("the case shows no failure to keep (verdict ") + checker::to_string(r.check.verdict) + ")");
   }
   return Shrinker(std::move(start), impl ? nullptr : derive, std::move(t), options).run();
 }

@@ -29,9 +29,9 @@ struct ShrinkProgress {
 };
 
 struct ShrinkOptions {
-  std::uint64_t max_steps = 5000;  // 0: no limit
-  double max_seconds = 60;         // 0: no limit; hitting it makes the result depend on speed
-  CaseOptions check;               // the checker's limits and which violations count
+  std::uint64_t max_steps = 5000;                       // 0: no limit
+  double max_seconds = 60;                              // 0: no limit; hitting it makes the result depend on speed
+  CaseOptions check;                                    // the checker's limits and which violations count
   std::function<void(const ShrinkProgress&)> progress;  // after every accepted candidate
 };
 

@@ -10,7 +10,8 @@ namespace syncbisim::generators {
 
 rc::Gen<DepPick> gen_dep_pick() {
   // Offsets lean to zero: most real dependencies are within one iteration.
-  const auto offset = weighted_one_of<std::uint32_t>({{4, rc::gen::just(0u)}, {2, rc::gen::just(1u)}, {1, rc::gen::just(2u)}});
+  const auto offset =
+      weighted_one_of<std::uint32_t>({{4, rc::gen::just(0u)}, {2, rc::gen::just(1u)}, {1, rc::gen::just(2u)}});
   return rc::gen::apply(
       [](std::uint32_t c, std::uint32_t p, std::uint32_t k, std::vector<std::uint32_t> offsets) {
         return DepPick{c, p, k, std::move(offsets)};
@@ -29,10 +30,8 @@ model::Dependency allocatable(const InstrPlace& p, const InstrPlace& c, std::uin
   const std::string& s = common.back();
   const bool p_directly_in_s = p.loops.back() == s;
   std::uint32_t k = 0;
-  if (p_directly_in_s)
-    k = k_pick % 3;
-  else
-    k = p.rank < c.rank ? 0 : 1;
+  if (p_directly_in_s) k = k_pick % 3;
+  else k = p.rank < c.rank ? 0 : 1;
   model::Dependency d{p.id, c.id, {}, {}};
   if (k > 0) d.distance[s] = k;
   return d;

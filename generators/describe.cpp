@@ -40,10 +40,8 @@ void put_item(std::ostream& os, const model::Item& item) {
     os << " " << in->id;
     for (const auto& w : in->waits) {
       os << "{" << w.sem << ">=";
-      if (const auto* r = std::get_if<std::string>(&w.ge))
-        os << *r;
-      else
-        os << std::get<std::uint64_t>(w.ge);
+      if (const auto* r = std::get_if<std::string>(&w.ge)) os << *r;
+      else os << std::get<std::uint64_t>(w.ge);
       os << "}";
     }
     if (in->signal) os << "{" << in->signal->sem << "+=" << in->signal->add << "}";

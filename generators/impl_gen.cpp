@@ -30,16 +30,22 @@ rc::Gen<Item> gen_item(const ImplGenOptions& o) {
   // Semaphores by slot, like engines: the declared list shrinks independently (slots.h).
   const auto sem = rc::gen::map(rc::gen::inRange<std::uint32_t>(0, std::max<std::uint32_t>(1, o.max_semaphores)),
                                 [](std::uint32_t s) { return slot_name(s); });
-  const auto operand = rc::gen::oneOf(
-      rc::gen::map(gen_constant(), [](std::uint64_t v) { return model::Operand{v}; }),
-      rc::gen::map(gen_register(), [](std::string r) { return model::Operand{std::move(r)}; }));
-  const auto wait = rc::gen::apply([](std::string s, model::Operand ge) { return model::Wait{std::move(s), std::move(ge)}; },
-                                   sem, operand);
+  const auto operand =
+      rc::gen::oneOf(rc::gen::map(gen_constant(), [](std::uint64_t v) { return model::Operand{v}; }),
+                     rc::gen::map(gen_register(), [](std::string r) { return model::Operand{std::move(r)}; }));
+  const auto wait = rc::gen::apply(
+      [](std::string s, model::Operand ge) {
+        return model::Wait{std::move(s), std::move(ge)};
+      },
+      sem, operand);
   const auto add = weighted_one_of<std::uint32_t>(
       {{6, rc::gen::inRange<std::uint32_t>(1, 4)},
        {1, rc::gen::element<std::uint32_t>(1000, std::numeric_limits<std::uint32_t>::max())}});
-  const auto signal =
-      rc::gen::apply([](std::string s, std::uint32_t n) { return model::Signal{std::move(s), n}; }, sem, add);
+  const auto signal = rc::gen::apply(
+      [](std::string s, std::uint32_t n) {
+        return model::Signal{std::move(s), n};
+      },
+      sem, add);
   auto instr = rc::gen::apply(
       [](std::vector<model::Wait> waits, std::optional<model::Signal> sig) {
         model::Instr in;
@@ -49,7 +55,9 @@ rc::Gen<Item> gen_item(const ImplGenOptions& o) {
       },
       bounded_vector(0, 2, wait), optional_of(signal));
   auto regop = rc::gen::apply(
-      [](std::string dst, model::Expr e) { return Item{model::RegOp{std::move(dst), std::move(e), {}}}; },
+      [](std::string dst, model::Expr e) {
+        return Item{model::RegOp{std::move(dst), std::move(e), {}}};
+      },
       gen_register(), gen_expr(o.max_expr_depth));
   auto barrier = rc::gen::map(optional_of(bounded_vector(0, 3, sem)), [](std::optional<std::vector<std::string>> r) {
     model::Barrier b;
@@ -101,8 +109,8 @@ void resolve_semaphores(std::vector<model::Stmt>& body, const std::vector<std::s
 rc::Gen<model::Program> gen_impl_shape(ImplGenOptions o) {
   o.min_engines = std::clamp<std::uint32_t>(o.min_engines, 1, 5);
   o.max_engines = std::clamp<std::uint32_t>(o.max_engines, o.min_engines, 5);
-  const TreeShape shape{o.max_engines, o.max_depth, o.max_trip, o.max_top_stmts, o.max_body_stmts, o.max_items,
-                        true,          true};
+  const TreeShape shape{o.max_engines,    o.max_depth, o.max_trip, o.max_top_stmts,
+                        o.max_body_stmts, o.max_items, true,       true};
   return rc::gen::apply(
       [](std::vector<std::string> engines, std::uint32_t n_sems, std::vector<model::Stmt> body) {
         model::Program p;

@@ -18,7 +18,7 @@ struct ImplGenOptions {
   std::uint32_t max_trip = 3;
   std::uint32_t max_top_stmts = 5;
   std::uint32_t max_body_stmts = 3;
-  std::uint32_t max_items = 4;       // items (instructions, register operations, barriers)
+  std::uint32_t max_items = 4;  // items (instructions, register operations, barriers)
   std::uint32_t max_expr_depth = 3;
 };
 

@@ -115,8 +115,7 @@ class Enumerator {
         Mutation base;
         base.engine = ref.stream->engine;
         base.where = item_name(item) + (ref.loops.empty() ? "" : " in " + ref.loops);
-        if (const auto* in = std::get_if<model::Instr>(&item))
-          instr_mutants(s, i, *in, base);
+        if (const auto* in = std::get_if<model::Instr>(&item)) instr_mutants(s, i, *in, base);
         else if (const auto* r = std::get_if<model::RegOp>(&item))
           regop_mutants(s, i, *r, base, regs, ref.stream->items.size());
         else
@@ -199,7 +198,8 @@ class Enumerator {
         if (delta < 0 && c == 0) continue;
         model::Expr e = r.expr;
         e.nodes[n].value = c + static_cast<std::uint64_t>(static_cast<std::int64_t>(delta));
-        add(s, i, with(base, is_mask[n] ? MutationKind::ChangeMask : MutationKind::ChangeConstant, text, changed_text(e)),
+        add(s, i,
+            with(base, is_mask[n] ? MutationKind::ChangeMask : MutationKind::ChangeConstant, text, changed_text(e)),
             set_expr(e));
       }
     }
@@ -217,10 +217,8 @@ class Enumerator {
       model::Expr e = r.expr;
       for (auto& node : e.nodes) {
         if (node.op != ExprOp::Reg) continue;
-        if (node.reg == a)
-          node.reg = b;
-        else if (node.reg == b && read.size() >= 2)
-          node.reg = a;
+        if (node.reg == a) node.reg = b;
+        else if (node.reg == b && read.size() >= 2) node.reg = a;
       }
       add(s, i, with(base, MutationKind::SwapRegisters, text, changed_text(e)), set_expr(e));
     }

@@ -19,10 +19,10 @@ enum class MutationKind : std::uint8_t {
   SwapRegisters,   // the registers an expression reads, exchanged (or one replaced by another)
   SwapSemaphores,  // a wait or a signal on another declared semaphore
   DropRegOp,
-  MoveRegOp,       // a register operation one place later in its stream
+  MoveRegOp,  // a register operation one place later in its stream
   DropWait,
   DropSignal,
-  DropBarrier,     // a barrier removed from one engine's stream (that engine no longer meets the others there)
+  DropBarrier,  // a barrier removed from one engine's stream (that engine no longer meets the others there)
 };
 const char* to_string(MutationKind k);
 

@@ -70,8 +70,7 @@ rc::Gen<T> weighted_one_of(std::vector<std::pair<std::size_t, rc::Gen<T>>> alter
 // std::optional from a generator, absent about one time in `absent_weight + present_weight`.
 // Shrinks towards absent.
 template <class T>
-rc::Gen<std::optional<T>> optional_of(rc::Gen<T> g, std::size_t absent_weight = 1,
-                                      std::size_t present_weight = 1) {
+rc::Gen<std::optional<T>> optional_of(rc::Gen<T> g, std::size_t absent_weight = 1, std::size_t present_weight = 1) {
   return weighted_one_of<std::optional<T>>(
       {{absent_weight, rc::gen::just(std::optional<T>{})},
        {present_weight, rc::gen::map(std::move(g), [](T v) { return std::optional<T>(std::move(v)); })}});

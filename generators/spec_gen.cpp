@@ -30,9 +30,9 @@ rc::Gen<std::map<std::string, std::string>> gen_extras() {
   // Values are written the way nlohmann::json::dump() writes them, so a reader that parses and
   // re-dumps them gives back the same text.
   const auto key = rc::gen::element<std::string>("op", "latency", "unit", "bytes", "note");
-  const auto value = rc::gen::element<std::string>("\"dma_load\"", "\"matmul\"", "120", "0", "-3", "1.5", "true",
-                                                   "false", "null", "[1,2]", "{\"a\":1,\"b\":[]}", "\"a b\"",
-                                                   "\"q\\\"x\"", "[]", "{}");
+  const auto value =
+      rc::gen::element<std::string>("\"dma_load\"", "\"matmul\"", "120", "0", "-3", "1.5", "true", "false", "null",
+                                    "[1,2]", "{\"a\":1,\"b\":[]}", "\"a b\"", "\"q\\\"x\"", "[]", "{}");
   const auto entries = bounded_vector(1, 3, rc::gen::pair(key, value));
   auto some = rc::gen::map(entries, [](std::vector<std::pair<std::string, std::string>> kv) {
     return std::map<std::string, std::string>(kv.begin(), kv.end());
@@ -58,7 +58,7 @@ rc::Gen<model::Program> gen_spec(SpecGenOptions o) {
   o.min_engines = std::clamp<std::uint32_t>(o.min_engines, 1, 5);
   o.max_engines = std::clamp<std::uint32_t>(o.max_engines, o.min_engines, 5);
   const DepMode mode{o.allocatable_only, o.acyclic, o.distance_at_top};
-  const TreeShape shape{o.max_engines, o.max_depth,      o.max_trip,  o.max_top_stmts,
+  const TreeShape shape{o.max_engines,    o.max_depth, o.max_trip,  o.max_top_stmts,
                         o.max_body_stmts, o.max_items, o.divergent, false};
   // Engines first, then the tree, then dependencies: the order RapidCheck shrinks them in.
   return rc::gen::apply(

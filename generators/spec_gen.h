@@ -16,13 +16,13 @@ namespace syncbisim::generators {
 
 struct SpecGenOptions {
   std::uint32_t min_engines = 1;
-  std::uint32_t max_engines = 5;      // at most 5: the names are PE ACT DVE POOL SP or E0..E4
-  std::uint32_t max_depth = 3;        // loop nesting; a cond branch counts as a loop
-  std::uint32_t max_trip = 3;         // largest iteration count of any trip rule
-  std::uint32_t max_top_stmts = 5;    // statements of the program body, at full size
-  std::uint32_t max_body_stmts = 3;   // statements of a loop body or cond branch
-  std::uint32_t max_items = 2;        // instructions of one engine in one block statement
-  std::uint32_t max_deps = 8;         // dependency picks (some may resolve to the same one)
+  std::uint32_t max_engines = 5;     // at most 5: the names are PE ACT DVE POOL SP or E0..E4
+  std::uint32_t max_depth = 3;       // loop nesting; a cond branch counts as a loop
+  std::uint32_t max_trip = 3;        // largest iteration count of any trip rule
+  std::uint32_t max_top_stmts = 5;   // statements of the program body, at full size
+  std::uint32_t max_body_stmts = 3;  // statements of a loop body or cond branch
+  std::uint32_t max_items = 2;       // instructions of one engine in one block statement
+  std::uint32_t max_deps = 8;        // dependency picks (some may resolve to the same one)
   // Only allocatable dependencies (semantics.md §6), at most one per consumer.
   bool allocatable_only = false;
   // Zero-distance dependencies only point forward in pre-order (no spec deadlock when uniform).

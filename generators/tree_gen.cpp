@@ -16,7 +16,9 @@ int as_int(std::uint32_t n) { return static_cast<int>(n); }
 
 rc::Gen<Stmt> gen_block(const TreeShape& t, const rc::Gen<model::Item>& item) {
   const auto stream = rc::gen::apply(
-      [](std::uint32_t slot, std::vector<model::Item> items) { return model::Stream{slot_name(slot), std::move(items)}; },
+      [](std::uint32_t slot, std::vector<model::Item> items) {
+        return model::Stream{slot_name(slot), std::move(items)};
+      },
       rc::gen::inRange<std::uint32_t>(0, t.engine_slots), bounded_vector(1, as_int(t.max_items), item));
   return rc::gen::map(bounded_vector(1, as_int(t.engine_slots), stream), [](std::vector<model::Stream> s) {
     model::Block b;

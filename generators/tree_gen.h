@@ -13,13 +13,13 @@ namespace syncbisim::generators {
 
 struct TreeShape {
   std::uint32_t engine_slots = 5;
-  std::uint32_t max_depth = 3;       // loop nesting below @top; a cond branch counts as a loop
+  std::uint32_t max_depth = 3;  // loop nesting below @top; a cond branch counts as a loop
   std::uint32_t max_trip = 3;
   std::uint32_t max_top_stmts = 5;
   std::uint32_t max_body_stmts = 3;
-  std::uint32_t max_items = 3;       // items of one engine in one block
-  bool divergent = true;             // some per-engine trip rules
-  bool optional_trips = false;       // impl programs may leave trips and branch rules out
+  std::uint32_t max_items = 3;  // items of one engine in one block
+  bool divergent = true;        // some per-engine trip rules
+  bool optional_trips = false;  // impl programs may leave trips and branch rules out
 };
 
 rc::Gen<std::vector<model::Stmt>> gen_tree(const TreeShape& shape, const rc::Gen<model::Item>& item);

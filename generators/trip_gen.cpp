@@ -41,7 +41,9 @@ rc::Gen<model::TripRule> gen_trip_rule(rc::Gen<Choice> choice, bool allow_diverg
   if (!allow_divergent || engine_slots == 0) return uniform;
   using Entry = std::pair<std::string, Choice>;
   const auto entry = rc::gen::apply(
-      [](std::uint32_t slot, Choice c) { return Entry{slot_name(slot), std::move(c)}; },
+      [](std::uint32_t slot, Choice c) {
+        return Entry{slot_name(slot), std::move(c)};
+      },
       rc::gen::inRange<std::uint32_t>(0, engine_slots), choice);
   auto divergent = rc::gen::apply(
       [](Choice fallback, std::vector<Entry> entries) {

@@ -18,7 +18,6 @@ rc::Gen<model::Choice> gen_branch_choice();
 
 // A rule over `choice`: uniform, or (if `allow_divergent`) sometimes per-engine with up to
 // three entries naming engine slots below `engine_slots`.
-rc::Gen<model::TripRule> gen_trip_rule(rc::Gen<model::Choice> choice, bool allow_divergent,
-                                       std::uint32_t engine_slots);
+rc::Gen<model::TripRule> gen_trip_rule(rc::Gen<model::Choice> choice, bool allow_divergent, std::uint32_t engine_slots);
 
 }  // namespace syncbisim::generators

@@ -34,9 +34,8 @@ Expr Expr::binary(ExprOp op, const Expr& a, const Expr& b) {
 }
 
 std::uint32_t Expr::alu_cost() const {
-  return static_cast<std::uint32_t>(std::count_if(nodes.begin(), nodes.end(), [](const ExprNode& n) {
-    return n.op != ExprOp::Const && n.op != ExprOp::Reg;
-  }));
+  return static_cast<std::uint32_t>(std::count_if(
+      nodes.begin(), nodes.end(), [](const ExprNode& n) { return n.op != ExprOp::Const && n.op != ExprOp::Reg; }));
 }
 
 std::vector<std::string> Expr::registers() const {

@@ -13,8 +13,8 @@ enum class ExprOp : std::uint8_t { Const, Reg, Add, Sub, Mul, IsGt };
 
 struct ExprNode {
   ExprOp op = ExprOp::Const;
-  std::uint64_t value = 0;  // Const
-  std::string reg;          // Reg: register name (per engine: same name on two engines = two registers)
+  std::uint64_t value = 0;         // Const
+  std::string reg;                 // Reg: register name (per engine: same name on two engines = two registers)
   std::uint32_t lhs = 0, rhs = 0;  // operands (indices into nodes), for the binary ops
   bool operator==(const ExprNode&) const = default;
 };

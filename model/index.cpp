@@ -11,17 +11,16 @@ namespace {
 // Names are identifiers that both formats and the expression grammar can carry: letters, digits,
 // '_' and '.', not starting with a digit or '.', and none of the text format's keywords.
 bool reserved(const std::string& s) {
-  static constexpr const char* kWords[] = {"barrier", "loop", "cond", "dep", "else", "engines", "semaphores",
-                                           "syncbisim", "trip", "taken", "distance", "isgt", "per_engine",
-                                           "default", "then", "any"};
+  static constexpr const char* kWords[] = {"barrier",    "loop",      "cond", "dep",   "else",     "engines",
+                                           "semaphores", "syncbisim", "trip", "taken", "distance", "isgt",
+                                           "per_engine", "default",   "then", "any"};
   return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return s == w; });
 }
 
 bool valid_name(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') || reserved(s)) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-  });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
 }
 
 template <class Map, class Id>
@@ -39,7 +38,8 @@ class IndexBuilder {
     for (std::size_t i = 0; i < p_.engines.size(); ++i) {
       const auto& e = p_.engines[i];
       const std::string where = "/engines/" + std::to_string(i);
-      if (!valid_name(e)) return make_error(where, "bad-name", "engine name '" + e + "' is not an identifier or is a reserved word");
+      if (!valid_name(e))
+        return make_error(where, "bad-name", "engine name '" + e + "' is not an identifier or is a reserved word");
       if (!add_name(ix_.engine_ids_, e, static_cast<EngineId>(i)))
         return make_error(where, "duplicate-engine", "engine '" + e + "' is declared twice");
       ix_.engines.push_back(e);
@@ -50,7 +50,8 @@ class IndexBuilder {
       const std::string where = "/semaphores/" + std::to_string(i);
       if (p_.kind == ProgramKind::Spec)
         return make_error(where, "spec-has-semaphores", "a spec program declares no semaphores");
-      if (!valid_name(s)) return make_error(where, "bad-name", "semaphore name '" + s + "' is not an identifier or is a reserved word");
+      if (!valid_name(s))
+        return make_error(where, "bad-name", "semaphore name '" + s + "' is not an identifier or is a reserved word");
       if (!add_name(ix_.sem_ids_, s, static_cast<SemId>(i)))
         return make_error(where, "duplicate-semaphore", "semaphore '" + s + "' is declared twice");
       ix_.semaphores.push_back(s);
@@ -72,7 +73,8 @@ class IndexBuilder {
  private:
   Status add_loop(const std::string& name, LoopInfo info) {
     if (info.kind == LoopKind::Loop && !valid_name(name))
-      return make_error(info.loc.where, "bad-name", "loop id '" + name + "' is not an identifier or is a reserved word");
+      return make_error(info.loc.where, "bad-name",
+                        "loop id '" + name + "' is not an identifier or is a reserved word");
     const auto id = static_cast<LoopId>(ix_.loops.size());
     if (cond_ids_.count(name) || !add_name(ix_.loop_ids_, name, id))
       return make_error(info.loc.where, "duplicate-loop",
@@ -86,8 +88,8 @@ class IndexBuilder {
     if (!trip) return Ok{};
     auto check_choice = [&](const Choice& c) -> Status {
       if (const auto* r = std::get_if<RangeTrip>(&c); r && r->min > r->max)
-        return make_error(where, "bad-trip", "range min " + std::to_string(r->min) + " exceeds max " +
-                                                 std::to_string(r->max));
+        return make_error(where, "bad-trip",
+                          "range min " + std::to_string(r->min) + " exceeds max " + std::to_string(r->max));
       if (const auto* s = std::get_if<SeqTrip>(&c); s && s->values.empty())
         return make_error(where, "bad-trip", "a sequence needs at least one value");
       if (is_cond && choice_max(c) > 1)
@@ -117,18 +119,24 @@ class IndexBuilder {
         if (auto s = walk(l->body, id, depth + 1); !s) return s;
       } else {
         const auto& c = std::get<Cond>(stmt.node);
-        if (!valid_name(c.id)) return make_error(c.loc.where, "bad-name", "cond id '" + c.id + "' is not an identifier or is a reserved word");
+        if (!valid_name(c.id))
+          return make_error(c.loc.where, "bad-name",
+                            "cond id '" + c.id + "' is not an identifier or is a reserved word");
         if (auto s = check_trip(c.taken, c.loc.where, true); !s) return s;
         // Cond ids share the loop namespace but name no loop themselves: the branch loops
         // are "<id>.then" and "<id>.else".
         if (ix_.loop_ids_.count(c.id) || !cond_ids_.insert(c.id).second)
           return make_error(c.loc.where, "duplicate-loop", "id '" + c.id + "' is used twice");
         const auto then_id = static_cast<LoopId>(ix_.loops.size());
-        if (auto s = add_loop(then_loop(c.id), LoopInfo{"", LoopKind::CondThen, parent, depth + 1, c.id, c.taken, c.loc}); !s)
+        if (auto s =
+                add_loop(then_loop(c.id), LoopInfo{"", LoopKind::CondThen, parent, depth + 1, c.id, c.taken, c.loc});
+            !s)
           return s;
         if (auto s = walk(c.then_body, then_id, depth + 1); !s) return s;
         const auto else_id = static_cast<LoopId>(ix_.loops.size());
-        if (auto s = add_loop(else_loop(c.id), LoopInfo{"", LoopKind::CondElse, parent, depth + 1, c.id, c.taken, c.loc}); !s)
+        if (auto s =
+                add_loop(else_loop(c.id), LoopInfo{"", LoopKind::CondElse, parent, depth + 1, c.id, c.taken, c.loc});
+            !s)
           return s;
         if (auto s = walk(c.else_body, else_id, depth + 1); !s) return s;
       }
@@ -154,7 +162,8 @@ class IndexBuilder {
       for (const auto& item : stream.items) {
         if (const auto* in = std::get_if<Instr>(&item)) {
           if (!valid_name(in->id))
-            return make_error(in->loc.where, "bad-name", "instruction id '" + in->id + "' is not an identifier or is a reserved word");
+            return make_error(in->loc.where, "bad-name",
+                              "instruction id '" + in->id + "' is not an identifier or is a reserved word");
           if (!add_name(ix_.instr_ids_, in->id, static_cast<InstrId>(ix_.instrs.size())))
             return make_error(in->loc.where, "duplicate-instr", "instruction id '" + in->id + "' is used twice");
           ix_.instrs.push_back(InstrInfo{in->id, eng->second, parent, in->loc});
@@ -163,23 +172,26 @@ class IndexBuilder {
           for (const auto& w : in->waits) {
             if (auto s = sem_declared(w.sem, in->loc.where); !s) return s;
             if (const auto* r = std::get_if<std::string>(&w.ge)) {
-              if (!valid_name(*r)) return make_error(in->loc.where, "bad-name", "register '" + *r + "' is not an identifier or is a reserved word");
+              if (!valid_name(*r))
+                return make_error(in->loc.where, "bad-name",
+                                  "register '" + *r + "' is not an identifier or is a reserved word");
               note_register(*r);
             }
           }
           if (in->signal) {
             if (auto s = sem_declared(in->signal->sem, in->loc.where); !s) return s;
-            if (in->signal->add == 0)
-              return make_error(in->loc.where, "bad-signal", "a signal adds at least 1");
+            if (in->signal->add == 0) return make_error(in->loc.where, "bad-signal", "a signal adds at least 1");
           }
         } else if (const auto* op = std::get_if<RegOp>(&item)) {
           if (p_.kind == ProgramKind::Spec)
             return make_error(op->loc.where, "spec-has-regop", "a spec program has no register operations");
           if (!valid_name(op->dst))
-            return make_error(op->loc.where, "bad-name", "register '" + op->dst + "' is not an identifier or is a reserved word");
+            return make_error(op->loc.where, "bad-name",
+                              "register '" + op->dst + "' is not an identifier or is a reserved word");
           for (const auto& r : op->expr.registers()) {
             if (!valid_name(r))
-              return make_error(op->loc.where, "bad-name", "register '" + r + "' is not an identifier or is a reserved word");
+              return make_error(op->loc.where, "bad-name",
+                                "register '" + r + "' is not an identifier or is a reserved word");
             note_register(r);
           }
           note_register(op->dst);
@@ -198,17 +210,21 @@ class IndexBuilder {
 
   Status check_dep(const Dependency& d) {
     const auto p = ix_.instr(d.producer);
-    if (!p) return make_error(d.loc.where, "unknown-instr", "producer '" + d.producer + "' is not an instruction of the program");
+    if (!p)
+      return make_error(d.loc.where, "unknown-instr",
+                        "producer '" + d.producer + "' is not an instruction of the program");
     const auto c = ix_.instr(d.consumer);
-    if (!c) return make_error(d.loc.where, "unknown-instr", "consumer '" + d.consumer + "' is not an instruction of the program");
+    if (!c)
+      return make_error(d.loc.where, "unknown-instr",
+                        "consumer '" + d.consumer + "' is not an instruction of the program");
     const LoopId s = ix_.common(ix_.instrs[*p].parent, ix_.instrs[*c].parent);
     for (const auto& [loop, k] : d.distance) {
       const auto l = ix_.loop(loop);
       if (!l) return make_error(d.loc.where, "unknown-loop", "distance names unknown loop '" + loop + "'");
       if (!ix_.encloses(*l, s))
         return make_error(d.loc.where, "distance-not-common",
-                          "distance names loop '" + loop + "', which does not enclose both '" + d.producer +
-                              "' and '" + d.consumer + "'");
+                          "distance names loop '" + loop + "', which does not enclose both '" + d.producer + "' and '" +
+                              d.consumer + "'");
     }
     return Ok{};
   }

@@ -26,9 +26,9 @@ enum class LoopKind : std::uint8_t { Top, Loop, CondThen, CondElse };
 struct LoopInfo {
   std::string name;
   LoopKind kind = LoopKind::Loop;
-  LoopId parent = kTop;   // kTop for @top itself
-  std::uint32_t depth = 0;  // @top is 0
-  std::string cond;       // for CondThen/CondElse: the cond id
+  LoopId parent = kTop;          // kTop for @top itself
+  std::uint32_t depth = 0;       // @top is 0
+  std::string cond;              // for CondThen/CondElse: the cond id
   std::optional<TripRule> trip;  // the loop's rule; for a branch loop the cond's `taken` rule
   Loc loc;
 };
@@ -47,8 +47,8 @@ class ProgramIndex {
   static Result<ProgramIndex> build(const Program& p);
 
   std::vector<std::string> engines;
-  std::vector<LoopInfo> loops;     // loops[0] is @top; then in pre-order of the tree
-  std::vector<InstrInfo> instrs;   // in pre-order of the tree, engine streams in file order
+  std::vector<LoopInfo> loops;    // loops[0] is @top; then in pre-order of the tree
+  std::vector<InstrInfo> instrs;  // in pre-order of the tree, engine streams in file order
   std::vector<std::string> semaphores;
   std::vector<std::string> registers;  // every register name read or written, first-use order
 

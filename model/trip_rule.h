@@ -41,7 +41,7 @@ std::uint32_t choice_max(const Choice& c);
 struct TripRule {
   Choice uniform = ConstTrip{1};
   std::vector<std::pair<std::string, Choice>> per_engine;  // engine name -> choice, in file order
-  bool divergent = false;  // true iff written as {"per_engine": ...}
+  bool divergent = false;                                  // true iff written as {"per_engine": ...}
 
   const Choice& for_engine(const std::string& engine) const;
   bool operator==(const TripRule&) const = default;

@@ -52,17 +52,14 @@ CounterScan scan_counters(const Places& places, model::EngineId engine) {
         const auto a = set->at.loop;
         if (a == c.loop || !places.index().encloses(a, c.loop))
           why = "assigned in a loop that does not enclose its increment";
-        else if (set->at.stmt >= places.stmt_in(a, c.loop))
-          why = "assigned after the loop that increments it";
+        else if (set->at.stmt >= places.stmt_in(a, c.loop)) why = "assigned after the loop that increments it";
         c.reset_loop = a;
         c.reset = set->at;
         c.init = set->expr.nodes[0].value;
       }
     }
-    if (why.empty())
-      out.counters.emplace(reg, c);
-    else
-      out.why_not.emplace(reg, why);
+    if (why.empty()) out.counters.emplace(reg, c);
+    else out.why_not.emplace(reg, why);
   }
   return out;
 }

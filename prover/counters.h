@@ -15,7 +15,7 @@
 namespace syncbisim::prover {
 
 struct Counter {
-  model::LoopId loop = model::kTop;        // the increment is directly in this loop's body
+  model::LoopId loop = model::kTop;  // the increment is directly in this loop's body
   Place inc;
   std::uint64_t add = 0;
   model::LoopId reset_loop = model::kTop;  // @top when never assigned (starts at 0)

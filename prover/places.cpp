@@ -70,7 +70,8 @@ std::uint32_t Places::stmt_in(model::LoopId a, const Place& x) const {
 Order Places::order_in(model::LoopId a, const Place& x, const Place& y) const {
   const auto sx = stmt_in(a, x), sy = stmt_in(a, y);
   if (sx != sy) return sx < sy ? Order::Before : Order::After;
-  if (x.loop == a && y.loop == a) return x.item < y.item ? Order::Before : (x.item > y.item ? Order::After : Order::SameStatement);
+  if (x.loop == a && y.loop == a)
+    return x.item < y.item ? Order::Before : (x.item > y.item ? Order::After : Order::SameStatement);
   return Order::SameStatement;
 }
 

@@ -1,7 +1,7 @@
 #include "prover/prove.h"
 
-#include <chrono>
 #include <z3++.h>
+#include <chrono>
 
 #include "analysis/dependency_analysis.h"
 #include "prover/detail/encoder.h"
@@ -41,8 +41,8 @@ std::uint64_t value_of(const z3::model& m, const z3::expr& e) {
 }
 
 // Turns a satisfying assignment of the negation plus the constant-trip family into a replay.
-void refute_or_unknown(const model::Program& spec, const model::Program& impl, detail::Encoder& enc,
-                       z3::solver& s, const ProveOptions& o, ConsumerResult& out) {
+void refute_or_unknown(const model::Program& spec, const model::Program& impl, detail::Encoder& enc, z3::solver& s,
+                       const ProveOptions& o, ConsumerResult& out) {
   // Smallest caps first: small trips keep the replay's exhaustive search small.
   std::optional<z3::model> m;
   for (std::uint64_t cap : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 128}) {
@@ -147,8 +147,7 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     r.engine = ix.engines[places.instr(c).engine];
     if (places.has_barrier())
       r.reason = "barriers reset semaphores: outside the prover's fragment (the explorer covers them)";
-    else
-      prove_one(spec, spec_ix, impl, places, c, deps, options, r);
+    else prove_one(spec, spec_ix, impl, places, c, deps, options, r);
     r.seconds = since(t);
     result.consumers.push_back(std::move(r));
   }

@@ -52,7 +52,7 @@ struct ProveResult {
 
 struct ProveOptions {
   unsigned z3_timeout_ms = 10000;
-  bool replay = true;                        // without replay a satisfiable negation is `unknown`
+  bool replay = true;  // without replay a satisfiable negation is `unknown`
   std::uint64_t replay_max_states = 2000000;
   double replay_max_seconds = 20;
 };

@@ -14,18 +14,14 @@ void fix_trips(std::vector<model::Stmt>& body, const ReplayRequest& r, bool spec
   for (auto& st : body) {
     if (auto* l = std::get_if<model::Loop>(&st.node)) {
       if (auto it = r.loop_trips.find(l->id); it != r.loop_trips.end()) {
-        if (spec)
-          l->trip = model::TripRule{model::ConstTrip{static_cast<std::uint32_t>(it->second)}, {}, false};
-        else
-          l->trip.reset();
+        if (spec) l->trip = model::TripRule{model::ConstTrip{static_cast<std::uint32_t>(it->second)}, {}, false};
+        else l->trip.reset();
       }
       fix_trips(l->body, r, spec);
     } else if (auto* c = std::get_if<model::Cond>(&st.node)) {
       if (auto it = r.cond_taken.find(c->id); it != r.cond_taken.end()) {
-        if (spec)
-          c->taken = model::TripRule{model::ConstTrip{static_cast<std::uint32_t>(it->second)}, {}, false};
-        else
-          c->taken.reset();
+        if (spec) c->taken = model::TripRule{model::ConstTrip{static_cast<std::uint32_t>(it->second)}, {}, false};
+        else c->taken.reset();
       }
       fix_trips(c->then_body, r, spec);
       fix_trips(c->else_body, r, spec);
@@ -56,8 +52,7 @@ std::optional<Replay> replay(const model::Program& spec_in, const model::Program
     out.states = result.states;
     if (v.kind != checker::ViolationKind::Deadlock)
       out.description = checker::describe_mismatch(spec_code, impl_code, v.mismatch);
-    else
-      out.description = "the implementation deadlocks before " + r.instr + " on " + r.engine;
+    else out.description = "the implementation deadlocks before " + r.instr + " on " + r.engine;
     for (const auto& st : v.trace) out.trace.push_back(semantics::describe(spec_code, st));
     return out;
   }

@@ -55,7 +55,7 @@ struct CompiledWait {
   SemId sem = 0;
   bool reg_threshold = false;  // threshold is a register of the waiting engine
   RegId reg = 0;
-  std::uint64_t value = 0;     // constant threshold
+  std::uint64_t value = 0;  // constant threshold
 };
 
 struct CompiledInstr {
@@ -109,12 +109,12 @@ struct CompiledProgram {
   std::vector<std::string> engines;
   std::vector<std::string> semaphores;
   std::vector<std::string> registers;
-  std::vector<CompiledLoop> loops;     // by LoopId; loops[0] is @top
-  std::vector<CompiledInstr> instrs;   // by InstrId
+  std::vector<CompiledLoop> loops;    // by LoopId; loops[0] is @top
+  std::vector<CompiledInstr> instrs;  // by InstrId
   std::vector<CompiledRegOp> regops;
   std::vector<CompiledBarrier> barriers;
-  std::vector<std::vector<Op>> code;   // per engine; ends with End
-  std::vector<CompiledDep> deps;       // spec
+  std::vector<std::vector<Op>> code;                         // per engine; ends with End
+  std::vector<CompiledDep> deps;                             // spec
   std::vector<std::vector<std::uint32_t>> deps_of_consumer;  // InstrId -> indices into deps
   std::vector<std::vector<std::uint32_t>> deps_recorded_at;  // LoopId S -> deps whose S it is
 

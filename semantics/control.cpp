@@ -52,7 +52,8 @@ std::uint64_t Control::known_trip(const ControlState& s, EngineId e, LoopId l) c
     const auto& pend = s.pending[l];
     if (k - base < pend.size()) value = pend[k - base];
   }
-  if (value != kUnknownTrip && loop.kind == model::LoopKind::CondThen) return then_trip(static_cast<std::uint32_t>(value));
+  if (value != kUnknownTrip && loop.kind == model::LoopKind::CondThen)
+    return then_trip(static_cast<std::uint32_t>(value));
   return value;
 }
 
@@ -71,7 +72,8 @@ bool Control::deterministic_loop_step(const ControlState& s, EngineId e, Step& o
   const auto t = known_trip(s, e, op.a);
   if (t == kUnknownTrip) return false;
   // The trip rides along (aux = trip + 1), so applying the step need not work it out again.
-  out = Step{t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a, t < UINT32_MAX ? static_cast<std::uint32_t>(t) + 1 : 0};
+  out = Step{t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, op.a,
+             t < UINT32_MAX ? static_cast<std::uint32_t>(t) + 1 : 0};
   return true;
 }
 
@@ -94,7 +96,8 @@ void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& o
   }
   // Unknown only for a range (known_trip answers the rest): one choice per value.
   const auto& range = std::get<model::RangeTrip>(p_->loops[l].rule[e]);
-  for (std::uint64_t v = range.min; v <= range.max; ++v) out.push_back(Step{StepKind::Choose, e, static_cast<std::uint32_t>(v), l});
+  for (std::uint64_t v = range.min; v <= range.max; ++v)
+    out.push_back(Step{StepKind::Choose, e, static_cast<std::uint32_t>(v), l});
 }
 
 void Control::enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool with_loop_steps) const {
@@ -122,7 +125,8 @@ LoopId Control::start_trip(ControlState& s, EngineId e, LoopId l, std::uint32_t 
       // converts again; storing the then-loop's trip here made the other engines take the
       // other branch.
       const std::uint32_t choice = loop.kind == model::LoopKind::CondThen ? then_trip(trip) : trip;
-      if (ec.trips_started[l] == top && ec.trips_started[l] - base == s.pending[l].size()) s.pending[l].push_back(choice);
+      if (ec.trips_started[l] == top && ec.trips_started[l] - base == s.pending[l].size())
+        s.pending[l].push_back(choice);
       ++ec.trips_started[l];
       std::uint32_t new_base = UINT32_MAX;
       for (const auto& other : s.engines) new_base = std::min(new_base, other.trips_started[l]);

@@ -3,8 +3,8 @@
 // code, the loop frames on its path, how many trips of each loop it has started, and its
 // in-flight list; globally, uniform trip choices made but not yet read by every engine.
 // Plain values with no pointers, so states hash and compare by content.
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "semantics/compiled_program.h"

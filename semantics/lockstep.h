@@ -86,7 +86,8 @@ class Lockstep {
   // instruction it may issue while the impl waits at the barrier.
   std::optional<Mismatch> ahead_of_barrier(const LockstepState& s, EngineId e) const;
   // The mismatches of engine e, whose next spec op is `sop`, given both sides' issue verdicts.
-  void mismatch_at(const LockstepState& s, EngineId e, const Op& sop, bool sc, bool ic, std::vector<Mismatch>& out) const;
+  void mismatch_at(const LockstepState& s, EngineId e, const Op& sop, bool sc, bool ic,
+                   std::vector<Mismatch>& out) const;
 
   const SpecSystem* spec_;
   const ImplSystem* impl_;

@@ -15,6 +15,7 @@
 namespace syncbisim::semantics {
 
 template <class T, std::size_t N>
-using SmallVec = std::conditional_t<std::is_trivially_copyable_v<T>, InlineVec<T, N>, boost::container::small_vector<T, N>>;
+using SmallVec =
+    std::conditional_t<std::is_trivially_copyable_v<T>, InlineVec<T, N>, boost::container::small_vector<T, N>>;
 
 }  // namespace syncbisim::semantics

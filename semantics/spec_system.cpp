@@ -21,7 +21,8 @@ SpecSystem::SpecSystem(const CompiledProgram& p, Options o) : control_(p, o) {
   tracked_.assign(p.engine_count(), std::vector<std::uint8_t>(p.loop_count(), 0));
   for (const auto& d : p.deps) tracked_[d.consumer_engine][d.P] = 1;
   recorded_at_.assign(p.engine_count(), std::vector<std::vector<std::uint32_t>>(p.loop_count()));
-  for (std::uint32_t di = 0; di < p.deps.size(); ++di) recorded_at_[p.deps[di].consumer_engine][p.deps[di].S].push_back(di);
+  for (std::uint32_t di = 0; di < p.deps.size(); ++di)
+    recorded_at_[p.deps[di].consumer_engine][p.deps[di].S].push_back(di);
 }
 
 SpecState SpecSystem::initial() const {
@@ -141,7 +142,8 @@ void SpecSystem::apply(SpecState& s, const Step& st) const {
       ++s.retired[st.arg];
       return;
     default:
-      if (const auto entered = control_.apply(s.control, st); entered != Control::kNoLoop) record_entry(s, st.engine, entered);
+      if (const auto entered = control_.apply(s.control, st); entered != Control::kNoLoop)
+        record_entry(s, st.engine, entered);
   }
 }
 

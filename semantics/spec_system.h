@@ -21,20 +21,20 @@ using History = SmallVec<std::uint32_t, 12>;
 
 struct SpecState {
   ControlState control;
-  SmallVec<std::uint32_t, 32> retired;                 // R, by InstrId
-  SmallVec<SmallVec<std::uint32_t, 8>, 6> entries;     // per engine, by LoopId: iterations started (tracked loops only)
-  SmallVec<History, 16> history;                       // by dependency
+  SmallVec<std::uint32_t, 32> retired;              // R, by InstrId
+  SmallVec<SmallVec<std::uint32_t, 8>, 6> entries;  // per engine, by LoopId: iterations started (tracked loops only)
+  SmallVec<History, 16> history;                    // by dependency
   bool operator==(const SpecState&) const = default;
   std::uint64_t hash() const;
 };
 
 // One dependency checked at a consumer's issue point, with the numbers behind the verdict.
 struct DependencyCheck {
-  std::uint32_t dep = 0;                // index into CompiledProgram::deps
-  SmallVec<std::int64_t, 6> target;     // t = v - distance, over the common loops
-  bool underflow = false;               // some component of t <= 0: nothing is owed
-  std::uint64_t retired = 0;            // R(producer)
-  std::uint64_t owed = 0;               // Σ_{i ⪯ t} H_e(i, P) (0 on underflow)
+  std::uint32_t dep = 0;             // index into CompiledProgram::deps
+  SmallVec<std::int64_t, 6> target;  // t = v - distance, over the common loops
+  bool underflow = false;            // some component of t <= 0: nothing is owed
+  std::uint64_t retired = 0;         // R(producer)
+  std::uint64_t owed = 0;            // Σ_{i ⪯ t} H_e(i, P) (0 on underflow)
   bool satisfied() const { return underflow || retired >= owed; }
 };
 

@@ -32,7 +32,7 @@ CheckResult Exhaustive::run() {
   std::vector<Step> steps;
   std::vector<semantics::Mismatch> mismatches;
   std::uint64_t next = 0;
-  std::uint64_t dirty = 0;  // the parts where work_ may differ from the words in parent_words_
+  std::uint64_t dirty = 0;                 // the parts where work_ may differ from the words in parent_words_
   std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
   for (;; ++next) {
     // Successors wait in pending_ until the search needs them: when the queue runs short or a
@@ -156,10 +156,8 @@ std::uint64_t Exhaustive::build(const Step& st, std::uint32_t parent) {
     const std::size_t g = p.step.engine;
     const auto* known = memo_.find(p, tuple_[g], tuple_[global]);
     bool moved = true;
-    if (p.settle)
-      moved = both_.settle_engine(work_, p.step.engine);
-    else
-      both_.apply_local(work_, p.step);
+    if (p.settle) moved = both_.settle_engine(work_, p.step.engine);
+    else both_.apply_local(work_, p.step);
     if (moved) touched |= StateCodec::part_bit(g);
     if (known) {
 #ifndef NDEBUG
@@ -234,7 +232,8 @@ void Exhaustive::enqueue(std::uint32_t parent) {
 void Exhaustive::flush() {
   const std::size_t width = codec_.parts();
   for (std::size_t k = 0; k < pending_.size(); ++k)
-    if (states_.insert(pending_tuples_.data() + k * width, pending_[k].hash).second) parents_.push_back(pending_[k].parent);
+    if (states_.insert(pending_tuples_.data() + k * width, pending_[k].hash).second)
+      parents_.push_back(pending_[k].parent);
   pending_.clear();
   pending_tuples_.clear();
 }
@@ -301,8 +300,6 @@ LockstepState Exhaustive::decode_copy(std::uint32_t id, std::vector<PartWords>& 
   return s;
 }
 
-std::uint64_t Exhaustive::bytes() const {
-  return parts_.bytes() + states_.bytes() + parents_.bytes() + memo_.bytes();
-}
+std::uint64_t Exhaustive::bytes() const { return parts_.bytes() + states_.bytes() + parents_.bytes() + memo_.bytes(); }
 
 }  // namespace syncbisim::checker::detail

@@ -86,21 +86,21 @@ class Exhaustive {
   Reducer reducer_;
   Classifier classifier_;
   StepMemo memo_;
-  PartTable parts_;  // engine and global parts (all parts share one table)
-  StateSet states_;  // tuples of part ids
+  PartTable parts_;                     // engine and global parts (all parts share one table)
+  StateSet states_;                     // tuples of part ids
   RowStore<std::uint32_t> parents_{1};  // by state id
   PartWords words_;
   std::vector<std::uint32_t> tuple_;
-  std::vector<PartWords> parent_words_;  // the state being expanded, part by part
+  std::vector<PartWords> parent_words_;      // the state being expanded, part by part
   std::vector<std::uint32_t> parent_tuple_;  // its part ids
-  semantics::LockstepState work_;  // the state being expanded, and each successor in turn
-  std::uint64_t waiting_ = 0;       // its engines at a loop head (bits as in StateCodec::part_bit)
+  semantics::LockstepState work_;            // the state being expanded, and each successor in turn
+  std::uint64_t waiting_ = 0;                // its engines at a loop head (bits as in StateCodec::part_bit)
   struct Pending {
     std::uint64_t hash;
     std::uint32_t parent;
   };
   static constexpr std::size_t kMaxPending = 16;
-  std::vector<Pending> pending_;              // successors not yet in states_, in order
+  std::vector<Pending> pending_;               // successors not yet in states_, in order
   std::vector<std::uint32_t> pending_tuples_;  // their tuples, back to back
 };
 

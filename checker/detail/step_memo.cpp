@@ -58,7 +58,8 @@ std::uint64_t StepMemo::hash(const Entry& k) {
 void StepMemo::at_state(const semantics::LockstepState& s) {
   const std::size_t loops = shared_loops_.size();
   for (std::size_t e = 0; e < engines_; ++e)
-    for (std::size_t j = 0; j < loops; ++j) started_[e * loops + j] = s.spec.control.engines[e].trips_started[shared_loops_[j]];
+    for (std::size_t j = 0; j < loops; ++j)
+      started_[e * loops + j] = s.spec.control.engines[e].trips_started[shared_loops_[j]];
   std::fill(context_.begin(), context_.end(), kNoContext);
   begin();  // contexts are cached only while current_ is this state's
 }
@@ -128,7 +129,8 @@ const StepMemo::Outcome* StepMemo::find(const Piece& p, std::uint32_t part, std:
   return nullptr;
 }
 
-void StepMemo::remember(const Piece& p, const semantics::LockstepState& after, std::uint32_t part, std::uint32_t global) {
+void StepMemo::remember(const Piece& p, const semantics::LockstepState& after, std::uint32_t part,
+                        std::uint32_t global) {
   const auto g = p.step.engine;
   const auto& started = after.spec.control.engines[g].trips_started;
   std::uint64_t counts = 0;

@@ -33,7 +33,9 @@ namespace syncbisim::checker::detail {
 struct Piece {
   semantics::Step step;
   bool settle = false;
-  static Piece settling(semantics::EngineId e) { return Piece{semantics::Step{semantics::StepKind::Issue, e, 0, 0}, true}; }
+  static Piece settling(semantics::EngineId e) {
+    return Piece{semantics::Step{semantics::StepKind::Issue, e, 0, 0}, true};
+  }
 };
 
 class StepMemo {

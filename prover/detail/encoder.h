@@ -40,11 +40,11 @@ class Encoder {
 
   // ---- state of the consumer's engine (encoder_state.cpp) ----
   bool on_path(model::LoopId l) const;
-  z3::expr j(model::LoopId l);                  // current iteration of a loop around c
+  z3::expr j(model::LoopId l);                   // current iteration of a loop around c
   z3::expr N(model::LoopId l, model::LoopId a);  // entries of l during the current iteration of a
   z3::expr E(model::LoopId l) { return N(l, model::kTop); }
-  z3::expr T(model::LoopId l);                  // the replay family's constant trip
-  z3::expr full(model::LoopId l, model::LoopId a);  // family: entries of l in one whole iteration of a
+  z3::expr T(model::LoopId l);                         // the replay family's constant trip
+  z3::expr full(model::LoopId l, model::LoopId a);     // family: entries of l in one whole iteration of a
   TripBounds bounds_on_engine(model::LoopId l) const;  // general constraints: the consumer engine's rule
   TripBounds replay_bounds(model::LoopId l) const;     // family: a constant trip every engine may run
   // Bounds of every loop's T, at most `cap` where the rule allows; branch loops of a cond sum to 1.

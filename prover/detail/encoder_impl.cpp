@@ -61,14 +61,10 @@ Value Encoder::expr_value(const model::Expr& e, const Place& at, int depth) {
         // mask * expr: an ite, which keeps the allocator's waits in linear arithmetic.
         const auto& a = v[n.lhs];
         const auto& b = v[n.rhs];
-        if (a.cond && b.cond)
-          v.push_back({z3::ite(*a.cond && *b.cond, one, zero), *a.cond && *b.cond});
-        else if (a.cond)
-          v.push_back({z3::ite(*a.cond, b.v, zero), std::nullopt});
-        else if (b.cond)
-          v.push_back({z3::ite(*b.cond, a.v, zero), std::nullopt});
-        else
-          v.push_back({a.v * b.v, std::nullopt});
+        if (a.cond && b.cond) v.push_back({z3::ite(*a.cond && *b.cond, one, zero), *a.cond && *b.cond});
+        else if (a.cond) v.push_back({z3::ite(*a.cond, b.v, zero), std::nullopt});
+        else if (b.cond) v.push_back({z3::ite(*b.cond, a.v, zero), std::nullopt});
+        else v.push_back({a.v * b.v, std::nullopt});
         break;
       }
       case model::ExprOp::IsGt: {

@@ -71,8 +71,10 @@ TripBounds Encoder::replay_bounds(model::LoopId l) const {
     }
     if (b.lo > b.hi) b = {bounds_on_engine(l).lo, bounds_on_engine(l).hi, false};
   }
-  if (info.kind == model::LoopKind::CondThen) return {1 - std::min<std::uint64_t>(b.hi, 1), 1 - std::min<std::uint64_t>(b.lo, 1), b.fixable};
-  if (info.kind == model::LoopKind::CondElse) return {std::min<std::uint64_t>(b.lo, 1), std::min<std::uint64_t>(b.hi, 1), b.fixable};
+  if (info.kind == model::LoopKind::CondThen)
+    return {1 - std::min<std::uint64_t>(b.hi, 1), 1 - std::min<std::uint64_t>(b.lo, 1), b.fixable};
+  if (info.kind == model::LoopKind::CondElse)
+    return {std::min<std::uint64_t>(b.lo, 1), std::min<std::uint64_t>(b.hi, 1), b.fixable};
   return b;
 }
 

@@ -12,12 +12,12 @@
 #include "allocator/stats.h"
 #include "analysis/correspondence.h"
 #include "analysis/dependency_analysis.h"
-#include "formats/load.h"
 #include "formats/expr_parser.h"
+#include "formats/load.h"
 #include "formats/text_format.h"
+#include "model/walk.h"
 #include "semantics/lockstep.h"
 #include "support/test_files.h"
-#include "model/walk.h"
 
 using namespace syncbisim;
 using allocator::Strategy;
@@ -136,7 +136,8 @@ TEST_CASE("Figure 8: per-loop, w := isgt(rhA, 0) * (2 * rA) on the (A, E0) semap
 TEST_CASE("Figure 1: offset 2 on A; every strategy's wait") {
   const auto spec = load_file(test::source_dir() / "corpus/figures/fig1_motivating.json");
   // per-instruction: s_I3 >= isgt(rh_A, 2) * (r_A - 2)
-  same_threshold(waits_of(run(spec, Strategy::PerInstruction).impl, "I2").at(0).value, parse("isgt(rhA, 2) * (rA - 2)"));
+  same_threshold(waits_of(run(spec, Strategy::PerInstruction).impl, "I2").at(0).value,
+                 parse("isgt(rhA, 2) * (rA - 2)"));
   // per-loop: N = 1, K = 1
   same_threshold(waits_of(run(spec, Strategy::PerLoop).impl, "I2").at(0).value, parse("isgt(rhA, 2) * (rA - 2)"));
   // per-engine: E1 retires I1 once, then I3 once per iteration: through iteration r_A - 2 that
@@ -155,9 +156,10 @@ TEST_CASE("Figure 1: resource figures of each strategy") {
   // A runs 3 times. Barrier: SYNC before A and at the end of each of its 3 iterations.
   // Per-loop: (@top, E0..E2) and (A, E1), (A, E2). Registers r_A, rh_A, w on every engine;
   // regops: 2 per iteration on 3 engines (18), rh_A := 0 on 3, w on E2 3 times = 24.
-  for (const auto& w : {Want{Strategy::Barrier, 3, 0, 0, 0, 4, 248}, Want{Strategy::PerInstruction, 1, 3, 3, 24, 0, 236},
-                        Want{Strategy::PerLoop, 5, 3, 3, 24, 0, 276}, Want{Strategy::PerEngine, 3, 3, 3, 24, 0, 276},
-                        Want{Strategy::Auto, 5, 3, 3, 24, 0, 276}}) {
+  for (const auto& w :
+       {Want{Strategy::Barrier, 3, 0, 0, 0, 4, 248}, Want{Strategy::PerInstruction, 1, 3, 3, 24, 0, 236},
+        Want{Strategy::PerLoop, 5, 3, 3, 24, 0, 276}, Want{Strategy::PerEngine, 3, 3, 3, 24, 0, 276},
+        Want{Strategy::Auto, 5, 3, 3, 24, 0, 276}}) {
     INFO(allocator::to_string(w.s));
     const auto a = run(spec, w.s);
     auto ix = model::ProgramIndex::build(a.impl);

@@ -98,7 +98,9 @@ inline Program impl(std::vector<std::string> engines, std::vector<Stmt> body, st
 }
 
 // Impl stream items.
-inline It set(std::string reg, std::uint64_t value) { return It(Item(RegOp{std::move(reg), Expr::constant(value), {}})); }
+inline It set(std::string reg, std::uint64_t value) {
+  return It(Item(RegOp{std::move(reg), Expr::constant(value), {}}));
+}
 inline It sync() { return It(Item(Barrier{})); }
 inline It waiting(std::string id, std::string sem, std::uint64_t ge) {
   Instr in = It::make_instr(std::move(id));

@@ -8,8 +8,8 @@ using syncbisim::analysis::DepClass;
 
 namespace {
 
-void expect(const Analyzed& r, std::size_t i, DepClass cls, const std::string& S, const std::string& P,
-            std::uint32_t k, bool forward) {
+void expect(const Analyzed& r, std::size_t i, DepClass cls, const std::string& S, const std::string& P, std::uint32_t k,
+            bool forward) {
   const auto& d = r[i];
   INFO("dependency #", i, ": ", d.reason);
   CHECK(to_string(d.cls) == std::string(to_string(cls)));
@@ -25,8 +25,8 @@ void expect(const Analyzed& r, std::size_t i, DepClass cls, const std::string& S
 
 TEST_CASE("producer in S, offsets 0, 1 and 2") {
   for (std::uint32_t k : {0u, 1u, 2u}) {
-    const auto p = spec({"E0", "E1"}, {loop("A", 4, {block({{"E0", {"p"}}, {"E1", {"c"}}})})},
-                        {dep("p", "c", {{"A", k}})});
+    const auto p =
+        spec({"E0", "E1"}, {loop("A", 4, {block({{"E0", {"p"}}, {"E1", {"c"}}})})}, {dep("p", "c", {{"A", k}})});
     const auto r = analyze(p);
     expect(r, 0, DepClass::ProducerInS, "A", "A", k, true);  // same block, different engines: forward
   }
@@ -47,9 +47,9 @@ TEST_CASE("producer in S, consumer nested below S") {
 }
 
 TEST_CASE("nested forward, offset 0 (paper Figure 6 left)") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 2, {loop("B", range(1, 3), {block({{"E0", {"p"}}})}), block({{"E1", {"c"}}})})},
-                      {dep("p", "c")});
+  const auto p =
+      spec({"E0", "E1"}, {loop("A", 2, {loop("B", range(1, 3), {block({{"E0", {"p"}}})}), block({{"E1", {"c"}}})})},
+           {dep("p", "c")});
   const auto r = analyze(p);
   expect(r, 0, DepClass::NestedForward, "A", "B", 0, true);
   CHECK(r.a.deadlocks.empty());
@@ -57,16 +57,15 @@ TEST_CASE("nested forward, offset 0 (paper Figure 6 left)") {
 }
 
 TEST_CASE("nested backward, offset 1 (paper Figure 6 right)") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 2, {block({{"E1", {"c"}}}), loop("B", 3, {block({{"E0", {"p"}}})})})},
+  const auto p = spec({"E0", "E1"}, {loop("A", 2, {block({{"E1", {"c"}}}), loop("B", 3, {block({{"E0", {"p"}}})})})},
                       {dep("p", "c", {{"A", 1}})});
   expect(analyze(p), 0, DepClass::NestedBackward, "A", "B", 1, false);
 }
 
 TEST_CASE("both nested in sibling loops: positions are the loops' statements in S") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 2, {loop("B1", 2, {block({{"E0", {"p"}}})}), loop("B2", 2, {block({{"E1", {"c"}}})})})},
-                      {dep("p", "c"), dep("c", "p", {{"A", 1}})});
+  const auto p = spec(
+      {"E0", "E1"}, {loop("A", 2, {loop("B1", 2, {block({{"E0", {"p"}}})}), loop("B2", 2, {block({{"E1", {"c"}}})})})},
+      {dep("p", "c"), dep("c", "p", {{"A", 1}})});
   const auto r = analyze(p);
   expect(r, 0, DepClass::NestedForward, "A", "B1", 0, true);
   expect(r, 1, DepClass::NestedBackward, "A", "B2", 1, false);
@@ -83,8 +82,7 @@ TEST_CASE("not allocatable: multi-level distance") {
 }
 
 TEST_CASE("not allocatable: nested forward with offset 1") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 3, {loop("B", 3, {block({{"E0", {"p"}}})}), block({{"E1", {"c"}}})})},
+  const auto p = spec({"E0", "E1"}, {loop("A", 3, {loop("B", 3, {block({{"E0", {"p"}}})}), block({{"E1", {"c"}}})})},
                       {dep("p", "c", {{"A", 1}})});
   const auto r = analyze(p);
   expect(r, 0, DepClass::NotAllocatable, "A", "B", 1, true);
@@ -92,8 +90,7 @@ TEST_CASE("not allocatable: nested forward with offset 1") {
 }
 
 TEST_CASE("not allocatable: nested backward with offset 0 and offset 2") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 3, {block({{"E1", {"c"}}}), loop("B", 3, {block({{"E0", {"p"}}})})})},
+  const auto p = spec({"E0", "E1"}, {loop("A", 3, {block({{"E1", {"c"}}}), loop("B", 3, {block({{"E0", {"p"}}})})})},
                       {dep("p", "c"), dep("p", "c", {{"A", 2}})});
   const auto r = analyze(p);
   expect(r, 0, DepClass::NotAllocatable, "A", "B", 0, false);
@@ -109,8 +106,7 @@ TEST_CASE("not allocatable: nested backward with offset 0 and offset 2") {
 
 TEST_CASE("paper Figure 1: offset 2 carried by the loop, different engines") {
   const auto p = spec({"E0", "E1", "E2"},
-                      {block({{"E0", {"I0"}}, {"E1", {"I1"}}}),
-                       loop("A", 3, {block({{"E2", {"I2"}}, {"E1", {"I3"}}})}),
+                      {block({{"E0", {"I0"}}, {"E1", {"I1"}}}), loop("A", 3, {block({{"E2", {"I2"}}, {"E1", {"I3"}}})}),
                        block({{"E2", {"I4"}}, {"E0", {"I5"}}})},
                       {dep("I3", "I2", {{"A", 2}})});
   const auto r = analyze(p);
@@ -134,10 +130,9 @@ TEST_CASE("paper Figure 5: inner loop with varying trips, offset 2 on B") {
 }
 
 TEST_CASE("exclusive branches: allocatable at offsets 0 and 1 whatever the order") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 4, {cond("C", {block({{"E0", {"t"}}})}, {block({{"E1", {"e"}}})})})},
-                      {dep("t", "e"), dep("t", "e", {{"A", 1}}), dep("e", "t"), dep("e", "t", {{"A", 1}}),
-                       dep("e", "t", {{"A", 2}})});
+  const auto p = spec(
+      {"E0", "E1"}, {loop("A", 4, {cond("C", {block({{"E0", {"t"}}})}, {block({{"E1", {"e"}}})})})},
+      {dep("t", "e"), dep("t", "e", {{"A", 1}}), dep("e", "t"), dep("e", "t", {{"A", 1}}), dep("e", "t", {{"A", 2}})});
   const auto r = analyze(p);
   expect(r, 0, DepClass::NestedForward, "A", "C.then", 0, true);
   expect(r, 1, DepClass::NestedBackward, "A", "C.then", 1, true);
@@ -150,8 +145,7 @@ TEST_CASE("exclusive branches: allocatable at offsets 0 and 1 whatever the order
 }
 
 TEST_CASE("consecutive blocks are one statement: order on one engine decides") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 3, {block({{"E0", {"c"}}}), block({{"E1", {"q"}}, {"E0", {"p"}}})})},
+  const auto p = spec({"E0", "E1"}, {loop("A", 3, {block({{"E0", {"c"}}}), block({{"E1", {"q"}}, {"E0", {"p"}}})})},
                       {dep("p", "c", {{"A", 1}}), dep("c", "p"), dep("q", "c", {{"A", 1}})});
   const auto r = analyze(p);
   expect(r, 0, DepClass::ProducerInS, "A", "A", 1, false);
@@ -160,10 +154,10 @@ TEST_CASE("consecutive blocks are one statement: order on one engine decides") {
 }
 
 TEST_CASE("a loop statement between orders the block statements") {
-  const auto p = spec({"E0", "E1"},
-                      {loop("A", 3, {block({{"E1", {"c"}}}), loop("B", 2, {block({{"E0", {"x"}}})}),
-                                     block({{"E0", {"p"}}})})},
-                      {dep("p", "c", {{"A", 1}})});
+  const auto p =
+      spec({"E0", "E1"},
+           {loop("A", 3, {block({{"E1", {"c"}}}), loop("B", 2, {block({{"E0", {"x"}}})}), block({{"E0", {"p"}}})})},
+           {dep("p", "c", {{"A", 1}})});
   expect(analyze(p), 0, DepClass::ProducerInS, "A", "A", 1, false);
 }
 
@@ -175,10 +169,10 @@ TEST_CASE("dependencies at top level") {
 }
 
 TEST_CASE("warnings: dependencies that can never bind") {
-  const auto p = spec({"E0", "E1"},
-                      {block({{"E0", {"x"}}, {"E1", {"y"}}}),
-                       loop("A", range(1, 3), {block({{"E0", {"p"}}, {"E1", {"c"}}})})},
-                      {dep("x", "y", {{"@top", 1}}), dep("p", "c", {{"A", 3}}), dep("p", "c", {{"A", 2}})});
+  const auto p =
+      spec({"E0", "E1"},
+           {block({{"E0", {"x"}}, {"E1", {"y"}}}), loop("A", range(1, 3), {block({{"E0", {"p"}}, {"E1", {"c"}}})})},
+           {dep("x", "y", {{"@top", 1}}), dep("p", "c", {{"A", 3}}), dep("p", "c", {{"A", 2}})});
   const auto r = analyze(p);
   REQUIRE(r.a.warnings.size() == 2);
   CHECK(r.a.warnings[0].message.find("@top") != std::string::npos);
@@ -190,12 +184,12 @@ TEST_CASE("warnings: dependencies that can never bind") {
 }
 
 TEST_CASE("classification does not depend on how regions are split into blocks") {
-  const auto raw = spec({"E0", "E1"},
-                        {loop("A", 3, {block({{"E0", {"c"}}}), block({{"E1", {"q"}}}), block({{"E0", {"p"}}}),
-                                       loop("B", 2, {block({{"E1", {"x"}}}), block({{"E0", {"y"}}})}),
-                                       block({{"E1", {"z"}}})})},
-                        {dep("p", "c", {{"A", 1}}), dep("c", "p"), dep("x", "z"), dep("z", "y", {{"A", 1}}),
-                         dep("y", "x", {{"B", 1}})});
+  const auto raw = spec(
+      {"E0", "E1"},
+      {loop("A", 3,
+            {block({{"E0", {"c"}}}), block({{"E1", {"q"}}}), block({{"E0", {"p"}}}),
+             loop("B", 2, {block({{"E1", {"x"}}}), block({{"E0", {"y"}}})}), block({{"E1", {"z"}}})})},
+      {dep("p", "c", {{"A", 1}}), dep("c", "p"), dep("x", "z"), dep("z", "y", {{"A", 1}}), dep("y", "x", {{"B", 1}})});
   auto merged = raw;
   normalize(merged);
   REQUIRE(merged.body.size() == 1);

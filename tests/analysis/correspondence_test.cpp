@@ -10,8 +10,7 @@ namespace {
 // Paper Figure 1.
 Program figure1() {
   return spec({"E0", "E1", "E2"},
-              {block({{"E0", {"I0"}}, {"E1", {"I1"}}}),
-               loop("A", 3, {block({{"E2", {"I2"}}, {"E1", {"I3"}}})}),
+              {block({{"E0", {"I0"}}, {"E1", {"I1"}}}), loop("A", 3, {block({{"E2", {"I2"}}, {"E1", {"I3"}}})}),
                block({{"E2", {"I4"}}, {"E0", {"I5"}}})},
               {dep("I3", "I2", {{"A", 2}})});
 }
@@ -19,12 +18,12 @@ Program figure1() {
 // An impl of Figure 1 with the allocator's additions: register operations, waits, signals and
 // a barrier, consecutive blocks split differently, and the trip left out.
 Program figure1_impl() {
-  return impl({"E0", "E1", "E2"},
-              {block({{"E0", {"I0"}}}), block({{"E1", {"I1", set("rhA", 0)}}, {"E2", {set("rhA", 0)}}}),
-               loop("A", std::nullopt,
-                    {block({{"E2", {set("rA", 1), waiting("I2", "s0", 2)}}, {"E1", {set("rA", 1), "I3"}}})}),
-               block({{"E2", {"I4", sync()}}, {"E0", {sync(), "I5"}}})},
-              {"s0"});
+  return impl(
+      {"E0", "E1", "E2"},
+      {block({{"E0", {"I0"}}}), block({{"E1", {"I1", set("rhA", 0)}}, {"E2", {set("rhA", 0)}}}),
+       loop("A", std::nullopt, {block({{"E2", {set("rA", 1), waiting("I2", "s0", 2)}}, {"E1", {set("rA", 1), "I3"}}})}),
+       block({{"E2", {"I4", sync()}}, {"E0", {sync(), "I5"}}})},
+      {"s0"});
 }
 
 void expect_error(const Status& s, const std::string& rule, const std::string& message) {
@@ -77,7 +76,8 @@ TEST_CASE("swapped order on one engine, with the impl's place") {
 TEST_CASE("an instruction moved to another engine") {
   const auto a = spec({"E0", "E1"}, {block({{"E0", {"x", "y"}}})});
   const auto b = impl({"E0", "E1"}, {block({{"E0", {"x"}}, {"E1", {"y"}}})});
-  expect_error(correspond(a, b), "impl-instrs", "in the top level, engine E0: the spec has y after x where the impl has nothing more");
+  expect_error(correspond(a, b), "impl-instrs",
+               "in the top level, engine E0: the spec has y after x where the impl has nothing more");
 }
 
 TEST_CASE("extra loop") {

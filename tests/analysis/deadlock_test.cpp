@@ -28,10 +28,9 @@ TEST_CASE("consumer before producer on one engine, same iteration") {
 }
 
 TEST_CASE("consumer before producer on one engine, a loop statement between") {
-  const auto p = spec({"E0"},
-                      {loop("A", 3, {block({{"E0", {"c"}}}), loop("B", 2, {block({{"E0", {"x"}}})}),
-                                     block({{"E0", {"p"}}})})},
-                      {dep("p", "c")});
+  const auto p = spec(
+      {"E0"}, {loop("A", 3, {block({{"E0", {"c"}}}), loop("B", 2, {block({{"E0", {"x"}}})}), block({{"E0", {"p"}}})})},
+      {dep("p", "c")});
   const auto r = analyze(p);
   REQUIRE(r.a.deadlocks.size() == 1);
   CHECK(names(r, 0) == std::vector<std::string>{"c", "p", "x"});
@@ -72,14 +71,14 @@ TEST_CASE("top-level deadlock has no loop condition") {
 TEST_CASE("nested producers: backward owes nothing now, forward can close a cycle") {
   // E0 runs c, then loop B { p }: backward, so at k = 0 c owes nothing of the current
   // iteration (semantics.md §2 counts started iterations of B only): no cycle.
-  const auto backward = spec({"E0"}, {loop("A", 2, {block({{"E0", {"c"}}}), loop("B", 2, {block({{"E0", {"p"}}})})})},
-                             {dep("p", "c")});
+  const auto backward =
+      spec({"E0"}, {loop("A", 2, {block({{"E0", {"c"}}}), loop("B", 2, {block({{"E0", {"p"}}})})})}, {dep("p", "c")});
   CHECK(analyze(backward).a.deadlocks.empty());
   // Forward: loop B { p }, then E1: c c2. c waits for all of this iteration's p, p waits for
   // c2 of the same A iteration, and c2 issues after c on E1.
-  const auto forward = spec({"E0", "E1"},
-                            {loop("A", 2, {loop("B", 2, {block({{"E0", {"p"}}})}), block({{"E1", {"c", "c2"}}})})},
-                            {dep("p", "c"), dep("c2", "p")});
+  const auto forward =
+      spec({"E0", "E1"}, {loop("A", 2, {loop("B", 2, {block({{"E0", {"p"}}})}), block({{"E1", {"c", "c2"}}})})},
+           {dep("p", "c"), dep("c2", "p")});
   const auto r = analyze(forward);
   REQUIRE(r.a.deadlocks.size() == 1);
   CHECK(names(r, 0) == std::vector<std::string>{"c", "c2", "p"});

@@ -31,8 +31,8 @@ inline std::unique_ptr<Pair> load_pair(const std::string& spec_text, const std::
   REQUIRE_MESSAGE(sp.ok(), (sp.ok() ? "" : sp.error().to_string()));
   auto ip = formats::load_program_text(impl_text, "impl");
   REQUIRE_MESSAGE(ip.ok(), (ip.ok() ? "" : ip.error().to_string()));
-  auto p = std::make_unique<Pair>(Pair{std::move(sp->program), std::move(ip->program), std::move(sp->index),
-                                       std::move(ip->index), {}, {}});
+  auto p = std::make_unique<Pair>(
+      Pair{std::move(sp->program), std::move(ip->program), std::move(sp->index), std::move(ip->index), {}, {}});
   auto corr = analysis::check_correspondence(p->spec, p->spec_ix, p->impl, p->impl_ix);
   REQUIRE_MESSAGE(corr.ok(), (corr.ok() ? "" : corr.error().to_string()));
   p->spec_code = semantics::compile(p->spec, p->spec_ix);

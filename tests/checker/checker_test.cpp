@@ -2,8 +2,8 @@
 #include <doctest/doctest.h>
 
 #include "check_support.h"
-#include "support/test_files.h"
 #include "checker/report.h"
+#include "support/test_files.h"
 
 using namespace syncbisim;
 using checker::Verdict;

@@ -7,8 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>

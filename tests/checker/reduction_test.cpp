@@ -18,8 +18,8 @@
 #include "checker/state_codec.h"
 #include "generators/spec_gen.h"
 #include "model/index.h"
-#include "support/rapidcheck_doctest.h"
 #include "model/walk.h"
+#include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
 
@@ -47,9 +47,11 @@ rc::Gen<model::Program> gen_random_impl(const model::Program& spec) {
       model::Block b;
       const bool reset_s0 = *rc::gen::arbitrary<bool>();
       for (const auto& e : impl.engines)
-        b.streams.push_back(model::Stream{e, {model::Barrier{reset_s0 ? std::optional<std::vector<std::string>>{{"s0"}}
-                                                                      : std::optional<std::vector<std::string>>{std::vector<std::string>{}},
-                                                             {}}}});
+        b.streams.push_back(model::Stream{
+            e,
+            {model::Barrier{reset_s0 ? std::optional<std::vector<std::string>>{{"s0"}}
+                                     : std::optional<std::vector<std::string>>{std::vector<std::string>{}},
+                            {}}}});
       impl.body.insert(impl.body.begin(), model::Stmt{std::move(b)});
     }
     model::normalize(impl);
@@ -133,7 +135,8 @@ TEST_CASE("reductions keep verdicts and violations on random synchronizations of
       300);
 }
 
-TEST_CASE("apply_touching settles exactly as apply does, names every engine it changed, and leaves no internal step; fused visible() agrees") {
+TEST_CASE(
+    "apply_touching settles exactly as apply does, names every engine it changed, and leaves no internal step; fused visible() agrees") {
   test::rc_check(
       "apply_touching == apply",
       [] {
@@ -197,7 +200,8 @@ TEST_CASE("the explorer finds the states and transitions of a plain search over 
 // The same on allocated programs of four and five engines, where several engines wait at a
 // uniform range loop's head for one choice: the step memo's choice rounds and contexts
 // (checker/detail/step_memo.h) are at work on nearly every state.
-TEST_CASE("the explorer finds the plain search's states and transitions on allocated programs of four and five engines") {
+TEST_CASE(
+    "the explorer finds the plain search's states and transitions on allocated programs of four and five engines") {
   test::rc_check(
       "explorer == plain BFS, 4-5 engines",
       [] {

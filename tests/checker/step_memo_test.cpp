@@ -4,8 +4,8 @@
 // with assertions also compare every hit with the piece run and encoded.
 #include <doctest/doctest.h>
 
-#include "checker/detail/step_memo.h"
 #include "check_support.h"
+#include "checker/detail/step_memo.h"
 #include "semantics/lockstep.h"
 
 using namespace syncbisim;
@@ -28,7 +28,8 @@ loop A trip 1..2 {
 )";
 
 struct Fixture {
-  std::unique_ptr<test::Pair> pair = test::load_pair(std::string("syncbisim spec/1") + kBody, std::string("syncbisim impl/1") + kBody);
+  std::unique_ptr<test::Pair> pair =
+      test::load_pair(std::string("syncbisim spec/1") + kBody, std::string("syncbisim impl/1") + kBody);
   semantics::SpecSystem spec{pair->spec_code};
   semantics::ImplSystem impl{pair->impl_code};
   semantics::Lockstep both{spec, impl};
@@ -175,7 +176,8 @@ TEST_CASE("step memo: with more than six uniform range loops, choices are comput
   // counts, more than an outcome holds.
   std::string body = "engines E0 E1\n";
   for (int l = 0; l < 7; ++l)
-    body += "loop L" + std::to_string(l) + " trip 1..2 {\n  " + (l == 6 ? "E1: C" : "E0: P") + std::to_string(l) + "\n}\n";
+    body +=
+        "loop L" + std::to_string(l) + " trip 1..2 {\n  " + (l == 6 ? "E1: C" : "E0: P") + std::to_string(l) + "\n}\n";
   const auto pair = test::load_pair("syncbisim spec/1\n" + body, "syncbisim impl/1\n" + body);
   const semantics::SpecSystem spec(pair->spec_code);
   const semantics::ImplSystem impl(pair->impl_code);

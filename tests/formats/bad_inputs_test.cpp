@@ -32,12 +32,38 @@ TEST_CASE("bad inputs: each file fails with the rule its name gives") {
   }
   CHECK(n >= 60);
   // The rules formats.md names, and those model/index.cpp emits, all have a file.
-  for (const char* rule :
-       {"bad-json", "unknown-field", "duplicate-instr", "duplicate-loop", "duplicate-engine", "duplicate-semaphore",
-        "distance-not-common", "undeclared-semaphore", "bad-version", "bad-type", "bad-number", "bad-trip",
-        "bad-taken", "spec-has-sync", "spec-has-regop", "spec-has-barrier", "impl-has-deps", "unknown-engine",
-        "unknown-instr", "unknown-loop", "bad-expr", "too-deep", "bad-name", "no-engines", "spec-has-semaphores",
-        "bad-signal", "missing-trip", "missing-field", "duplicate-key", "bad-item", "bad-stmt", "syntax"}) {
+  for (const char* rule : {"bad-json",
+                           "unknown-field",
+                           "duplicate-instr",
+                           "duplicate-loop",
+                           "duplicate-engine",
+                           "duplicate-semaphore",
+                           "distance-not-common",
+                           "undeclared-semaphore",
+                           "bad-version",
+                           "bad-type",
+                           "bad-number",
+                           "bad-trip",
+                           "bad-taken",
+                           "spec-has-sync",
+                           "spec-has-regop",
+                           "spec-has-barrier",
+                           "impl-has-deps",
+                           "unknown-engine",
+                           "unknown-instr",
+                           "unknown-loop",
+                           "bad-expr",
+                           "too-deep",
+                           "bad-name",
+                           "no-engines",
+                           "spec-has-semaphores",
+                           "bad-signal",
+                           "missing-trip",
+                           "missing-field",
+                           "duplicate-key",
+                           "bad-item",
+                           "bad-stmt",
+                           "syntax"}) {
     INFO(rule);
     CHECK(rules.count(rule) == 1);
   }

@@ -46,16 +46,16 @@ TEST_CASE("expr: isgt and the paper's wait values (Figures 7 and 8)") {
 }
 
 TEST_CASE("expr: to_string parses back to the same tree") {
-  for (const char* s : {"a - (b - c)", "(a + b) * (c - d)", "isgt(a - b, c * (d + 1)) * 3", "a * (b * c)",
-                        "a - b + c", "a - (b + c)", "((a))", "isgt(isgt(a, b), 0)"}) {
+  for (const char* s : {"a - (b - c)", "(a + b) * (c - d)", "isgt(a - b, c * (d + 1)) * 3", "a * (b * c)", "a - b + c",
+                        "a - (b + c)", "((a))", "isgt(isgt(a, b), 0)"}) {
     const auto e = parse_ok(s);
     CHECK(parse_ok(e.to_string()) == e);
   }
 }
 
 TEST_CASE("expr: errors carry the place and a rule") {
-  for (const char* bad : {"", "a +", "-1", "a b", "(a", "isgt(a)", "isgt(a, b", "1a", "a ++ b", "99999999999999999999999",
-                          "a $ b"}) {
+  for (const char* bad :
+       {"", "a +", "-1", "a b", "(a", "isgt(a)", "isgt(a, b", "1a", "a ++ b", "99999999999999999999999", "a $ b"}) {
     auto r = formats::parse_expr(bad, "/program/0");
     INFO(bad);
     REQUIRE_FALSE(r.ok());

@@ -121,8 +121,8 @@ TEST_CASE("json: trip forms, cond forms, extras, signals with add") {
   const auto& c1 = std::get<Cond>(p.body[1].node);
   CHECK(c1.taken == TripRule{RangeTrip{0, 1}, {}, false});  // "any" is the default in a spec
   const auto& i0 = std::get<Instr>(std::get<Block>(c1.then_body[0].node).streams[0].items[0]);
-  CHECK(i0.extra == std::map<std::string, std::string>{
-                        {"latency", "120"}, {"op", "\"dma_load\""}, {"tags", R"({"b":[1,2]})"}});
+  CHECK(i0.extra ==
+        std::map<std::string, std::string>{{"latency", "120"}, {"op", "\"dma_load\""}, {"tags", R"({"b":[1,2]})"}});
   CHECK(std::get<Cond>(p.body[2].node).taken == TripRule{ConstTrip{0}, {}, false});
   CHECK(std::get<Cond>(p.body[3].node).taken == TripRule{ConstTrip{1}, {}, false});
   CHECK(std::get<Cond>(p.body[4].node).taken == TripRule{SeqTrip{{0, 1, 1}}, {}, false});
@@ -185,9 +185,12 @@ TEST_CASE("json: errors name the place and the rule") {
       {R"({"syncbisim": "spec/1", "engines": ["E0"], "program": [], "program": []})", "/program", "duplicate-key"},
       {R"({"engines": ["E0"], "program": []})", "/", "bad-version"},
       {R"({"syncbisim": "impl/2", "engines": ["E0"], "program": []})", "/syncbisim", "bad-version"},
-      {"{\"syncbisim\": \"spec/1\",\n  \"engines\": [\"E0\" \"E1\"]}", "2:23", "bad-json"},  // nlohmann reports the last character of the offending token
-      {kHead + R"("program": [{"block": {"E0": [{"set": "r", "expr": true}]}}]})", "/program/0/block/E0/0/expr", "bad-type"},
-      {kHead + R"("program": [{"block": {"E0": ["I0"]}}], "deps": [{"producer": "I0", "consumer": "I0", "distance": {"A": 4294967296}}]})",
+      {"{\"syncbisim\": \"spec/1\",\n  \"engines\": [\"E0\" \"E1\"]}", "2:23",
+       "bad-json"},  // nlohmann reports the last character of the offending token
+      {kHead + R"("program": [{"block": {"E0": [{"set": "r", "expr": true}]}}]})", "/program/0/block/E0/0/expr",
+       "bad-type"},
+      {kHead +
+           R"("program": [{"block": {"E0": ["I0"]}}], "deps": [{"producer": "I0", "consumer": "I0", "distance": {"A": 4294967296}}]})",
        "/deps/0/distance/A", "bad-number"},
   };
   for (const auto& c : cases) {
@@ -214,7 +217,7 @@ TEST_CASE("json: deep nesting is rejected before building a DOM") {
   CHECK(d.rule == "too-deep");
   CHECK_FALSE(d.place.empty());
   // Brackets inside strings do not count.
-  CHECK(read_ok(kHead + R"("program": [{"block": {"E0": [{"id": "I0", "note": ")" + std::string(1000, '[') +
-                R"("}]}}]})")
-            .body.size() == 1);
+  CHECK(
+      read_ok(kHead + R"("program": [{"block": {"E0": [{"id": "I0", "note": ")" + std::string(1000, '[') + R"("}]}}]})")
+          .body.size() == 1);
 }

@@ -89,9 +89,9 @@ void expect_clean(const std::string& input, Tally& tally) {
 rc::Gen<std::string> gen_valid_file(bool json_only) {
   const auto program = rc::gen::oneOf(sb::generators::gen_spec(), sb::generators::gen_impl_shape());
   const auto as_json = json_only ? rc::gen::just(true) : rc::gen::arbitrary<bool>();
-  return rc::gen::apply(
-      [](const sb::model::Program& p, bool json) { return json ? sb::formats::write_json(p) : sb::formats::write_text(p); },
-      program, as_json);
+  return rc::gen::apply([](const sb::model::Program& p,
+                           bool json) { return json ? sb::formats::write_json(p) : sb::formats::write_text(p); },
+                        program, as_json);
 }
 
 rc::Gen<ByteMutation> gen_byte_mutation() {
@@ -105,7 +105,9 @@ rc::Gen<ByteMutation> gen_byte_mutation() {
 
 rc::Gen<LineMutation> gen_line_mutation() {
   return rc::gen::apply(
-      [](std::uint8_t op, std::uint32_t line) { return LineMutation{static_cast<sb::test::LineOp>(op % 4), line}; },
+      [](std::uint8_t op, std::uint32_t line) {
+        return LineMutation{static_cast<sb::test::LineOp>(op % 4), line};
+      },
       rc::gen::inRange<std::uint8_t>(0, 4), rc::gen::arbitrary<std::uint32_t>());
 }
 
@@ -114,7 +116,8 @@ rc::Gen<TreeMutation> gen_tree_mutation() {
       [](std::uint8_t op, std::uint32_t node, std::uint32_t choice) {
         return TreeMutation{static_cast<sb::test::TreeOp>(op % 5), node, choice};
       },
-      rc::gen::inRange<std::uint8_t>(0, 5), rc::gen::arbitrary<std::uint32_t>(), rc::gen::inRange<std::uint32_t>(0, 64));
+      rc::gen::inRange<std::uint8_t>(0, 5), rc::gen::arbitrary<std::uint32_t>(),
+      rc::gen::inRange<std::uint32_t>(0, 64));
 }
 
 std::string mutate_bytes(std::string s, const std::vector<ByteMutation>& ms) {
@@ -134,38 +137,48 @@ bool parses_as_json(const std::string& s) { return nlohmann::json::accept(s); }
 
 TEST_CASE("fuzz: byte mutations of generated files load cleanly") {
   Tally tally;
-  sb::test::rc_check("fuzz bytes", [&tally] {
-    const auto file = *gen_valid_file(false);
-    const auto ms = *sb::generators::bounded_vector(1, 3, gen_byte_mutation());
-    expect_clean(mutate_bytes(file, ms), tally);
-  }, 400);
+  sb::test::rc_check(
+      "fuzz bytes",
+      [&tally] {
+        const auto file = *gen_valid_file(false);
+        const auto ms = *sb::generators::bounded_vector(1, 3, gen_byte_mutation());
+        expect_clean(mutate_bytes(file, ms), tally);
+      },
+      400);
   MESSAGE(tally.summary());
   CHECK(tally.rules.size() >= 3);
 }
 
 TEST_CASE("fuzz: line mutations of generated text files load cleanly") {
   Tally tally;
-  sb::test::rc_check("fuzz lines", [&tally] {
-    const auto p = *rc::gen::oneOf(sb::generators::gen_spec(), sb::generators::gen_impl_shape());
-    auto text = sb::formats::write_text(p);
-    for (const auto& m : *sb::generators::bounded_vector(1, 3, gen_line_mutation()))
-      text = sb::test::apply(text, m);
-    expect_clean(text, tally);
-  }, 300);
+  sb::test::rc_check(
+      "fuzz lines",
+      [&tally] {
+        const auto p = *rc::gen::oneOf(sb::generators::gen_spec(), sb::generators::gen_impl_shape());
+        auto text = sb::formats::write_text(p);
+        for (const auto& m : *sb::generators::bounded_vector(1, 3, gen_line_mutation()))
+          text = sb::test::apply(text, m);
+        expect_clean(text, tally);
+      },
+      300);
   MESSAGE(tally.summary());
   CHECK(tally.rules.size() >= 2);
 }
 
 TEST_CASE("fuzz: JSON tree mutations of generated files load cleanly") {
   Tally tally;
-  sb::test::rc_check("fuzz tree", [&tally] {
-    const auto file = *gen_valid_file(true);
-    const auto tree = *sb::generators::bounded_vector(1, 3, gen_tree_mutation());
-    // Mostly the tree alone: most byte mutations of compact JSON only exercise the JSON syntax check.
-    const auto bytes = *rc::gen::weightedOneOf<std::vector<ByteMutation>>(
-        {{3, rc::gen::just(std::vector<ByteMutation>{})}, {1, sb::generators::bounded_vector(1, 2, gen_byte_mutation())}});
-    expect_clean(mutate_bytes(sb::test::apply(file, tree), bytes), tally);
-  }, 400);
+  sb::test::rc_check(
+      "fuzz tree",
+      [&tally] {
+        const auto file = *gen_valid_file(true);
+        const auto tree = *sb::generators::bounded_vector(1, 3, gen_tree_mutation());
+        // Mostly the tree alone: most byte mutations of compact JSON only exercise the JSON syntax check.
+        const auto bytes = *rc::gen::weightedOneOf<std::vector<ByteMutation>>(
+            {{3, rc::gen::just(std::vector<ByteMutation>{})},
+             {1, sb::generators::bounded_vector(1, 2, gen_byte_mutation())}});
+        expect_clean(mutate_bytes(sb::test::apply(file, tree), bytes), tally);
+      },
+      400);
   MESSAGE(tally.summary());
   CHECK(tally.rules.count("too-deep") == 1);
   CHECK(tally.rules.size() >= 5);
@@ -175,15 +188,17 @@ TEST_CASE("fuzz: mutations of corpus files load cleanly") {
   const auto corpus = corpus_files();
   if (corpus.empty()) return;
   Tally tally;
-  sb::test::rc_check("fuzz corpus", [&corpus, &tally] {
-    const auto& file = corpus[*rc::gen::inRange<std::size_t>(0, corpus.size())];
-    std::string input = file;
-    if (parses_as_json(file) && *rc::gen::arbitrary<bool>())
-      input = sb::test::apply(file, *sb::generators::bounded_vector(1, 3, gen_tree_mutation()));
-    else
-      input = mutate_bytes(input, *sb::generators::bounded_vector(1, 3, gen_byte_mutation()));
-    expect_clean(input, tally);
-  }, 300);
+  sb::test::rc_check(
+      "fuzz corpus",
+      [&corpus, &tally] {
+        const auto& file = corpus[*rc::gen::inRange<std::size_t>(0, corpus.size())];
+        std::string input = file;
+        if (parses_as_json(file) && *rc::gen::arbitrary<bool>())
+          input = sb::test::apply(file, *sb::generators::bounded_vector(1, 3, gen_tree_mutation()));
+        else input = mutate_bytes(input, *sb::generators::bounded_vector(1, 3, gen_byte_mutation()));
+        expect_clean(input, tally);
+      },
+      300);
   MESSAGE(tally.summary());
   CHECK(tally.rules.size() >= 2);
 }

@@ -12,22 +12,39 @@ namespace syncbisim::test {
 namespace {
 
 // Bytes that mean something to one of the two grammars, and a few that mean nothing.
-constexpr char kBytes[] = {'{', '}', '[', ']', '"', ',', ':', '\\', '\n', ' ', '0', '9', '-', '+',
-                           'e', '.', '@', '#', '=', '>', '(', ')', '*', 'I', 'x', '\0', '\t', '\x7f'};
+constexpr char kBytes[] = {'{', '}', '[', ']', '"', ',', ':', '\\', '\n', ' ', '0', '9',  '-',  '+',
+                           'e', '.', '@', '#', '=', '>', '(', ')',  '*',  'I', 'x', '\0', '\t', '\x7f'};
 
 std::string json_value_text(std::uint32_t choice) {
-  static constexpr const char* kValues[] = {
-      "null", "true", "false", "0", "-1", "4294967296", "18446744073709551615", "18446744073709551616",
-      "1e300", "1.5", "\"\"", "\"x\"", "\"@top\"", "\"I0\"", "[]", "{}", "[1]", "{\"a\":1}", "\"1 +\"",
-      "\"isgt(\""};
+  static constexpr const char* kValues[] = {"null",
+                                            "true",
+                                            "false",
+                                            "0",
+                                            "-1",
+                                            "4294967296",
+                                            "18446744073709551615",
+                                            "18446744073709551616",
+                                            "1e300",
+                                            "1.5",
+                                            "\"\"",
+                                            "\"x\"",
+                                            "\"@top\"",
+                                            "\"I0\"",
+                                            "[]",
+                                            "{}",
+                                            "[1]",
+                                            "{\"a\":1}",
+                                            "\"1 +\"",
+                                            "\"isgt(\""};
   return kValues[choice % std::size(kValues)];
 }
 
 std::string key_name(std::uint32_t choice) {
-  static constexpr const char* kKeys[] = {"", "x", "id", "loop", "block", "cond", "trip", "body", "then", "else",
-                                          "taken", "per_engine", "default", "deps", "distance", "engines",
-                                          "semaphores", "instr", "wait", "signal", "set", "expr", "barrier",
-                                          "reset", "min", "max", "seq", "producer", "consumer", "syncbisim"};
+  static constexpr const char* kKeys[] = {"",        "x",      "id",       "loop",     "block",      "cond",
+                                          "trip",    "body",   "then",     "else",     "taken",      "per_engine",
+                                          "default", "deps",   "distance", "engines",  "semaphores", "instr",
+                                          "wait",    "signal", "set",      "expr",     "barrier",    "reset",
+                                          "min",     "max",    "seq",      "producer", "consumer",   "syncbisim"};
   return kKeys[choice % std::size(kKeys)];
 }
 
@@ -49,9 +66,15 @@ std::vector<Json::json_pointer> candidates(const Json& root, TreeOp op) {
     const bool in_object = !p.empty() && root.at(p.parent_pointer()).is_object();
     const bool non_empty_array = root.at(p).is_array() && !root.at(p).empty();
     switch (op) {
-      case TreeOp::DeleteKey: if (!p.empty()) out.push_back(p); break;
-      case TreeOp::RenameKey: if (in_object) out.push_back(p); break;
-      case TreeOp::DuplicateElement: if (non_empty_array) out.push_back(p); break;
+      case TreeOp::DeleteKey:
+        if (!p.empty()) out.push_back(p);
+        break;
+      case TreeOp::RenameKey:
+        if (in_object) out.push_back(p);
+        break;
+      case TreeOp::DuplicateElement:
+        if (non_empty_array) out.push_back(p);
+        break;
       default: out.push_back(p);
     }
   }
@@ -59,7 +82,10 @@ std::vector<Json::json_pointer> candidates(const Json& root, TreeOp op) {
 }
 
 // The text a DeepNest leaves behind, replaced by the deep nesting after dump().
-constexpr const char* kDeepMark = "\x01" "deep-nest" "\x01";
+constexpr const char* kDeepMark =
+    "\x01"
+    "deep-nest"
+    "\x01";
 
 std::string nest(const std::string& inner, std::uint32_t choice) {
   static constexpr std::size_t kDepths[] = {2, 50, 199, 200, 201, 1000, 100000};
@@ -130,10 +156,8 @@ std::string apply(const std::string& json, const std::vector<TreeMutation>& ms) 
     switch (m.op) {
       case TreeOp::DeleteKey: {
         auto& parent = root.at(at.parent_pointer());
-        if (parent.is_object())
-          parent.erase(at.back());
-        else
-          parent.erase(static_cast<std::size_t>(std::stoul(at.back())));
+        if (parent.is_object()) parent.erase(at.back());
+        else parent.erase(static_cast<std::size_t>(std::stoul(at.back())));
         break;
       }
       case TreeOp::ChangeType: root.at(at) = Json::parse(json_value_text(m.choice)); break;
@@ -162,7 +186,8 @@ std::string apply(const std::string& json, const std::vector<TreeMutation>& ms) 
   if (!deep_inner.empty()) {
     const std::string mark = Json(kDeepMark).dump();
     // Earlier mutations may have replaced the marked node again; then there is nothing to splice.
-    if (const auto p = out.find(mark); p != std::string::npos) out.replace(p, mark.size(), nest(deep_inner, deep_choice));
+    if (const auto p = out.find(mark); p != std::string::npos)
+      out.replace(p, mark.size(), nest(deep_inner, deep_choice));
   }
   return out;
 }

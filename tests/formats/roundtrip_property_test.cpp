@@ -40,8 +40,8 @@ sb::generators::SpecGenOptions round_trip_options() { return sb::generators::Spe
 }  // namespace
 
 TEST_CASE("roundtrip: spec programs survive JSON and text round trips") {
-  sb::test::rc_check("spec round trip", [] { check_round_trips(*sb::generators::gen_spec(round_trip_options())); },
-                     1000);
+  sb::test::rc_check(
+      "spec round trip", [] { check_round_trips(*sb::generators::gen_spec(round_trip_options())); }, 1000);
 }
 
 // Found by the property above: "distance @top=1" must read back.
@@ -78,9 +78,11 @@ TEST_CASE("roundtrip: allocatable acyclic spec programs survive JSON and text ro
   o.allocatable_only = true;
   o.acyclic = true;
   o.divergent = false;
-  sb::test::rc_check("allocatable spec round trip", [o] { check_round_trips(*sb::generators::gen_spec(o)); }, 300);
+  sb::test::rc_check(
+      "allocatable spec round trip", [o] { check_round_trips(*sb::generators::gen_spec(o)); }, 300);
 }
 
 TEST_CASE("roundtrip: impl programs survive JSON and text round trips") {
-  sb::test::rc_check("impl round trip", [] { check_round_trips(*sb::generators::gen_impl_shape()); }, 1000);
+  sb::test::rc_check(
+      "impl round trip", [] { check_round_trips(*sb::generators::gen_impl_shape()); }, 1000);
 }

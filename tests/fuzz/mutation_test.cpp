@@ -11,8 +11,8 @@
 #include "fuzz/allocate_fn.h"
 #include "fuzz/case_check.h"
 #include "generators/mutations.h"
-#include "support/test_files.h"
 #include "model/walk.h"
+#include "support/test_files.h"
 
 using namespace syncbisim;
 
@@ -90,10 +90,13 @@ void classify(const model::Program& spec, const model::Program& impl, Tally& t, 
 
 TEST_CASE("mutants of the figures' allocations: caught or equivalent within the widened bound") {
   Tally t;
-  for (const char* name : {"fig1_motivating", "fig5_offset_two", "fig6_nested_backward", "fig6_nested_forward", "fig7_fig8"}) {
-    auto spec = formats::load_program_file((test::source_dir() / "corpus/figures" / (std::string(name) + ".json")).string());
+  for (const char* name :
+       {"fig1_motivating", "fig5_offset_two", "fig6_nested_backward", "fig6_nested_forward", "fig7_fig8"}) {
+    auto spec =
+        formats::load_program_file((test::source_dir() / "corpus/figures" / (std::string(name) + ".json")).string());
     REQUIRE(spec.ok());
-    for (auto strategy : {allocator::Strategy::PerLoop, allocator::Strategy::PerInstruction, allocator::Strategy::PerEngine}) {
+    for (auto strategy :
+         {allocator::Strategy::PerLoop, allocator::Strategy::PerInstruction, allocator::Strategy::PerEngine}) {
       // Pruned registers: the paper's registers on every engine would give many dead-code mutants.
       auto impl = allocator::allocate(spec->program, spec->index, allocator::Options{strategy, true});
       REQUIRE(impl.ok());
@@ -102,7 +105,8 @@ TEST_CASE("mutants of the figures' allocations: caught or equivalent within the 
   }
   std::string table;
   for (const auto& [kind, n] : t.by_kind)
-    table += kind + ": " + std::to_string(n.first) + " caught, " + std::to_string(n.second) + " equivalent within bound\n";
+    table +=
+        kind + ": " + std::to_string(n.first) + " caught, " + std::to_string(n.second) + " equivalent within bound\n";
   MESSAGE(t.caught, " caught, ", t.equivalent, " equivalent within the widened bound\n", table);
   CHECK(t.caught + t.equivalent > 100);
   // Every wait of the figures matters, and so does every signal some wait counts.

@@ -46,7 +46,9 @@ void caught_and_shrunk(const fuzz::AllocateFn& buggy, std::uint64_t seed) {
 
 TEST_CASE("planted bug r_P - k + 1 is found and shrunk") { caught_and_shrunk(test::off_by_one_offset(), 1); }
 
-TEST_CASE("planted bug: the mask dropped for offsets >= 1 is found and shrunk") { caught_and_shrunk(test::dropped_mask(), 1); }
+TEST_CASE("planted bug: the mask dropped for offsets >= 1 is found and shrunk") {
+  caught_and_shrunk(test::dropped_mask(), 1);
+}
 
 TEST_CASE("the real per-loop allocator passes the same campaign prefix") {
   fuzz::CampaignOptions o;

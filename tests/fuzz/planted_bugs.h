@@ -39,8 +39,9 @@ inline fuzz::AllocateFn off_by_one_offset() {
   return corrupted_per_loop([](const model::Expr& e) {
     model::Expr out = e;
     for (const auto& n : e.nodes)
-      if (n.op == model::ExprOp::Sub && e.nodes[n.lhs].op == model::ExprOp::Reg && e.nodes[n.lhs].reg.rfind("r_", 0) == 0 &&
-          e.nodes[n.rhs].op == model::ExprOp::Const && e.nodes[n.rhs].value >= 1)
+      if (n.op == model::ExprOp::Sub && e.nodes[n.lhs].op == model::ExprOp::Reg &&
+          e.nodes[n.lhs].reg.rfind("r_", 0) == 0 && e.nodes[n.rhs].op == model::ExprOp::Const &&
+          e.nodes[n.rhs].value >= 1)
         out.nodes[n.rhs].value -= 1;
     return out;
   });

@@ -35,8 +35,8 @@ fuzz::ShrinkOptions options() {
 }  // namespace
 
 TEST_CASE("shrinking a given pair keeps the same failure and shrinks") {
-  for (const char* name : {"flash_attention_backward_wrong_loop.sb", "fig5_trip_reg_never_reset.sb",
-                           "fig6_forward_missing_signal.sb"}) {
+  for (const char* name :
+       {"flash_attention_backward_wrong_loop.sb", "fig5_trip_reg_never_reset.sb", "fig6_forward_missing_signal.sb"}) {
     INFO(name);
     const auto c = bug(name);
     const auto first = fuzz::check_case(c.spec, c.impl, options().check);

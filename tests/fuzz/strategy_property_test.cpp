@@ -17,31 +17,42 @@ using allocator::Strategy;
 namespace {
 
 void property(Strategy strategy, bool allocatable_only, fuzz::Counts policy) {
-  const std::string name = std::string(allocator::to_string(strategy)) + (allocatable_only ? " on allocatable specs" : " on arbitrary specs");
-  test::rc_check(name, [=] {
-    const auto spec = *generators::gen_spec(fuzz::campaign_spec_options(allocatable_only));
-    const auto ix = model::ProgramIndex::build(spec);
-    RC_ASSERT(ix.ok());
-    const auto impl = fuzz::allocate_with(strategy)(spec, *ix);
-    RC_ASSERT(impl.ok());
-    fuzz::CaseOptions o;
-    o.max_states = 20000;
-    o.policy = policy;
-    const auto r = fuzz::check_case(spec, *impl, o);
-    RC_ASSERT(r.invalid.empty());
-    if (r.failure) RC_FAIL(r.failure->to_string() + "\n" + formats::write_text(spec) + "\n" + formats::write_text(*impl));
-    // Exact: allocatable specs must come out bisimilar (the policy already failed over-sync).
-    RC_ASSERT(r.check.verdict != checker::Verdict::SpecDeadlock);
-    RC_CLASSIFY(!r.check.exhaustive, "inconclusive");
-    RC_CLASSIFY(r.check.verdict == checker::Verdict::OverSynchronized, "over-synchronized");
-  }, 300);
+  const std::string name = std::string(allocator::to_string(strategy)) +
+                           (allocatable_only ? " on allocatable specs" : " on arbitrary specs");
+  test::rc_check(
+      name,
+      [=] {
+        const auto spec = *generators::gen_spec(fuzz::campaign_spec_options(allocatable_only));
+        const auto ix = model::ProgramIndex::build(spec);
+        RC_ASSERT(ix.ok());
+        const auto impl = fuzz::allocate_with(strategy)(spec, *ix);
+        RC_ASSERT(impl.ok());
+        fuzz::CaseOptions o;
+        o.max_states = 20000;
+        o.policy = policy;
+        const auto r = fuzz::check_case(spec, *impl, o);
+        RC_ASSERT(r.invalid.empty());
+        if (r.failure)
+          RC_FAIL(r.failure->to_string() + "\n" + formats::write_text(spec) + "\n" + formats::write_text(*impl));
+        // Exact: allocatable specs must come out bisimilar (the policy already failed over-sync).
+        RC_ASSERT(r.check.verdict != checker::Verdict::SpecDeadlock);
+        RC_CLASSIFY(!r.check.exhaustive, "inconclusive");
+        RC_CLASSIFY(r.check.verdict == checker::Verdict::OverSynchronized, "over-synchronized");
+      },
+      300);
 }
 
 }  // namespace
 
-TEST_CASE("per-instruction is bisimilar on allocatable specs") { property(Strategy::PerInstruction, true, fuzz::Counts::All); }
+TEST_CASE("per-instruction is bisimilar on allocatable specs") {
+  property(Strategy::PerInstruction, true, fuzz::Counts::All);
+}
 TEST_CASE("per-loop is bisimilar on allocatable specs") { property(Strategy::PerLoop, true, fuzz::Counts::All); }
 TEST_CASE("per-engine is bisimilar on allocatable specs") { property(Strategy::PerEngine, true, fuzz::Counts::All); }
 TEST_CASE("auto is bisimilar on allocatable specs") { property(Strategy::Auto, true, fuzz::Counts::All); }
-TEST_CASE("barrier is never under-synchronized on allocatable specs") { property(Strategy::Barrier, true, fuzz::Counts::UnderSyncOnly); }
-TEST_CASE("auto is never under-synchronized on arbitrary specs") { property(Strategy::Auto, false, fuzz::Counts::UnderSyncOnly); }
+TEST_CASE("barrier is never under-synchronized on allocatable specs") {
+  property(Strategy::Barrier, true, fuzz::Counts::UnderSyncOnly);
+}
+TEST_CASE("auto is never under-synchronized on arbitrary specs") {
+  property(Strategy::Auto, false, fuzz::Counts::UnderSyncOnly);
+}

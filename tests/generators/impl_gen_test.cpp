@@ -26,31 +26,34 @@ TEST_CASE("every generated impl is valid, normalized and has unique ids") {
 TEST_CASE("the impl generator covers every construct") {
   sb::test::TreeFacts total;
   std::uint32_t no_sems = 0, big_adds = 0, empty_resets = 0;
-  sb::test::rc_check("impl coverage", [&] {
-    const Program p = *sb::generators::gen_impl_shape();
-    const auto f = sb::test::facts(p);
-    total.loops += f.loops;
-    total.conds += f.conds;
-    total.missing_rules += f.missing_rules;
-    total.divergent_rules += f.divergent_rules;
-    total.regops += f.regops;
-    total.barriers += f.barriers;
-    total.barrier_resets += f.barrier_resets;
-    total.waits += f.waits;
-    total.register_waits += f.register_waits;
-    total.signals += f.signals;
-    no_sems += p.semaphores.empty() ? 1 : 0;
-    // Walk the top level only: enough to see that the rarer values occur at all.
-    for (const auto& stmt : p.body)
-      if (const auto* b = std::get_if<sb::model::Block>(&stmt.node))
-        for (const auto& s : b->streams)
-          for (const auto& item : s.items) {
-            if (const auto* in = std::get_if<sb::model::Instr>(&item); in && in->signal && in->signal->add > 1)
-              ++big_adds;
-            if (const auto* bar = std::get_if<sb::model::Barrier>(&item); bar && bar->reset && bar->reset->empty())
-              ++empty_resets;
-          }
-  }, 300);
+  sb::test::rc_check(
+      "impl coverage",
+      [&] {
+        const Program p = *sb::generators::gen_impl_shape();
+        const auto f = sb::test::facts(p);
+        total.loops += f.loops;
+        total.conds += f.conds;
+        total.missing_rules += f.missing_rules;
+        total.divergent_rules += f.divergent_rules;
+        total.regops += f.regops;
+        total.barriers += f.barriers;
+        total.barrier_resets += f.barrier_resets;
+        total.waits += f.waits;
+        total.register_waits += f.register_waits;
+        total.signals += f.signals;
+        no_sems += p.semaphores.empty() ? 1 : 0;
+        // Walk the top level only: enough to see that the rarer values occur at all.
+        for (const auto& stmt : p.body)
+          if (const auto* b = std::get_if<sb::model::Block>(&stmt.node))
+            for (const auto& s : b->streams)
+              for (const auto& item : s.items) {
+                if (const auto* in = std::get_if<sb::model::Instr>(&item); in && in->signal && in->signal->add > 1)
+                  ++big_adds;
+                if (const auto* bar = std::get_if<sb::model::Barrier>(&item); bar && bar->reset && bar->reset->empty())
+                  ++empty_resets;
+              }
+      },
+      300);
   CHECK(total.loops > 0);
   CHECK(total.conds > 0);
   CHECK(total.missing_rules > 0);

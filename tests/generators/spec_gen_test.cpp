@@ -47,8 +47,7 @@ TEST_CASE("every generated spec is valid, normalized and has unique ids") {
     RC_ASSERT(p.engines.size() >= 1u);
     RC_ASSERT(p.engines.size() <= 5u);
     RC_ASSERT(f.max_depth <= 3u);
-    for (const auto& e : f.engines_used)
-      RC_ASSERT(std::find(p.engines.begin(), p.engines.end(), e) != p.engines.end());
+    for (const auto& e : f.engines_used) RC_ASSERT(std::find(p.engines.begin(), p.engines.end(), e) != p.engines.end());
   });
 }
 
@@ -69,20 +68,23 @@ TEST_CASE("spec sizes follow the options") {
 }
 
 TEST_CASE("allocatable_only specs have only allocatable dependencies, one per consumer") {
-  sb::test::rc_check("spec allocatable", [] {
-    SpecGenOptions o;
-    o.allocatable_only = true;
-    o.acyclic = *rc::gen::arbitrary<bool>();
-    const Program p = *sb::generators::gen_spec(o);
-    RC_LOG() << sb::generators::describe(p);
-    const auto ix = sb::model::ProgramIndex::build(p);
-    if (!ix) RC_FAIL(ix.error().to_string());
-    std::set<std::string> consumers;
-    for (const auto& d : p.deps) {
-      RC_ASSERT(allocatable(*ix, d));
-      RC_ASSERT(consumers.insert(d.consumer).second);
-    }
-  }, 500);
+  sb::test::rc_check(
+      "spec allocatable",
+      [] {
+        SpecGenOptions o;
+        o.allocatable_only = true;
+        o.acyclic = *rc::gen::arbitrary<bool>();
+        const Program p = *sb::generators::gen_spec(o);
+        RC_LOG() << sb::generators::describe(p);
+        const auto ix = sb::model::ProgramIndex::build(p);
+        if (!ix) RC_FAIL(ix.error().to_string());
+        std::set<std::string> consumers;
+        for (const auto& d : p.deps) {
+          RC_ASSERT(allocatable(*ix, d));
+          RC_ASSERT(consumers.insert(d.consumer).second);
+        }
+      },
+      500);
 }
 
 TEST_CASE("acyclic specs have no zero-distance dependency pointing backwards") {
@@ -106,23 +108,26 @@ TEST_CASE("the spec generator covers every construct") {
   // would still pass every property above.
   sb::test::TreeFacts total;
   std::uint32_t deps = 0, multi_level = 0, carried = 0, multi_dep_consumers = 0, engines5 = 0;
-  sb::test::rc_check("spec coverage", [&] {
-    const Program p = *sb::generators::gen_spec();
-    const auto f = sb::test::facts(p);
-    total.loops += f.loops;
-    total.conds += f.conds;
-    total.divergent_rules += f.divergent_rules;
-    total.extras += f.extras;
-    total.max_depth = std::max(total.max_depth, f.max_depth);
-    deps += static_cast<std::uint32_t>(p.deps.size());
-    std::map<std::string, int> per_consumer;
-    for (const auto& d : p.deps) {
-      multi_level += d.distance.size() > 1 ? 1 : 0;
-      carried += d.distance.empty() ? 0 : 1;
-      if (++per_consumer[d.consumer] == 2) ++multi_dep_consumers;
-    }
-    engines5 += p.engines.size() == 5 ? 1 : 0;
-  }, 300);
+  sb::test::rc_check(
+      "spec coverage",
+      [&] {
+        const Program p = *sb::generators::gen_spec();
+        const auto f = sb::test::facts(p);
+        total.loops += f.loops;
+        total.conds += f.conds;
+        total.divergent_rules += f.divergent_rules;
+        total.extras += f.extras;
+        total.max_depth = std::max(total.max_depth, f.max_depth);
+        deps += static_cast<std::uint32_t>(p.deps.size());
+        std::map<std::string, int> per_consumer;
+        for (const auto& d : p.deps) {
+          multi_level += d.distance.size() > 1 ? 1 : 0;
+          carried += d.distance.empty() ? 0 : 1;
+          if (++per_consumer[d.consumer] == 2) ++multi_dep_consumers;
+        }
+        engines5 += p.engines.size() == 5 ? 1 : 0;
+      },
+      300);
   CHECK(total.loops > 0);
   CHECK(total.conds > 0);
   CHECK(total.divergent_rules > 0);

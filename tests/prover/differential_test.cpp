@@ -21,8 +21,10 @@ int agree(const formats::LoadedProgram& spec, const model::Program& impl, const 
   REQUIRE(x.result.exhaustive);
   int decided = 0;
   for (const auto& c : r.consumers) {
-    if (c.answer == Answer::Proved) CHECK_MESSAGE(!x.mismatched.count(c.instr), c.instr, " proved but the explorer disagrees");
-    if (c.answer == Answer::Refuted) CHECK_MESSAGE(x.violated.count(c.instr), c.instr, " refuted but the explorer finds nothing");
+    if (c.answer == Answer::Proved)
+      CHECK_MESSAGE(!x.mismatched.count(c.instr), c.instr, " proved but the explorer disagrees");
+    if (c.answer == Answer::Refuted)
+      CHECK_MESSAGE(x.violated.count(c.instr), c.instr, " refuted but the explorer finds nothing");
     decided += c.answer != Answer::Unknown;
   }
   return decided;
@@ -45,7 +47,8 @@ TEST_CASE("prover: agrees with the explorer on every corpus pair it decides") {
     if (p.filename().string().find(".impl.") != std::string::npos) continue;
     const auto rel = std::filesystem::relative(p, test::source_dir()).string();
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
-    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{allocator::Strategy::PerEngine, false});
+    auto alloc =
+        allocator::allocate(spec.program, spec.index, allocator::Options{allocator::Strategy::PerEngine, false});
     REQUIRE(alloc.ok());
     decided += agree(spec, alloc->impl, rel + " per-engine");
   }

@@ -73,7 +73,8 @@ TEST_CASE("prover: the known bugs are refuted or unknown, never proved") {
     const auto text = test::read_text(f);
     const auto spec_rel = text.substr(text.find("# spec: ") + 8, text.find('\n') - 8);
     const auto spec = test::load_corpus(spec_rel, model::ProgramKind::Spec);
-    const auto impl = test::load_corpus(std::filesystem::relative(f, test::source_dir()).string(), model::ProgramKind::Impl);
+    const auto impl =
+        test::load_corpus(std::filesystem::relative(f, test::source_dir()).string(), model::ProgramKind::Impl);
     const auto r = test::prove_pair(spec, impl.program);
     INFO(name);
     CHECK(r.verdict != Answer::Proved);

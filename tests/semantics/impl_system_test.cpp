@@ -234,7 +234,8 @@ E1: barrier(s0) J0
   CHECK(sys.barrier_ready(s));
   CHECK_FALSE(sys.can_issue(s, e1));  // J0 is behind the barrier until the release
   sys.apply(s, {StepKind::BarrierRelease, 0, 0, 0});
-  CHECK(std::vector<std::uint64_t>(s.sems.begin(), s.sems.end()) == std::vector<std::uint64_t>{0, 1});  // s0 reset, s1 kept
+  CHECK(std::vector<std::uint64_t>(s.sems.begin(), s.sems.end()) ==
+        std::vector<std::uint64_t>{0, 1});  // s0 reset, s1 kept
   CHECK(sys.can_issue(s, e0));
   CHECK(sys.can_issue(s, e1));
 }

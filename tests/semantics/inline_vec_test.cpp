@@ -47,8 +47,8 @@ TEST_CASE("InlineVec keeps the elements it is given, inline and on the heap") {
 
 TEST_CASE("SmallVec is InlineVec for plain values and Boost's small_vector otherwise") {
   CHECK(std::is_same_v<semantics::SmallVec<std::uint32_t, 4>, InlineVec<std::uint32_t, 4>>);
-  CHECK(!std::is_same_v<semantics::SmallVec<InlineVec<std::uint32_t, 2>, 4>,
-                        InlineVec<InlineVec<std::uint32_t, 2>, 4>>);
+  CHECK(
+      !std::is_same_v<semantics::SmallVec<InlineVec<std::uint32_t, 2>, 4>, InlineVec<InlineVec<std::uint32_t, 2>, 4>>);
 }
 
 TEST_CASE("InlineVec behaves as std::vector under random operations") {
@@ -61,9 +61,18 @@ TEST_CASE("InlineVec behaves as std::vector under random operations") {
             rc::gen::pair(rc::gen::inRange(0, 12), rc::gen::inRange<std::uint32_t>(0, 9)));
         for (const auto& [op, x] : ops) {
           switch (op) {
-            case 0: v.push_back(x); model.push_back(x); break;
-            case 1: v.resize(x); model.resize(x); break;
-            case 2: v.assign(x, x + 1); model.assign(x, x + 1); break;
+            case 0:
+              v.push_back(x);
+              model.push_back(x);
+              break;
+            case 1:
+              v.resize(x);
+              model.resize(x);
+              break;
+            case 2:
+              v.assign(x, x + 1);
+              model.assign(x, x + 1);
+              break;
             case 3:
               if (!model.empty()) {
                 v.pop_back();
@@ -74,14 +83,32 @@ TEST_CASE("InlineVec behaves as std::vector under random operations") {
               const auto a = std::min<std::size_t>(x, model.size());
               const auto b = std::min<std::size_t>(a + x % 3, model.size());
               v.erase(v.begin() + a, v.begin() + b);
-              model.erase(model.begin() + static_cast<std::ptrdiff_t>(a), model.begin() + static_cast<std::ptrdiff_t>(b));
+              model.erase(model.begin() + static_cast<std::ptrdiff_t>(a),
+                          model.begin() + static_cast<std::ptrdiff_t>(b));
               break;
             }
-            case 5: v.resize(x, x + 7); model.resize(x, x + 7); break;
-            case 6: other = v; other_model = model; break;
-            case 7: v = other; model = other_model; break;
-            case 8: std::swap(v, other); std::swap(model, other_model); break;
-            case 9: v = std::move(other); model = std::move(other_model); other = Vec{}; other_model.clear(); break;
+            case 5:
+              v.resize(x, x + 7);
+              model.resize(x, x + 7);
+              break;
+            case 6:
+              other = v;
+              other_model = model;
+              break;
+            case 7:
+              v = other;
+              model = other_model;
+              break;
+            case 8:
+              std::swap(v, other);
+              std::swap(model, other_model);
+              break;
+            case 9:
+              v = std::move(other);
+              model = std::move(other_model);
+              other = Vec{};
+              other_model.clear();
+              break;
             case 10: {
               const std::vector<std::uint32_t> src(x, x * 2);
               v.assign(src.begin(), src.end());

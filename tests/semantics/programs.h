@@ -4,8 +4,8 @@
 
 #include <memory>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "formats/load.h"
 #include "model/index.h"

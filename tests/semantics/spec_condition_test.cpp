@@ -48,7 +48,7 @@ TEST_CASE("Figure 5: every consumer instance, its target, and the producer count
   };
   // The seven rows of the paper's Figure 5: v = (1,1) .. (2,4), δ = (0, 2).
   const std::vector<Row> rows = {
-      {{1, 1, -1}, true, 0}, {{1, 1, 0}, true, 0}, {{1, 1, 1}, false, 1}, {{1, 2, -1}, true, 0},
+      {{1, 1, -1}, true, 0}, {{1, 1, 0}, true, 0},  {{1, 1, 1}, false, 1}, {{1, 2, -1}, true, 0},
       {{1, 2, 0}, true, 0},  {{1, 2, 1}, false, 4}, {{1, 2, 2}, false, 5},
   };
   SUBCASE("with the producer finished, the owed sums are 1, 4 and 5") {

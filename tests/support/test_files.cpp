@@ -14,7 +14,8 @@ std::vector<std::filesystem::path> files_in(const std::string& dir, const std::s
   if (!std::filesystem::exists(root)) return out;
   for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
     const auto name = e.path().filename().string();
-    if (e.is_regular_file() && name.size() >= ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+    if (e.is_regular_file() && name.size() >= ext.size() &&
+        name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
       out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
