@@ -36,7 +36,8 @@ bool failing_program(std::size_t n, model::Program& spec, model::Program& impl, 
     auto rs = fuzz::spec_for_run(1, r, fuzz::SpecMix::Allocatable, 100);
     if (fuzz::size_of(rs.spec).instructions < n) continue;
     const auto ix = model::ProgramIndex::build(rs.spec);
-    auto good = fuzz::allocate_with(allocator::Strategy::PerLoop)(rs.spec, *ix);
+    const auto reply = fuzz::allocate_with(allocator::Strategy::PerLoop)(rs.spec, *ix);
+    const auto* good = fuzz::impl_of(reply);
     if (!good) continue;
     for (auto& m : generators::mutants(*good)) {
       if (m.mutation.kind != generators::MutationKind::DropWait) continue;
@@ -68,14 +69,14 @@ int main(int argc, char** argv) {
   fuzz::ShrinkOptions o;
   o.check.policy = fuzz::Counts::All;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto r = fuzz::shrink(spec, impl, nullptr, std::nullopt, o);
+  const auto r = fuzz::shrink(spec, fuzz::GivenImpl{impl}, std::nullopt, o);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r) {
     std::printf("shrink failed: %s\n", r.error().message.c_str());
     return 1;
   }
   std::printf("shrink (%s): %s\n  %s -> %s\n  %llu candidates, %llu kept, %llu cache hits, %.2f s\n", what.c_str(),
-              r->failure.to_string().c_str(), r->before.to_string().c_str(), r->after.to_string().c_str(),
+              fuzz::to_string(r->failure).c_str(), r->before.to_string().c_str(), r->after.to_string().c_str(),
               (unsigned long long)r->steps, (unsigned long long)r->accepted, (unsigned long long)r->cache_hits, secs);
   return 0;
 }

@@ -1,8 +1,8 @@
-// syncbisim fuzz --strategy S --runs N --seed X [--start R] [--shard I/K] [--json] [--out DIR]:
-// a campaign against the allocator (docs/fuzzing.md). Every failure is minimized (same kind, same
-// instruction) and written to DIR with its trace and the commands that reproduce it.
-#include <unistd.h>
-
+// syncbisim fuzz (--strategy S | --allocator CMD) --runs N --seed X [--jobs J] [--out DIR] ...: a
+// campaign against an allocator (docs/fuzzing.md). Every failure is minimized (same kind, same
+// instruction) and written to DIR as soon as it is final, with its files and the commands that
+// reproduce it; Ctrl-C stops the campaign with what it found.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -11,20 +11,24 @@
 
 #include "cli/commands.h"
 #include "cli/inputs.h"
-#include "formats/json_format.h"
-#include "formats/load.h"
+#include "cli/interrupt.h"
+#include "cli/progress.h"
 #include "fuzz/campaign.h"
+#include "fuzz/campaign_report.h"
+#include "fuzz/command_allocator.h"
+#include "fuzz/failure_files.h"
 
 namespace syncbisim::cli {
 
 namespace {
 
 struct FuzzArgs {
-  std::string strategy = "auto", shard = "0/1", out, specs = "mixed";
+  std::string strategy, allocator, shard = "0/1", out, specs = "mixed";
   std::uint64_t runs = 100, seed = 1, start = 0, max_states = 20000, max_steps = 2000, max_failures = 0;
   int max_size = 100;
-  double max_seconds = 30;
-  bool json = false, no_shrink = false;
+  unsigned jobs = 1;
+  double max_seconds = 30, allocator_timeout = 10;
+  bool json = false, no_shrink = false, declined_is_failure = false, quiet = false;
 };
 
 bool parse_shard(const std::string& s, std::uint64_t& i, std::uint64_t& k) {
@@ -43,40 +47,33 @@ bool parse_shard(const std::string& s, std::uint64_t& i, std::uint64_t& k) {
 // The fuzz command that replays run r alone.
 std::string replay_command(const FuzzArgs& a, std::uint64_t r) {
   std::ostringstream c;
-  c << "syncbisim fuzz --strategy " << a.strategy << " --seed " << a.seed << " --start " << r << " --runs 1 --specs "
-    << a.specs << " --max-size " << a.max_size << " --max-states " << a.max_states;
+  c << "syncbisim fuzz ";
+  if (!a.allocator.empty()) {
+    c << "--allocator " << fuzz::shell_quote(a.allocator);
+    if (a.allocator_timeout != 10) c << " --allocator-timeout " << a.allocator_timeout;
+  } else {
+    c << "--strategy " << a.strategy;
+  }
+  if (a.declined_is_failure) c << " --declined-is-failure";
+  c << " --seed " << a.seed << " --start " << r << " --runs 1 --specs " << a.specs << " --max-size " << a.max_size
+    << " --max-states " << a.max_states;
   return c.str();
 }
 
-// Writes spec, impl, trace and the reproducing commands of one failure; returns the file stem.
-std::optional<std::string> write_failure(const FuzzArgs& a, const fuzz::RunFailure& f, int& status) {
-  const std::string stem = (std::filesystem::path(a.out) / ("f" + std::to_string(f.run))).string();
-  const model::Program& spec = f.shrunk ? f.shrunk->spec : f.spec;
-  const model::Program& impl = f.shrunk ? f.shrunk->impl : f.impl;
-  std::vector<std::pair<std::string, std::string>> files = {{stem + ".spec.json", formats::write_json(spec)}};
-  if (!impl.engines.empty()) {
-    files.push_back({stem + ".impl.json", formats::write_json(impl)});
-    files.push_back({stem + ".trace.json", f.traces.dump(2) + "\n"});
-  }
-  files.push_back({stem + ".repro.sh", "syncbisim check " + stem + ".spec.json " + stem + ".impl.json\n" +
-                                           replay_command(a, f.run) + "\n"});
-  for (const auto& [path, content] : files) {
-    if (auto s = formats::write_file_atomically(path, content); !s) {
-      auto d = s.error();
-      if (d.file.empty()) d.file = path;
-      status = input_error(d);
-      return std::nullopt;
-    }
-  }
-  return stem;
-}
-
-int run(const FuzzArgs& a) {
-  const auto strategy = allocator::parse_strategy(a.strategy);
-  if (!strategy) {
-    std::cerr << "syncbisim fuzz: unknown strategy '" << a.strategy
-              << "' (barrier, per-instruction, per-loop, per-engine, auto)\n";
+int run(FuzzArgs a) {
+  if (!a.strategy.empty() && !a.allocator.empty()) {
+    std::cerr << "syncbisim fuzz: give --strategy or --allocator, not both\n";
     return 2;
+  }
+  if (a.strategy.empty() && a.allocator.empty()) a.strategy = "auto";
+  std::optional<allocator::Strategy> strategy;
+  if (!a.strategy.empty()) {
+    strategy = allocator::parse_strategy(a.strategy);
+    if (!strategy) {
+      std::cerr << "syncbisim fuzz: unknown strategy '" << a.strategy
+                << "' (barrier, per-instruction, per-loop, per-engine, auto)\n";
+      return 2;
+    }
   }
   const auto mix = fuzz::parse_spec_mix(a.specs);
   if (!mix) {
@@ -98,74 +95,89 @@ int run(const FuzzArgs& a) {
   o.runs = a.runs;
   o.specs = *mix;
   o.max_size = a.max_size;
-  o.exact = *strategy != allocator::Strategy::Barrier;
+  // An external allocator claims exactness like the barrier-free strategies: over-synchronization
+  // on allocatable specs counts (docs/fuzzing.md "What counts").
+  o.exact = !strategy || *strategy != allocator::Strategy::Barrier;
+  o.declined_is_failure = a.declined_is_failure;
   o.max_states = a.max_states;
   o.max_failures = a.max_failures;
   o.minimize = !a.no_shrink;
   o.shrink.max_steps = a.max_steps;
   o.shrink.max_seconds = a.max_seconds;
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty)
-    o.progress = [](std::uint64_t done, std::uint64_t total) {
-      if (done % 64 == 0) std::fprintf(stderr, "\rrun %llu/%llu", (unsigned long long)done, (unsigned long long)total);
-    };
-  const auto r = fuzz::run_campaign(fuzz::allocate_with(*strategy), o);
-  if (tty) std::fprintf(stderr, "\r%40s\r", "");
+  o.jobs = a.jobs;
 
-  int status = 0;
-  nlohmann::json failed = nlohmann::json::array();
-  for (const auto& f : r.failed) {
-    nlohmann::json j{{"run", f.run}, {"seed", f.seed}, {"failure", f.what}, {"replay", replay_command(a, f.run)}};
-    if (f.shrunk) {
-      j["before"] = f.shrunk->before.to_string();
-      j["after"] = f.shrunk->after.to_string();
-    }
-    if (!a.out.empty()) {
-      auto stem = write_failure(a, f, status);
-      if (!stem) return status;
-      j["files"] = *stem;
-      j["check"] = "syncbisim check " + *stem + ".spec.json " + *stem + ".impl.json";
-    }
-    if (!a.json) {
-      std::cout << "run " << f.run << ": " << f.what;
-      if (f.shrunk)
-        std::cout << " (shrunk from " << f.shrunk->before.to_string() << " to " << f.shrunk->after.to_string() << ")";
-      std::cout << "\n";
-      if (j.contains("check")) std::cout << "  " << j["check"].get<std::string>() << "\n";
-      std::cout << "  " << replay_command(a, f.run) << "\n";
-    }
-    failed.push_back(std::move(j));
-  }
-  const double rate = r.seconds > 0 ? r.runs / r.seconds : 0.0;
-  if (a.json) {
-    nlohmann::json j{
-        {"strategy", a.strategy}, {"seed", a.seed},       {"start", a.start},        {"shard", a.shard},
-        {"runs", r.runs},         {"passed", r.passed},   {"failures", r.failures},  {"inconclusive", r.inconclusive},
-        {"skipped", r.skipped},   {"seconds", r.seconds}, {"runs_per_second", rate}, {"failed", failed}};
-    std::cout << j.dump(2) << "\n";
+  const InterruptWatch interrupt;  // before any thread starts: they inherit its signal mask
+  o.stop = &interrupt.flag();
+  fuzz::AllocateFn allocate;
+  if (strategy) {
+    allocate = fuzz::allocate_with(*strategy);
   } else {
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "runs %llu, failures %llu, inconclusive %llu, skipped %llu, %.1f runs/s (%.2f s)\n",
-                  (unsigned long long)r.runs, (unsigned long long)r.failures, (unsigned long long)r.inconclusive,
-                  (unsigned long long)r.skipped, rate, r.seconds);
-    std::cout << line;
+    fuzz::CommandOptions c;
+    c.command = a.allocator;
+    c.timeout_seconds = a.allocator_timeout;
+    c.stop = o.stop;
+    allocate = fuzz::command_allocator(c);
   }
-  return r.failures > 0 ? 1 : 0;
+
+  fuzz::ReportContext report;
+  report.allocator = strategy ? a.strategy : "command: " + a.allocator;
+  report.replay = [&a](std::uint64_t r) { return replay_command(a, r); };
+  int write_status = 0;
+  if (!a.out.empty())
+    o.on_failure = [&](const fuzz::RunFailure& f) {
+      fuzz::FailureFileOptions fo{a.out, replay_command(a, f.run), a.allocator};
+      auto w = fuzz::write_failure_files(f, fo);
+      if (w) report.written[f.run] = *w;
+      else if (write_status == 0) write_status = input_error(w.error());
+    };
+  ProgressLine progress(a.quiet);
+  std::uint64_t failures_seen = 0;
+  const auto chained = o.on_failure;
+  o.on_failure = [&](const fuzz::RunFailure& f) {
+    ++failures_seen;
+    if (chained) chained(f);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  o.progress = [&](std::uint64_t done, std::uint64_t total) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    char line[160];
+    std::snprintf(line, sizeof line, "fuzz: run %llu/%llu, %llu failures, %.1f runs/s, %.0f s",
+                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                  static_cast<unsigned long long>(failures_seen), s > 0 ? done / s : 0.0, s);
+    progress.show(line);
+  };
+  const auto r = fuzz::run_campaign(allocate, o);
+  progress.finish();
+  if (write_status != 0) return write_status;
+
+  if (a.json) std::cout << fuzz::campaign_json(r, o, report).dump(2) << "\n";
+  else std::cout << fuzz::campaign_text(r, report);
+  if (r.failures > 0) return 1;
+  return r.interrupted ? 3 : 0;
 }
 
 }  // namespace
 
 void add_fuzz(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<FuzzArgs>();
-  auto* cmd = app.add_subcommand("fuzz", "Fuzz the allocator: generate specs, allocate, check, minimize failures");
-  cmd->add_option("--strategy", a->strategy, "barrier | per-instruction | per-loop | per-engine | auto")
+  auto* cmd = app.add_subcommand("fuzz", "Fuzz an allocator: generate specs, allocate, check, minimize failures");
+  cmd->add_option("--strategy", a->strategy,
+                  "one of the tool's strategies: barrier | per-instruction | per-loop | per-engine | auto (default)");
+  cmd->add_option("--allocator", a->allocator,
+                  "your allocator as a command: run under /bin/sh -c, spec JSON on stdin (path in $SYNCBISIM_SPEC), "
+                  "impl (JSON or text) on stdout, exit 0; another exit status declines the spec");
+  cmd->add_option("--allocator-timeout", a->allocator_timeout,
+                  "seconds the command may take per spec; then its process group is killed (a timeout failure)")
       ->capture_default_str();
+  cmd->add_flag("--declined-is-failure", a->declined_is_failure, "count a refusal (non-zero exit) as a failure");
   cmd->add_option("--runs", a->runs, "number of runs (before sharding)")->capture_default_str();
   cmd->add_option("--seed", a->seed, "campaign seed; run r uses a seed derived from (seed, r)")->capture_default_str();
   cmd->add_option("--start", a->start, "index of the first run (replay run R alone: --start R --runs 1)")
       ->capture_default_str();
   cmd->add_option("--shard", a->shard, "I/K: only the runs r with r % K == I")->capture_default_str();
+  cmd->add_option("--jobs", a->jobs, "runs at once (the result is the same for any number)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--specs", a->specs, "allocatable | arbitrary | mixed")->capture_default_str();
   cmd->add_option("--max-size", a->max_size, "largest generator size (each run draws 1..max)")->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "state limit per check (a run that hits it is inconclusive)")
@@ -176,7 +188,8 @@ void add_fuzz(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_flag("--no-shrink", a->no_shrink, "write failures as found");
   cmd->add_flag("--json", a->json, "print one JSON document");
-  cmd->add_option("--out", a->out, "write each failure's spec, impl, trace and repro commands here");
+  cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
+  cmd->add_option("--out", a->out, "write each failure's files here as soon as it is final (docs/fuzzing.md)");
   cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }
 

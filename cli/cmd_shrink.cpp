@@ -1,15 +1,19 @@
-// syncbisim shrink SPEC IMPL [-o DIR] | syncbisim shrink SPEC --strategy S [-o DIR]: minimizes a
-// failing case while keeping the same failure kind on the same instruction (docs/fuzzing.md).
+// syncbisim shrink SPEC IMPL | SPEC --strategy S | SPEC --allocator CMD [-o DIR]: minimizes a
+// failing case while keeping the same failure (the same violation kind on the same instruction,
+// or the same fault of the allocator) (docs/fuzzing.md).
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
+#include "fuzz/command_allocator.h"
 #include "fuzz/shrink.h"
 
 namespace syncbisim::cli {
@@ -17,22 +21,21 @@ namespace syncbisim::cli {
 namespace {
 
 struct ShrinkArgs {
-  std::string spec, impl, strategy, out;
+  std::string spec, impl, strategy, allocator, out;
   std::uint64_t max_steps = 5000, max_states = 100000;
-  double max_seconds = 60;
-  bool quiet = false;
+  double max_seconds = 60, allocator_timeout = 10;
+  bool quiet = false, declined_is_failure = false;
 };
 
 int run(const ShrinkArgs& a) {
-  if (a.impl.empty() == a.strategy.empty()) {
-    std::cerr << "syncbisim shrink: give either IMPL or --strategy\n";
+  if ((!a.impl.empty()) + (!a.strategy.empty()) + (!a.allocator.empty()) != 1) {
+    std::cerr << "syncbisim shrink: give exactly one of IMPL, --strategy and --allocator\n";
     return 2;
   }
   int status = 0;
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
-  std::optional<model::Program> impl;
-  std::optional<fuzz::AllocateFn> derive;
+  std::optional<fuzz::ShrinkMode> mode;
   fuzz::ShrinkOptions o;
   o.max_steps = a.max_steps;
   o.max_seconds = a.max_seconds;
@@ -40,8 +43,14 @@ int run(const ShrinkArgs& a) {
   if (!a.impl.empty()) {
     auto pair = load_pair(a.spec, a.impl, status);
     if (!pair) return status;
-    impl = pair->impl.program;
+    mode = fuzz::GivenImpl{pair->impl.program};
     o.check.policy = fuzz::Counts::All;  // a given pair: whatever it shows
+  } else if (!a.allocator.empty()) {
+    fuzz::CommandOptions c;
+    c.command = a.allocator;
+    c.timeout_seconds = a.allocator_timeout;
+    mode = fuzz::DerivedImpl{fuzz::command_allocator(c), a.declined_is_failure};
+    o.check.policy = fuzz::Counts::AllOnAllocatable;  // as fuzz --allocator counts
   } else {
     const auto strategy = allocator::parse_strategy(a.strategy);
     if (!strategy) {
@@ -49,7 +58,7 @@ int run(const ShrinkArgs& a) {
                 << "' (barrier, per-instruction, per-loop, per-engine, auto)\n";
       return 2;
     }
-    derive = fuzz::allocate_with(*strategy);
+    mode = fuzz::DerivedImpl{fuzz::allocate_with(*strategy), false};
     o.check.policy =
         *strategy == allocator::Strategy::Barrier ? fuzz::Counts::UnderSyncOnly : fuzz::Counts::AllOnAllocatable;
   }
@@ -58,12 +67,12 @@ int run(const ShrinkArgs& a) {
       std::fprintf(stderr, "shrink: step %llu, %s (%s, %.1f s)\n", (unsigned long long)p.steps,
                    p.size.to_string().c_str(), p.pass.c_str(), p.seconds);
     };
-  auto r = fuzz::shrink(spec->program, impl, derive ? &*derive : nullptr, std::nullopt, o);
+  auto r = fuzz::shrink(spec->program, *mode, std::nullopt, o);
   if (!r) {
     std::cerr << a.spec << ": " << r.error().message << " [" << r.error().rule << "]\n";
     return 2;
   }
-  std::cout << "failure: " << r->failure.to_string() << "\n"
+  std::cout << "failure: " << r->what << "\n"
             << "before: " << r->before.to_string() << "\n"
             << "after: " << r->after.to_string() << "\n";
   char line[200];
@@ -71,24 +80,39 @@ int run(const ShrinkArgs& a) {
                 (unsigned long long)r->steps, (unsigned long long)r->accepted, (unsigned long long)r->cache_hits,
                 r->seconds, r->stopped.empty() ? "" : ", stopped at ", r->stopped.c_str());
   std::cout << line;
+  const bool has_impl = !r->impl.engines.empty();
   if (a.out.empty()) {
-    std::cout << "\n" << formats::write_text(r->spec) << "\n" << formats::write_text(r->impl);
+    std::cout << "\n" << formats::write_text(r->spec);
+    if (has_impl) std::cout << "\n" << formats::write_text(r->impl);
+    if (!a.allocator.empty() && !has_impl) {
+      std::cout << "\nthe allocator's stdout:\n" << r->reply.output;
+      std::cout << "\nthe allocator's stderr:\n" << r->reply.errors;
+    }
     return 0;
   }
   std::error_code ec;
   std::filesystem::create_directories(a.out, ec);
   if (ec) return input_error(model::Diagnostic{a.out, "", "io", "cannot create the directory: " + ec.message()});
-  const auto stem = std::filesystem::path(a.out) / std::filesystem::path(a.spec).stem();
-  const std::string spec_out = stem.string() + ".min.spec.json", impl_out = stem.string() + ".min.impl.json";
-  for (const auto& [path, content] :
-       {std::pair{spec_out, formats::write_json(r->spec)}, std::pair{impl_out, formats::write_json(r->impl)}}) {
-    if (auto s = formats::write_file_atomically(path, content); !s) {
-      auto d = s.error();
+  const std::string stem = (std::filesystem::path(a.out) / std::filesystem::path(a.spec).stem()).string() + ".min";
+  std::vector<std::pair<std::string, std::string>> files = {{stem + ".spec.json", formats::write_json(r->spec)}};
+  if (has_impl) files.push_back({stem + ".impl.json", formats::write_json(r->impl)});
+  if (!a.allocator.empty()) {
+    files.push_back({stem + ".allocator.out", r->reply.output});
+    files.push_back({stem + ".allocator.err", r->reply.errors});
+  }
+  std::cout << "wrote";
+  for (const auto& [path, content] : files) {
+    if (auto st = formats::write_file_atomically(path, content); !st) {
+      auto d = st.error();
       if (d.file.empty()) d.file = path;
       return input_error(d);
     }
+    std::cout << " " << path;
   }
-  std::cout << "wrote " << spec_out << " " << impl_out << "\n";
+  std::cout << "\n";
+  if (!a.allocator.empty() && std::holds_alternative<fuzz::AllocatorFault>(r->failure))
+    std::cout << "repro: " << fuzz::command_invocation(a.allocator, stem + ".spec.json") << "\n";
+  else if (has_impl) std::cout << "repro: syncbisim check " << stem << ".spec.json " << stem << ".impl.json\n";
   return 0;
 }
 
@@ -100,7 +124,13 @@ void add_shrink(CLI::App& app, Context& ctx) {
   cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_option("IMPL", a->impl, "impl program; candidates edit both programs")->check(CLI::ExistingFile);
   cmd->add_option("--strategy", a->strategy, "re-derive the impl from each candidate spec with this strategy");
-  cmd->add_option("-o,--out", a->out, "write SPEC-stem.min.spec.json and .min.impl.json here (else print text)");
+  cmd->add_option("--allocator", a->allocator,
+                  "re-derive the impl from each candidate spec with your allocator command (as fuzz --allocator)");
+  cmd->add_option("--allocator-timeout", a->allocator_timeout, "seconds the command may take per spec")
+      ->capture_default_str();
+  cmd->add_flag("--declined-is-failure", a->declined_is_failure, "a refusal counts as a failure (as in fuzz)");
+  cmd->add_option("-o,--out", a->out,
+                  "write SPEC-stem.min.spec.json, .min.impl.json (and the allocator's output) here; else print text");
   cmd->add_option("--max-steps", a->max_steps, "candidates checked at most")->capture_default_str();
   cmd->add_option("--max-seconds", a->max_seconds, "seconds at most (the result then depends on speed)")
       ->capture_default_str();

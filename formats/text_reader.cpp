@@ -28,7 +28,7 @@ bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 
 class TextReader {
  public:
-  explicit TextReader(std::string_view s) : s_(s) {}
+  TextReader(std::string_view s, std::optional<ProgramKind> headerless) : s_(s), headerless_(headerless) {}
 
   Program run() {
     skip_blank_lines();
@@ -46,7 +46,7 @@ class TextReader {
       end_line();
     }
     p_.body = body(0, "");
-    if (!have_header) p_.kind = saw_impl_ ? ProgramKind::Impl : ProgramKind::Spec;
+    if (!have_header) p_.kind = headerless_ ? *headerless_ : saw_impl_ ? ProgramKind::Impl : ProgramKind::Spec;
     if (p_.kind == ProgramKind::Spec) default_taken(p_.body);
     return std::move(p_);
   }
@@ -495,14 +495,15 @@ class TextReader {
   std::string_view s_;
   std::size_t pos_ = 0, line_ = 1, col_ = 1;
   Program p_;
-  bool saw_impl_ = false;  // impl-only syntax seen: decides the kind when there is no header
+  std::optional<ProgramKind> headerless_;  // the kind of a program without a header, if the caller knows it
+  bool saw_impl_ = false;                  // impl-only syntax seen: decides the kind otherwise
 };
 
 }  // namespace
 
-Result<Program> read_text(std::string_view text) {
+Result<Program> read_text(std::string_view text, std::optional<ProgramKind> headerless) {
   try {
-    Program p = TextReader(text).run();
+    Program p = TextReader(text, headerless).run();
     normalize(p);
     return p;
   } catch (const ReadError& e) {

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <mutex>
+#include <thread>
 
+#include "fuzz/allocated_case.h"
 #include "model/index.h"
 
 namespace syncbisim::fuzz {
@@ -63,75 +67,195 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   return out;
 }
 
-CampaignResult run_campaign(const AllocateFn& allocate, const CampaignOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  CampaignResult out;
+std::vector<std::uint64_t> campaign_runs(const CampaignOptions& options) {
   const std::uint64_t k = options.shard_count == 0 ? 1 : options.shard_count;
-  CaseOptions check;
-  check.max_states = options.max_states;
-  check.policy = options.exact ? Counts::AllOnAllocatable : Counts::UnderSyncOnly;
-  ShrinkOptions shrink = options.shrink;
-  shrink.check = check;
-  for (std::uint64_t r = options.start; r < options.start + options.runs; ++r) {
-    if (r % k != options.shard_index) continue;
-    if (options.max_failures > 0 && out.failures >= options.max_failures) break;
-    ++out.runs;
+  std::vector<std::uint64_t> out;
+  for (std::uint64_t r = options.start; r < options.start + options.runs; ++r)
+    if (r % k == options.shard_index) out.push_back(r);
+  return out;
+}
+
+namespace {
+
+enum class RunEnd : std::uint8_t { Passed, Failed, Declined, Inconclusive, Skipped, Unfinished };
+
+struct RunOutcome {
+  RunEnd end = RunEnd::Passed;
+  std::optional<RunFailure> failure;
+  RunNote note;  // declined, inconclusive
+};
+
+bool stop_requested(const CampaignOptions& o) { return o.stop && o.stop->load(std::memory_order_relaxed); }
+
+// One run, from its seed alone: what makes the result the same for any number of jobs.
+class RunJudge {
+ public:
+  RunJudge(const AllocateFn& allocate, const CampaignOptions& o, std::mutex& generator)
+      : allocate_(allocate), o_(o), generator_(generator) {
+    judge_.check.max_states = o.max_states;
+    judge_.check.policy = o.exact ? Counts::AllOnAllocatable : Counts::UnderSyncOnly;
+    judge_.declined_is_failure = o.declined_is_failure;
+    shrink_ = o.shrink;
+    shrink_.check = judge_.check;
+    shrink_.stop = o.stop;
+  }
+
+  RunOutcome run(std::uint64_t r) const {
+    RunOutcome out;
+    out.note.run = r;
+    out.note.seed = run_seed(o_.seed, r);
     RunSpec rs;
     try {
-      rs = spec_for_run(options.seed, r, options.specs, options.max_size);
+      const std::lock_guard<std::mutex> lock(generator_);
+      rs = spec_for_run(o_.seed, r, o_.specs, o_.max_size);
     } catch (const std::exception&) {  // a generator that gave up (rc::GenerationFailure)
-      ++out.skipped;
-      continue;
+      out.end = RunEnd::Skipped;
+      return out;
     }
     RunFailure f;
     f.run = r;
-    f.seed = run_seed(options.seed, r);
+    f.seed = out.note.seed;
     f.spec = rs.spec;
     const auto ix = model::ProgramIndex::build(rs.spec);
     if (!ix) {  // the generator promises valid specs: a bug of its own, reported as such
-      f.what = "generator gave an invalid spec: " + ix.error().to_string();
-      out.failed.push_back(std::move(f));
-      ++out.failures;
-      continue;
+      f.failure = AllocatorFault::Error;
+      f.what = "the generator gave an invalid spec: " + ix.error().to_string();
+      out.end = RunEnd::Failed;
+      out.failure = std::move(f);
+      return out;
     }
-    auto impl = allocate(rs.spec, *ix);
-    if (!impl) {
-      f.what = "allocation failed: " + impl.error().to_string();
-      out.failed.push_back(std::move(f));
-      ++out.failures;
-      continue;
+    auto judged = allocate_and_check(allocate_, rs.spec, *ix, judge_);
+    if (judged.reply.stopped) {
+      out.end = RunEnd::Unfinished;
+      return out;
     }
-    f.impl = *impl;
-    auto result = check_case(rs.spec, *impl, check);
-    if (!result.invalid.empty()) {
-      f.what = "the allocation is not a valid impl of its spec: " + result.invalid;
-      out.failed.push_back(std::move(f));
-      ++out.failures;
-    } else if (result.failure) {
-      f.what = result.failure->to_string();
-      model::Program spec = rs.spec, written = *impl;
-      if (options.minimize) {
-        auto s = fuzz::shrink(rs.spec, std::nullopt, &allocate, result.failure, shrink);
-        if (s) {
-          spec = s->spec;
-          written = s->impl;
-          f.shrunk = std::move(*s);
-        }
+    if (judged.declined) {
+      out.end = RunEnd::Declined;
+      out.note.why = std::get<Declined>(judged.reply.answer).reason;
+      return out;
+    }
+    if (!judged.failure) {
+      if (judged.inconclusive()) {
+        out.end = RunEnd::Inconclusive;
+        out.note.why = judged.check->check.limit;
       }
-      CaseOptions traced = check;
+      return out;
+    }
+    f.failure = *judged.failure;
+    f.what = judged.what;
+    if (const auto* a = std::get_if<Allocated>(&judged.reply.answer)) f.impl = a->impl;
+    f.reply = std::move(judged.reply);
+    if (o_.minimize && f.failure != Failure{AllocatorFault::Timeout}) {
+      auto s = fuzz::shrink(rs.spec, DerivedImpl{allocate_, o_.declined_is_failure}, f.failure, shrink_);
+      if (s) f.shrunk = std::move(*s);
+    }
+    if (std::holds_alternative<ViolationAt>(f.failure)) {
+      CaseOptions traced = judge_.check;
       traced.want_traces = true;
-      auto final_check = check_case(spec, written, traced);
+      auto final_check = check_case(f.written_spec(), f.written_impl(), traced);
       f.traces = std::move(final_check.traces);
       f.report = std::move(final_check.report);
-      out.failed.push_back(std::move(f));
-      ++out.failures;
-    } else if (!result.check.exhaustive) {
-      ++out.inconclusive;
-    } else {
-      ++out.passed;
     }
-    if (options.progress) options.progress(out.runs, (options.runs + k - 1 - options.shard_index % k) / k);
+    out.end = RunEnd::Failed;
+    out.failure = std::move(f);
+    return out;
   }
+
+ private:
+  const AllocateFn& allocate_;
+  const CampaignOptions& o_;
+  std::mutex& generator_;
+  JudgeOptions judge_;
+  ShrinkOptions shrink_;
+};
+
+// Joins finished runs into the result in run order, whatever order they finish in.
+class Ledger {
+ public:
+  Ledger(const CampaignOptions& o, std::size_t total) : o_(o), total_(total) {}
+
+  void finished(std::size_t pos, RunOutcome outcome) {
+    const std::lock_guard<std::mutex> lock(m_);
+    pending_.emplace(pos, std::move(outcome));
+    while (!full_ && !pending_.empty() && pending_.begin()->first == settled_) {
+      account(std::move(pending_.begin()->second));
+      pending_.erase(pending_.begin());
+      ++settled_;
+    }
+  }
+  // The campaign has enough failures (max_failures): no new run needs to start.
+  bool full() const { return full_.load(std::memory_order_relaxed); }
+
+  // After the workers: on an interruption, the runs finished beyond the settled prefix join too.
+  CampaignResult close(bool interrupted) {
+    const std::lock_guard<std::mutex> lock(m_);
+    if (interrupted && !full_)
+      for (auto& [pos, outcome] : pending_) account(std::move(outcome));
+    out_.interrupted = interrupted && !full_ && out_.runs < total_;
+    std::sort(out_.failed.begin(), out_.failed.end(),
+              [](const RunFailure& a, const RunFailure& b) { return a.run < b.run; });
+    return std::move(out_);
+  }
+
+ private:
+  void account(RunOutcome o) {
+    if (o.end == RunEnd::Unfinished) return;
+    ++out_.runs;
+    switch (o.end) {
+      case RunEnd::Passed: ++out_.passed; break;
+      case RunEnd::Skipped: ++out_.skipped; break;
+      case RunEnd::Declined:
+        ++out_.declined;
+        if (out_.declines.size() < CampaignResult::kMaxNotes) out_.declines.push_back(std::move(o.note));
+        break;
+      case RunEnd::Inconclusive:
+        ++out_.inconclusive;
+        if (out_.inconclusive_runs.size() < CampaignResult::kMaxNotes)
+          out_.inconclusive_runs.push_back(std::move(o.note));
+        break;
+      case RunEnd::Failed:
+        ++out_.failures;
+        if (o_.on_failure) o_.on_failure(*o.failure);
+        out_.failed.push_back(std::move(*o.failure));
+        if (o_.max_failures > 0 && out_.failures >= o_.max_failures) full_ = true;
+        break;
+      case RunEnd::Unfinished: break;
+    }
+    if (o_.progress) o_.progress(out_.runs, total_);
+  }
+
+  const CampaignOptions& o_;
+  const std::size_t total_;
+  std::mutex m_;
+  std::map<std::size_t, RunOutcome> pending_;  // finished, waiting for the runs before them
+  std::size_t settled_ = 0;                    // runs [0, settled_) are in the result
+  std::atomic<bool> full_{false};
+  CampaignResult out_;
+};
+
+}  // namespace
+
+CampaignResult run_campaign(const AllocateFn& allocate, const CampaignOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto runs = campaign_runs(options);
+  std::mutex generator;
+  const RunJudge judge(allocate, options, generator);
+  Ledger ledger(options, runs.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (;;) {
+      if (stop_requested(options) || ledger.full()) return;
+      const std::size_t pos = next.fetch_add(1);
+      if (pos >= runs.size()) return;
+      ledger.finished(pos, judge.run(runs[pos]));
+    }
+  };
+  const unsigned jobs = std::max(1u, options.jobs);
+  std::vector<std::thread> helpers;
+  for (unsigned j = 1; j < jobs; ++j) helpers.emplace_back(work);
+  work();
+  for (auto& t : helpers) t.join();
+  auto out = ledger.close(stop_requested(options));
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

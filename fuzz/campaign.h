@@ -3,6 +3,7 @@
 // seed, allocate, check exhaustively under a state limit, and minimize every failure. Run r uses
 // a seed derived from (campaign seed, r) alone, so any run replays by itself, and shards
 // (r % K == I) partition a campaign reproducibly.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -27,6 +28,22 @@ enum class SpecMix : std::uint8_t {
 const char* to_string(SpecMix m);
 std::optional<SpecMix> parse_spec_mix(const std::string& s);
 
+struct RunFailure {
+  std::uint64_t run = 0;
+  std::uint64_t seed = 0;              // run_seed
+  Failure failure;                     // what kind of failure (kept by the shrinker)
+  std::string what;                    // its message: the violation, or the allocator's fault and detail
+  model::Program spec, impl;           // as found (impl empty when the allocator gave none)
+  AllocatorReply reply;                // what the allocator answered for the spec as found
+  std::optional<ShrinkResult> shrunk;  // minimized (same failure)
+  nlohmann::json traces;               // of the case written (the minimized one if any)
+  std::string report;                  // checker::render_text of that case
+  // The case to write: the minimized one if any.
+  const model::Program& written_spec() const { return shrunk ? shrunk->spec : spec; }
+  const model::Program& written_impl() const { return shrunk ? shrunk->impl : impl; }
+  const AllocatorReply& written_reply() const { return shrunk ? shrunk->reply : reply; }
+};
+
 struct CampaignOptions {
   std::uint64_t seed = 1;
   std::uint64_t start = 0;   // the first run index
@@ -37,11 +54,21 @@ struct CampaignOptions {
   // Over-synchronization and impl-only deadlocks count as failures on allocatable specs
   // (a barrier-free strategy); otherwise only under-synchronization does.
   bool exact = true;
+  bool declined_is_failure = false;  // an allocator's refusal counts as a failure (AllocatorFault::Declined)
   std::uint64_t max_states = 20000;  // per check; a run that hits it is inconclusive
   std::uint64_t max_failures = 0;    // stop after this many failures (0: run them all)
-  bool minimize = true;
-  ShrinkOptions shrink;                                                   // its check options are set from the above
-  std::function<void(std::uint64_t done, std::uint64_t total)> progress;  // after every run
+  bool minimize = true;              // shrink every failure but timeouts (each candidate could take the deadline)
+  ShrinkOptions shrink;              // its check options are set from the above
+  unsigned jobs = 1;                 // runs at once; the result is the same for any number
+  // Set from outside (Ctrl-C): no new run starts and the result holds every run finished so far
+  // (`interrupted`); an allocator in flight is stopped by its own options.
+  const std::atomic<bool>* stop = nullptr;
+  // Called after every run that joins the result, with the runs done and the runs in the campaign.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  // Called with each failure once it is final, in run order (and on an interruption with the
+  // failures finished out of that order too), so a caller can write it before the campaign ends.
+  // Calls never overlap.
+  std::function<void(const RunFailure&)> on_failure;
 };
 
 // The seed and spec of run r (what `fuzz --start r --runs 1` regenerates).
@@ -51,25 +78,30 @@ struct RunSpec {
   bool allocatable_gen = false;  // drawn with allocatable_only
   int size = 0;
 };
+// Throws what the generator throws when it gives up (rc::GenerationFailure); a campaign counts
+// such a run as skipped. Not safe to call from two threads at once (RapidCheck's generation
+// context is process-wide): the campaign serializes it.
 RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size);
 // The generator options of a campaign: acyclic, uniform control (no spec deadlock), small enough
 // to check exhaustively in milliseconds.
 generators::SpecGenOptions campaign_spec_options(bool allocatable_only);
+// The run indices of a campaign, in order (start .. start + runs - 1, those of its shard).
+std::vector<std::uint64_t> campaign_runs(const CampaignOptions& options);
 
-struct RunFailure {
-  std::uint64_t run = 0;
-  std::uint64_t seed = 0;              // run_seed
-  std::string what;                    // the failure, or the allocator's error
-  model::Program spec, impl;           // as found
-  std::optional<ShrinkResult> shrunk;  // minimized (same failure)
-  nlohmann::json traces;               // of the case written (the minimized one if any)
-  std::string report;                  // checker::render_text of that case
+// A run that is neither a pass nor a failure, and why: a refusal, or a check cut by its limit.
+struct RunNote {
+  std::uint64_t run = 0, seed = 0;
+  std::string why;
 };
 
 struct CampaignResult {
-  std::uint64_t runs = 0, passed = 0, failures = 0, inconclusive = 0, skipped = 0;
+  std::uint64_t runs = 0, passed = 0, failures = 0, declined = 0, inconclusive = 0, skipped = 0;
   double seconds = 0;
-  std::vector<RunFailure> failed;
+  bool interrupted = false;                // stopped from outside before every run was done
+  std::vector<RunFailure> failed;          // in run order
+  std::vector<RunNote> declines;           // the first kMaxNotes refusals, in run order
+  std::vector<RunNote> inconclusive_runs;  // the first kMaxNotes, with the limit that cut each
+  static constexpr std::size_t kMaxNotes = 1000;
 };
 
 CampaignResult run_campaign(const AllocateFn& allocate, const CampaignOptions& options);

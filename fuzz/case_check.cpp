@@ -15,7 +15,7 @@ bool all_allocatable(const model::Program& spec, const model::ProgramIndex& ix) 
 }
 
 CaseResult check_case(const model::Program& spec, const model::Program& impl, const CaseOptions& options,
-                      const Failure* target) {
+                      const ViolationAt* target) {
   CaseResult out;
   auto pair = checker::ProgramPair::make(spec, impl);
   if (!pair) {

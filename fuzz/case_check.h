@@ -25,16 +25,16 @@ struct CaseResult {
   std::string invalid;       // non-empty: the pair does not load or does not correspond (why)
   bool allocatable = false;  // every dependency of the spec is allocatable (only computed when it matters)
   checker::CheckResult check;
-  std::optional<Failure> failure;  // the first counted violation
-  bool target_shown = false;       // the target passed to check_case is among the counted violations
-  nlohmann::json traces;           // with want_traces
-  std::string report;              // with want_traces: checker::render_text
+  std::optional<ViolationAt> failure;  // the first counted violation
+  bool target_shown = false;           // the target passed to check_case is among the counted violations
+  nlohmann::json traces;               // with want_traces
+  std::string report;                  // with want_traces: checker::render_text
 
   bool inconclusive() const { return invalid.empty() && !failure && !check.exhaustive; }
 };
 
 CaseResult check_case(const model::Program& spec, const model::Program& impl, const CaseOptions& options,
-                      const Failure* target = nullptr);
+                      const ViolationAt* target = nullptr);
 
 // Whether every dependency of a valid spec is allocatable (semantics.md §6).
 bool all_allocatable(const model::Program& spec, const model::ProgramIndex& ix);

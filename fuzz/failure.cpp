@@ -2,15 +2,22 @@
 
 namespace syncbisim::fuzz {
 
-std::string Failure::to_string() const {
-  std::string s = checker::to_string(kind);
-  if (!instr.empty()) s += " at " + instr;
-  return s + " on " + engine;
+std::string to_string(const Failure& f) {
+  if (const auto* fault = std::get_if<AllocatorFault>(&f)) return to_string(*fault);
+  const auto& v = std::get<ViolationAt>(f);
+  std::string s = checker::to_string(v.kind);
+  if (!v.instr.empty()) s += " at " + v.instr;
+  return s + " on " + v.engine;
 }
 
-Failure failure_of(const semantics::Lockstep& both, const checker::Violation& v) {
+std::string failure_class(const Failure& f) {
+  if (const auto* fault = std::get_if<AllocatorFault>(&f)) return to_string(*fault);
+  return checker::to_string(std::get<ViolationAt>(f).kind);
+}
+
+ViolationAt failure_of(const semantics::Lockstep& both, const checker::Violation& v) {
   const auto& spec = both.spec().program();
-  Failure f;
+  ViolationAt f;
   f.kind = v.kind;
   f.engine = spec.engines[v.engine];
   if (v.instr) f.instr = spec.instrs[*v.instr].name;
@@ -28,8 +35,8 @@ bool counts(const checker::Violation& v, Counts policy, bool allocatable) {
   return false;
 }
 
-std::optional<Failure> first_failure(const semantics::Lockstep& both, const checker::CheckResult& r, Counts policy,
-                                     bool allocatable) {
+std::optional<ViolationAt> first_failure(const semantics::Lockstep& both, const checker::CheckResult& r, Counts policy,
+                                         bool allocatable) {
   for (const auto& v : r.violations)
     if (v.kind == checker::ViolationKind::UnderSync) return failure_of(both, v);
   for (const auto& v : r.violations)
@@ -37,7 +44,7 @@ std::optional<Failure> first_failure(const semantics::Lockstep& both, const chec
   return std::nullopt;
 }
 
-bool shows(const semantics::Lockstep& both, const checker::CheckResult& r, const Failure& target, Counts policy,
+bool shows(const semantics::Lockstep& both, const checker::CheckResult& r, const ViolationAt& target, Counts policy,
            bool allocatable) {
   for (const auto& v : r.violations)
     if (counts(v, policy, allocatable) && failure_of(both, v) == target) return true;

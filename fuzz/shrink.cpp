@@ -28,12 +28,19 @@ std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603U
 
 struct Subject {
   model::Program spec, impl;
+  AllocatorReply reply;  // derive mode: the allocator's answer for `spec`
+  std::string what;      // the failure's message on this subject
 };
 
 class Shrinker {
  public:
-  Shrinker(Subject start, const AllocateFn* derive, Failure target, const ShrinkOptions& options)
-      : cur_(std::move(start)), derive_(derive), target_(std::move(target)), options_(options), t0_(Clock::now()) {}
+  Shrinker(Subject start, const DerivedImpl* derive, Failure target, const ShrinkOptions& options)
+      : cur_(std::move(start)),
+        derive_(derive),
+        target_(std::move(target)),
+        violation_(std::get_if<ViolationAt>(&target_)),
+        options_(options),
+        t0_(Clock::now()) {}
 
   ShrinkResult run() {
     ShrinkResult out;
@@ -53,7 +60,7 @@ class Shrinker {
       progress |= chunked([this](const Subject& s) {
         std::vector<Removal> units;
         for (auto& id : instr_ids(s.spec))
-          if (id != target_.instr) units.push_back(Removal{{}, {id}, {}});
+          if (!violation_ || id != violation_->instr) units.push_back(Removal{{}, {id}, {}});
         return units;
       });
       pass_ = "dependencies";
@@ -68,6 +75,8 @@ class Shrinker {
     }
     out.spec = std::move(cur_.spec);
     out.impl = std::move(cur_.impl);
+    out.reply = std::move(cur_.reply);
+    out.what = std::move(cur_.what);
     out.failure = target_;
     out.after = size_of(out.spec);
     out.steps = steps_;
@@ -90,7 +99,8 @@ class Shrinker {
 
   bool out_of_budget() {
     if (!stopped_.empty()) return true;
-    if (options_.max_steps > 0 && steps_ >= options_.max_steps)
+    if (options_.stop && options_.stop->load(std::memory_order_relaxed)) stopped_ = "interrupted";
+    else if (options_.max_steps > 0 && steps_ >= options_.max_steps)
       stopped_ = "max-steps " + std::to_string(options_.max_steps);
     else if (options_.max_seconds > 0 && elapsed() >= options_.max_seconds)
       stopped_ = "max-seconds " + std::to_string(options_.max_seconds);
@@ -108,12 +118,18 @@ class Shrinker {
     if (derive_) {
       const auto ix = model::ProgramIndex::build(c.spec);
       if (!ix) return false;
-      auto impl = (*derive_)(c.spec, *ix);
-      if (!impl) return false;  // an allocator error is another failure
-      c.impl = std::move(*impl);
+      auto judged = allocate_and_check(derive_->allocate, c.spec, *ix,
+                                       JudgeOptions{options_.check, derive_->declined_is_failure}, &target_);
+      if (judged.reply.stopped || !judged.target_shown) return false;  // stopped, another failure, or none
+      if (const auto* a = std::get_if<Allocated>(&judged.reply.answer)) c.impl = a->impl;
+      else c.impl = model::Program{};
+      c.what = judged.what;
+      c.reply = std::move(judged.reply);
+    } else {
+      const auto r = check_case(c.spec, c.impl, options_.check, violation_);
+      if (!r.target_shown) return false;
+      c.what = to_string(target_);
     }
-    const auto r = check_case(c.spec, c.impl, options_.check, &target_);
-    if (!r.target_shown) return false;
     cur_ = std::move(c);
     ++accepted_;
     if (options_.progress) options_.progress(ShrinkProgress{steps_, accepted_, size_of(cur_.spec), pass_, elapsed()});
@@ -134,7 +150,8 @@ class Shrinker {
     bool any = false;
     for (std::size_t i = 0; i < cur_.spec.engines.size() && cur_.spec.engines.size() > 1 && !out_of_budget();) {
       const auto e = cur_.spec.engines[i];
-      if (e != target_.engine && attempt(edited([&](model::Program& p) { drop_engine(p, e); }))) any = true;
+      const bool failing = violation_ && e == violation_->engine;
+      if (!failing && attempt(edited([&](model::Program& p) { drop_engine(p, e); }))) any = true;
       else ++i;
     }
     return any;
@@ -190,14 +207,14 @@ class Shrinker {
   };
   Protected protected_items() const {
     Protected p;
-    if (target_.instr.empty()) return p;
+    if (!violation_ || violation_->instr.empty()) return p;
     std::vector<const model::Stream*> streams;
     model::for_each_stream(cur_.impl.body, [&](const model::Stream& st) {
-      if (st.engine == target_.engine) streams.push_back(&st);
+      if (st.engine == violation_->engine) streams.push_back(&st);
     });
     for (const auto* st : streams)
       for (const auto& item : st->items)
-        if (const auto* in = std::get_if<model::Instr>(&item); in && in->id == target_.instr)
+        if (const auto* in = std::get_if<model::Instr>(&item); in && in->id == violation_->instr)
           for (const auto& w : in->waits) {
             p.semaphores.insert(w.sem);
             if (const auto* r = std::get_if<std::string>(&w.ge)) p.registers.insert(*r);
@@ -214,12 +231,11 @@ class Shrinker {
 
   bool is_protected(const generators::Mutation& m, const Protected& p) const {
     using generators::MutationKind;
-    const auto first_word = m.from.substr(0, m.from.find(' '));
+    if (!violation_) return false;
     switch (m.kind) {
-      case MutationKind::DropWait:
-        return m.engine == target_.engine && m.where.substr(0, m.where.find(' ')) == target_.instr;
-      case MutationKind::DropRegOp: return m.engine == target_.engine && p.registers.count(first_word) > 0;
-      case MutationKind::DropSignal: return p.semaphores.count(first_word) > 0;
+      case MutationKind::DropWait: return m.engine == violation_->engine && m.instr == violation_->instr;
+      case MutationKind::DropRegOp: return m.engine == violation_->engine && p.registers.count(m.reg) > 0;
+      case MutationKind::DropSignal: return p.semaphores.count(m.sem) > 0;
       default: return false;
     }
   }
@@ -241,7 +257,7 @@ class Shrinker {
                               }),
                ms.end());
       if (i >= ms.size()) break;
-      if (attempt(Subject{cur_.spec, std::move(ms[i].impl)}))
+      if (attempt(Subject{cur_.spec, std::move(ms[i].impl), {}, {}}))
         any = true;  // the list shrank by one: the same index is the next item
       else ++i;
     }
@@ -293,8 +309,9 @@ class Shrinker {
   }
 
   Subject cur_;
-  const AllocateFn* derive_;
+  const DerivedImpl* derive_;  // null: the impl is given (GivenImpl)
   Failure target_;
+  const ViolationAt* violation_;  // the target, when it is a violation (else an allocator fault)
   const ShrinkOptions& options_;
   Clock::time_point t0_;
   std::unordered_set<std::uint64_t> cache_;
@@ -304,36 +321,52 @@ class Shrinker {
 
 }  // namespace
 
-model::Result<ShrinkResult> shrink(const model::Program& spec, const std::optional<model::Program>& impl,
-                                   const AllocateFn* derive, const std::optional<Failure>& target,
-                                   const ShrinkOptions& options) {
-  Subject start{spec, {}};
-  if (impl) {
-    start.impl = *impl;
-  } else if (derive) {
+model::Result<ShrinkResult> shrink(const model::Program& spec, const ShrinkMode& mode,
+                                   const std::optional<Failure>& target, const ShrinkOptions& options) {
+  Subject start{spec, {}, {}, {}};
+  const auto* derive = std::get_if<DerivedImpl>(&mode);
+  std::optional<Failure> found;
+  if (derive) {
     const auto ix = model::ProgramIndex::build(spec);
     if (!ix) return ix.error();
-    auto derived = (*derive)(spec, *ix);
-    if (!derived) return derived.error();
-    start.impl = std::move(*derived);
+    auto judged =
+        allocate_and_check(derive->allocate, spec, *ix, JudgeOptions{options.check, derive->declined_is_failure},
+                           target ? &*target : nullptr);
+    if (target && !judged.target_shown)
+      return model::make_error("", "no-failure", "the case does not show " + to_string(*target));
+    if (!judged.failure) {
+      if (judged.declined)
+        return model::make_error(
+            "", "no-failure",
+            "the allocator declined the spec (" + std::get<Declined>(judged.reply.answer).reason + ")");
+      return model::make_error(
+          "", "no-failure",
+          std::string("the case shows no failure to keep (verdict ") +
+              checker::to_string(judged.check ? judged.check->check.verdict : checker::Verdict::Inconclusive) + ")");
+    }
+    found = target ? *target : *judged.failure;
+    if (const auto* a = std::get_if<Allocated>(&judged.reply.answer)) start.impl = a->impl;
+    start.what = judged.what;
+    start.reply = std::move(judged.reply);
   } else {
-    return model::make_error("", "usage", "shrink needs an impl or an allocation strategy");
+    start.impl = std::get<GivenImpl>(mode).impl;
+    const auto r = check_case(start.spec, start.impl, options.check);
+    if (!r.invalid.empty()) return model::make_error("", "invalid-case", r.invalid);
+    if (target) {
+      const auto* v = std::get_if<ViolationAt>(&*target);
+      if (!v || !check_case(start.spec, start.impl, options.check, v).target_shown)
+        return model::make_error("", "no-failure", "the case does not show " + to_string(*target));
+      found = *target;
+    } else if (r.failure) {
+      found = *r.failure;
+    } else {
+      return model::make_error(
+          "", "no-failure",
+          std::string("the case shows no failure to keep (verdict ") + checker::to_string(r.check.verdict) + ")");
+    }
+    start.what = to_string(*found);
   }
-  const auto r = check_case(start.spec, start.impl, options.check);
-  if (!r.invalid.empty()) return model::make_error("", "invalid-case", r.invalid);
-  Failure t;
-  if (target) {
-    if (!check_case(start.spec, start.impl, options.check, &*target).target_shown)
-      return model::make_error("", "no-failure", "the case does not show " + target->to_string());
-    t = *target;
-  } else if (r.failure) {
-    t = *r.failure;
-  } else {
-    return model::make_error(
-        "", "no-failure",
-        std::string("the case shows no failure to keep (verdict ") + checker::to_string(r.check.verdict) + ")");
-  }
-  return Shrinker(std::move(start), impl ? nullptr : derive, std::move(t), options).run();
+  return Shrinker(std::move(start), derive, std::move(*found), options).run();
 }
 
 }  // namespace syncbisim::fuzz

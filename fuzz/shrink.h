@@ -3,15 +3,18 @@
 // tree that keeps the same failure (kind, instruction, engine). RapidCheck's own shrinking accepts
 // any failure and can drift to another bug, so it is not used here.
 //
-// Two modes: with an allocation function the impl is re-derived from every candidate spec (the
-// usual case after fuzzing); with an impl, every candidate edits both programs by name, and a
-// candidate impl that no longer loads or corresponds is skipped.
+// Two modes (ShrinkMode): the impl re-derived from every candidate spec by an allocator (the
+// usual case after fuzzing, where the failure may also be the allocator's own fault), or an impl
+// given and edited together with the spec.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "fuzz/allocate_fn.h"
+#include "fuzz/allocated_case.h"
 #include "fuzz/case_check.h"
 #include "fuzz/failure.h"
 #include "fuzz/program_edits.h"
@@ -32,22 +35,37 @@ struct ShrinkOptions {
   std::uint64_t max_steps = 5000;                       // 0: no limit
   double max_seconds = 60;                              // 0: no limit; hitting it makes the result depend on speed
   CaseOptions check;                                    // the checker's limits and which violations count
+  const std::atomic<bool>* stop = nullptr;              // set from outside: stop now with what was kept ("interrupted")
   std::function<void(const ShrinkProgress&)> progress;  // after every accepted candidate
 };
 
 struct ShrinkResult {
-  model::Program spec, impl;  // minimized (impl: derived or edited)
+  model::Program spec, impl;  // minimized (impl: derived or edited; empty if the allocator gave none)
   Failure failure;            // the failure kept
+  std::string what;           // its message on the minimized case (a fault's detail, or the violation)
+  AllocatorReply reply;       // derive mode: what the allocator answered for the minimized spec
   ProgramSize before, after;
   std::uint64_t steps = 0, accepted = 0, cache_hits = 0;
   double seconds = 0;
   std::string stopped;  // "" at a fixpoint, else the budget that ran out ("max-steps 5000")
 };
 
+// The impl is given: every edit is applied to both programs by name, and a candidate impl that
+// no longer loads or corresponds is skipped.
+struct GivenImpl {
+  model::Program impl;
+};
+// The impl is derived: every candidate spec is allocated afresh (a user's command, a callback,
+// one of the tool's strategies) and judged as a campaign judges a run (fuzz/allocated_case.h).
+struct DerivedImpl {
+  AllocateFn allocate;
+  bool declined_is_failure = false;
+};
+using ShrinkMode = std::variant<GivenImpl, DerivedImpl>;
+
 // `target` absent: the first counted failure of the input. Fails if the input is invalid or does
-// not show the failure. Exactly one of `impl` and `derive` is given.
-model::Result<ShrinkResult> shrink(const model::Program& spec, const std::optional<model::Program>& impl,
-                                   const AllocateFn* derive, const std::optional<Failure>& target,
-                                   const ShrinkOptions& options);
+// not show the failure.
+model::Result<ShrinkResult> shrink(const model::Program& spec, const ShrinkMode& mode,
+                                   const std::optional<Failure>& target, const ShrinkOptions& options);
 
 }  // namespace syncbisim::fuzz

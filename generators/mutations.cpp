@@ -115,6 +115,8 @@ class Enumerator {
         Mutation base;
         base.engine = ref.stream->engine;
         base.where = item_name(item) + (ref.loops.empty() ? "" : " in " + ref.loops);
+        if (const auto* in = std::get_if<model::Instr>(&item)) base.instr = in->id;
+        if (const auto* r = std::get_if<model::RegOp>(&item)) base.reg = r->dst;
         if (const auto* in = std::get_if<model::Instr>(&item)) instr_mutants(s, i, *in, base);
         else if (const auto* r = std::get_if<model::RegOp>(&item))
           regop_mutants(s, i, *r, base, regs, ref.stream->items.size());
@@ -143,9 +145,11 @@ class Enumerator {
     return m;
   }
 
-  void instr_mutants(std::size_t s, std::size_t i, const model::Instr& in, const Mutation& base) {
+  void instr_mutants(std::size_t s, std::size_t i, const model::Instr& in, const Mutation& item_base) {
     for (std::size_t w = 0; w < in.waits.size(); ++w) {
       const auto& wait = in.waits[w];
+      Mutation base = item_base;
+      base.sem = wait.sem;
       add(s, i, with(base, MutationKind::DropWait, wait_text(wait), "(none)"), [w](model::Stream& st, std::size_t k) {
         auto& x = std::get<model::Instr>(st.items[k]);
         x.waits.erase(x.waits.begin() + static_cast<std::ptrdiff_t>(w));
@@ -166,6 +170,8 @@ class Enumerator {
       }
     }
     if (in.signal) {
+      Mutation base = item_base;
+      base.sem = in.signal->sem;
       const std::string sig = in.signal->sem + " += " + std::to_string(in.signal->add);
       add(s, i, with(base, MutationKind::DropSignal, sig, "(none)"),
           [](model::Stream& st, std::size_t k) { std::get<model::Instr>(st.items[k]).signal.reset(); });

@@ -29,7 +29,12 @@ const char* to_string(MutationKind k);
 struct Mutation {
   MutationKind kind = MutationKind::ChangeConstant;
   std::string engine;
-  std::string where;  // the item: "I3", "[w := ...]"; with the enclosing loop path
+  // What the mutated item is, for tools that choose mutations (the shrinker keeps a failure's
+  // own synchronization): the instruction (an instruction item), the register a register
+  // operation writes, the semaphore of the wait or signal changed. Empty where it does not apply.
+  std::string instr, reg, sem;
+  // For people: the item ("I3", "[w := ...]") with the enclosing loop path, and the change.
+  std::string where;
   std::string from, to;
   std::string to_string() const;  // "drop-wait on E1 at I3 in A: s_A_E1 >= w -> (none)"
 };

@@ -30,14 +30,16 @@ void caught_and_shrunk(const fuzz::AllocateFn& buggy, std::uint64_t seed) {
   // The minimized case still shows the same failure with the same buggy allocator.
   const auto ix = model::ProgramIndex::build(s.spec);
   REQUIRE(ix.ok());
-  auto impl = buggy(s.spec, *ix);
-  REQUIRE(impl.ok());
+  const auto reply = buggy(s.spec, *ix);
+  const auto* impl = fuzz::impl_of(reply);
+  REQUIRE(impl);
   fuzz::CaseOptions co;
   co.policy = fuzz::Counts::AllOnAllocatable;
-  CHECK(fuzz::check_case(s.spec, *impl, co, &s.failure).target_shown);
+  CHECK(fuzz::check_case(s.spec, *impl, co, &std::get<fuzz::ViolationAt>(s.failure)).target_shown);
   // And the real allocator is exact on it.
-  auto good = fuzz::allocate_with(allocator::Strategy::PerLoop)(s.spec, *ix);
-  REQUIRE(good.ok());
+  const auto good_reply = fuzz::allocate_with(allocator::Strategy::PerLoop)(s.spec, *ix);
+  const auto* good = fuzz::impl_of(good_reply);
+  REQUIRE(good);
   const auto g = fuzz::check_case(s.spec, *good, co);
   CHECK(!g.failure);
 }

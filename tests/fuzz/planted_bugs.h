@@ -27,10 +27,10 @@ inline model::Expr subtree(const model::Expr& e, std::uint32_t i) {
 }
 
 inline fuzz::AllocateFn corrupted_per_loop(std::function<model::Expr(const model::Expr&)> corrupt) {
-  return [corrupt](const model::Program& spec, const model::ProgramIndex& ix) -> model::Result<model::Program> {
-    auto impl = fuzz::allocate_with(allocator::Strategy::PerLoop)(spec, ix);
-    if (impl) rewrite_exprs(*impl, corrupt);
-    return impl;
+  return [corrupt](const model::Program& spec, const model::ProgramIndex& ix) {
+    auto reply = fuzz::allocate_with(allocator::Strategy::PerLoop)(spec, ix);
+    if (auto* a = std::get_if<fuzz::Allocated>(&reply.answer)) rewrite_exprs(a->impl, corrupt);
+    return reply;
   };
 }
 

@@ -41,15 +41,15 @@ TEST_CASE("shrinking a given pair keeps the same failure and shrinks") {
     const auto c = bug(name);
     const auto first = fuzz::check_case(c.spec, c.impl, options().check);
     REQUIRE(first.failure);
-    auto r = fuzz::shrink(c.spec, c.impl, nullptr, std::nullopt, options());
+    auto r = fuzz::shrink(c.spec, fuzz::GivenImpl{c.impl}, std::nullopt, options());
     REQUIRE(r.ok());
-    CHECK(r->failure == *first.failure);
+    CHECK(r->failure == fuzz::Failure{*first.failure});
     CHECK(r->stopped.empty());
     CHECK(r->after.instructions <= r->before.instructions);
     CHECK(r->after.engines <= r->before.engines);
-    CHECK(fuzz::check_case(r->spec, r->impl, options().check, &r->failure).target_shown);
+    CHECK(fuzz::check_case(r->spec, r->impl, options().check, &std::get<fuzz::ViolationAt>(r->failure)).target_shown);
     // Same input, same output.
-    auto again = fuzz::shrink(c.spec, c.impl, nullptr, std::nullopt, options());
+    auto again = fuzz::shrink(c.spec, fuzz::GivenImpl{c.impl}, std::nullopt, options());
     REQUIRE(again.ok());
     CHECK(again->spec == r->spec);
     CHECK(again->impl == r->impl);
@@ -61,19 +61,19 @@ TEST_CASE("the step budget stops the shrinker with a failing case") {
   const auto c = bug("flash_attention_backward_wrong_loop.sb");
   auto o = options();
   o.max_steps = 3;
-  auto r = fuzz::shrink(c.spec, c.impl, nullptr, std::nullopt, o);
+  auto r = fuzz::shrink(c.spec, fuzz::GivenImpl{c.impl}, std::nullopt, o);
   REQUIRE(r.ok());
   CHECK(r->stopped == "max-steps 3");
   CHECK(r->steps == 3);
-  CHECK(fuzz::check_case(r->spec, r->impl, o.check, &r->failure).target_shown);
+  CHECK(fuzz::check_case(r->spec, r->impl, o.check, &std::get<fuzz::ViolationAt>(r->failure)).target_shown);
 }
 
 TEST_CASE("a case without a failure is refused") {
   const auto root = test::source_dir();
   auto spec = formats::load_program_file((root / "corpus/figures/fig1_motivating.json").string());
   REQUIRE(spec.ok());
-  const auto derive = fuzz::allocate_with(allocator::Strategy::PerLoop);
-  auto r = fuzz::shrink(spec->program, std::nullopt, &derive, std::nullopt, options());
+  auto r = fuzz::shrink(spec->program, fuzz::DerivedImpl{fuzz::allocate_with(allocator::Strategy::PerLoop)},
+                        std::nullopt, options());
   REQUIRE(!r.ok());
   CHECK(r.error().rule == "no-failure");
 }

@@ -25,15 +25,16 @@ void property(Strategy strategy, bool allocatable_only, fuzz::Counts policy) {
         const auto spec = *generators::gen_spec(fuzz::campaign_spec_options(allocatable_only));
         const auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());
-        const auto impl = fuzz::allocate_with(strategy)(spec, *ix);
-        RC_ASSERT(impl.ok());
+        const auto reply = fuzz::allocate_with(strategy)(spec, *ix);
+        const auto* impl = fuzz::impl_of(reply);
+        RC_ASSERT(impl != nullptr);
         fuzz::CaseOptions o;
         o.max_states = 20000;
         o.policy = policy;
         const auto r = fuzz::check_case(spec, *impl, o);
         RC_ASSERT(r.invalid.empty());
         if (r.failure)
-          RC_FAIL(r.failure->to_string() + "\n" + formats::write_text(spec) + "\n" + formats::write_text(*impl));
+          RC_FAIL(fuzz::to_string(*r.failure) + "\n" + formats::write_text(spec) + "\n" + formats::write_text(*impl));
         // Exact: allocatable specs must come out bisimilar (the policy already failed over-sync).
         RC_ASSERT(r.check.verdict != checker::Verdict::SpecDeadlock);
         RC_CLASSIFY(!r.check.exhaustive, "inconclusive");
