@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/inputs.h"
@@ -24,11 +25,8 @@ struct GenArgs {
   bool text = false;
 };
 
-// One line: the pretty JSON's lines joined (formats::write_json pretty-prints).
-std::string one_line(const std::string& pretty) {
-  const auto doc = nlohmann::json::parse(pretty);
-  return doc.dump();
-}
+// The canonical JSON on one line (formats::write_json pretty-prints), fields in the same order.
+std::string one_line(const std::string& pretty) { return nlohmann::ordered_json::parse(pretty).dump(); }
 
 int run(const GenArgs& a) {
   const auto mix = fuzz::parse_spec_mix(a.specs);
