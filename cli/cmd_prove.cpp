@@ -3,11 +3,10 @@
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "prover/prove.h"
+#include "prover/report.h"
 
 namespace syncbisim::cli {
 
@@ -20,25 +19,6 @@ struct ProveArgs {
   unsigned timeout_ms = 10000;
 };
 
-nlohmann::json to_json(const prover::ProveResult& r) {
-  nlohmann::json out{{"verdict", prover::to_string(r.verdict)}, {"seconds", r.seconds}};
-  auto& cs = out["consumers"] = nlohmann::json::array();
-  for (const auto& c : r.consumers) {
-    nlohmann::json j{
-        {"instr", c.instr}, {"engine", c.engine}, {"answer", prover::to_string(c.answer)}, {"seconds", c.seconds}};
-    if (!c.reason.empty()) j["reason"] = c.reason;
-    if (!c.model.trips.empty() || !c.model.retired.empty())
-      j["counterexample"] = {{"trips", c.model.trips}, {"iteration", c.model.iteration}, {"retired", c.model.retired}};
-    if (c.answer == prover::Answer::Refuted)
-      j["violation"] = {{"kind", c.replay.kind},
-                        {"description", c.replay.description},
-                        {"states", c.replay.states},
-                        {"trace", c.replay.trace}};
-    cs.push_back(std::move(j));
-  }
-  return out;
-}
-
 int prove(const ProveArgs& a) {
   int status = 0;
   auto pair = load_pair(a.spec, a.impl, status);
@@ -47,16 +27,8 @@ int prove(const ProveArgs& a) {
   o.replay = !a.no_replay;
   o.z3_timeout_ms = a.timeout_ms;
   const auto r = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, o);
-  if (a.json) {
-    std::cout << to_json(r).dump(2) << "\n";
-  } else {
-    std::cout << prover::to_string(r.verdict) << "\n";
-    for (const auto& c : r.consumers) {
-      std::cout << c.instr << " (" << c.engine << "): " << prover::to_string(c.answer);
-      if (!c.reason.empty()) std::cout << ": " << c.reason;
-      std::cout << "\n";
-    }
-  }
+  if (a.json) std::cout << prover::render_json(r).dump(2) << "\n";
+  else std::cout << prover::render_text(r);
   return prover::exit_status(r.verdict);
 }
 

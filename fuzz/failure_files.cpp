@@ -30,7 +30,7 @@ model::Result<WrittenFailure> write_failure_files(const RunFailure& f, const Fai
       {w.stem + ".spec.json", formats::write_json(f.written_spec())}};
   if (!impl.engines.empty()) files.push_back({w.stem + ".impl.json", formats::write_json(impl)});
   if (!f.traces.is_null()) files.push_back({w.stem + ".trace.json", f.traces.dump(2) + "\n"});
-  if (!o.allocator_command.empty()) {
+  if (!o.allocator_command.empty() || !reply.output.empty() || !reply.errors.empty()) {
     files.push_back({w.stem + ".allocator.out", reply.output});
     files.push_back({w.stem + ".allocator.err", reply.errors});
   }

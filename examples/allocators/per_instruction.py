@@ -71,6 +71,8 @@ def _wait_value(dep, where, bug):
         raise Declined("%s -> %s: a distance above the innermost common loop %s" % (dep["producer"], dep["consumer"], S))
     k = distance.get(S, 0)
     needs = {"r": set(), "rh": set()}
+    if S == "@top" and k > 0:
+        return None, needs  # @top runs once: the target lies before it, nothing is owed
     if P == S:
         expr = "1" if S == "@top" else "%s - %d" % (_reg("r", S), k) if k else _reg("r", S)
         if S != "@top":
@@ -107,6 +109,8 @@ def allocate(spec_text, bug=None):
     signals = {}
     for n, dep in enumerate(spec.get("deps", [])):
         value, needs = _wait_value(dep, where, bug)
+        if value is None:
+            continue
         engine = where[dep["consumer"]]["engine"]
         regs = counters.setdefault(engine, {"r": set(), "rh": set()})
         regs["r"] |= needs["r"]

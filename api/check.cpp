@@ -1,0 +1,134 @@
+// check() of the public API: the differential bisimulation check (docs/checker.md).
+#include <nlohmann/json.hpp>
+
+#include "api/detail/program_data.h"
+#include "checker/explorer.h"
+#include "checker/program_pair.h"
+#include "checker/report.h"
+#include "checker/trace_view.h"
+
+namespace syncbisim {
+
+namespace {
+
+Verdict verdict_of(checker::Verdict v) {
+  switch (v) {
+    case checker::Verdict::Bisimilar: return Verdict::Bisimilar;
+    case checker::Verdict::OverSynchronized: return Verdict::OverSynchronized;
+    case checker::Verdict::UnderSynchronized: return Verdict::UnderSynchronized;
+    case checker::Verdict::SpecDeadlock: return Verdict::SpecDeadlock;
+    case checker::Verdict::Inconclusive: return Verdict::Inconclusive;
+  }
+  return Verdict::Inconclusive;
+}
+
+std::string text_of(const nlohmann::json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+std::optional<std::uint64_t> number_of(const nlohmann::json& j, const char* key) {
+  if (j.contains(key) && j[key].is_number_unsigned()) return j[key].get<std::uint64_t>();
+  return std::nullopt;
+}
+
+std::string dependency_label(const nlohmann::json& d) {
+  std::string s = d["producer"].get<std::string>() + " -> " + d["consumer"].get<std::string>();
+  if (!d["distance"].empty()) {
+    s += " {";
+    bool first = true;
+    for (const auto& [loop, k] : d["distance"].items()) {
+      s += (first ? "" : ", ") + loop + ": " + std::to_string(k.get<std::uint64_t>());
+      first = false;
+    }
+    s += "}";
+  }
+  return s;
+}
+
+// The violations as the API states them, from the same JSON `check --json` prints (so the two
+// never disagree), plus the text the command prints for each.
+Violation violation_of(const nlohmann::json& j, const checker::Violation& v, const semantics::Lockstep& both) {
+  Violation out;
+  out.kind = text_of(j, "kind");
+  out.engine = text_of(j, "engine");
+  out.instr = text_of(j, "instr");
+  if (v.kind == checker::ViolationKind::Deadlock) {
+    out.spec_deadlocks_too = v.spec_deadlocks_too;
+    out.description = v.spec_deadlocks_too
+                          ? "the spec deadlocks here too: the dependency graph or the control flow is at fault"
+                          : "only the implementation deadlocks: over-synchronization";
+  } else {
+    out.description = checker::describe_mismatch(both.spec().program(), both.impl().program(), v.mismatch);
+    if (j.contains("dependency") && j["dependency"].is_object()) out.dependency = dependency_label(j["dependency"]);
+    if (j.contains("spec")) {
+      out.retired = number_of(j["spec"], "retired");
+      out.owed = number_of(j["spec"], "owed");
+    }
+    if (j.contains("impl")) {
+      out.semaphore = text_of(j["impl"], "sem");
+      out.value = number_of(j["impl"], "value");
+      out.threshold = number_of(j["impl"], "threshold");
+    }
+  }
+  for (const auto& st : j["trace"]) {
+    TraceStep t{text_of(st, "step"), text_of(st, "engine"), text_of(st, "instr"), ""};
+    if (st.contains("loop")) t.instr = text_of(st, "loop");
+    if (st.contains("cond")) t.instr = text_of(st, "cond");
+    if (st.contains("trip")) t.value = std::to_string(st["trip"].get<std::uint64_t>());
+    if (st.contains("taken")) t.value = text_of(st, "taken");
+    out.trace.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Bisimilar: return checker::to_string(checker::Verdict::Bisimilar);
+    case Verdict::OverSynchronized: return checker::to_string(checker::Verdict::OverSynchronized);
+    case Verdict::UnderSynchronized: return checker::to_string(checker::Verdict::UnderSynchronized);
+    case Verdict::SpecDeadlock: return checker::to_string(checker::Verdict::SpecDeadlock);
+    case Verdict::Inconclusive: return checker::to_string(checker::Verdict::Inconclusive);
+  }
+  return "?";
+}
+
+int CheckResult::exit_status() const {
+  return verdict == Verdict::Bisimilar ? 0 : verdict == Verdict::Inconclusive ? 3 : 1;
+}
+
+CheckResult check(const Program& spec, const Program& impl, const CheckOptions& options) {
+  api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
+  api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
+  auto pair =
+      checker::ProgramPair::make(spec.data().program, impl.data().program, semantics::Options{options.reduction});
+  if (!pair) {
+    auto d = pair.error();
+    if (d.file.empty()) d.file = impl.data().name;
+    api::detail::raise(d);
+  }
+  checker::CheckOptions o;
+  o.reduction = options.reduction;
+  o.max_states = options.max_states;
+  o.max_seconds = options.max_seconds;
+  o.walks = options.random_walks;
+  o.seed = options.seed;
+  o.depth = options.depth;
+  const auto& both = (*pair)->lockstep();
+  const auto r = checker::check(both, o);
+  const auto j = checker::render_json(both, spec.data().program, r);
+  CheckResult out;
+  out.verdict = verdict_of(r.verdict);
+  out.exhaustive = r.exhaustive;
+  out.limit = r.limit;
+  out.states = r.states;
+  out.transitions = r.transitions;
+  out.seconds = r.seconds;
+  for (std::size_t i = 0; i < r.violations.size(); ++i)
+    out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));
+  out.text = checker::render_text(both, spec.data().program, r);
+  out.json = j.dump(2) + "\n";
+  return out;
+}
+
+}  // namespace syncbisim

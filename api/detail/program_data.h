@@ -1,0 +1,36 @@
+#pragma once
+// What a syncbisim::Program and a StopToken hold, and the conversions every file of the public
+// API needs. Not installed: outside code sees only include/syncbisim/syncbisim.h.
+#include <atomic>
+#include <string>
+
+#include "allocator/allocate.h"
+#include "model/index.h"
+#include "model/program.h"
+#include "model/result.h"
+#include "syncbisim/syncbisim.h"
+
+namespace syncbisim {
+
+struct Program::Data {
+  model::Program program;
+  model::ProgramIndex index;
+  std::string name;  // the file, or what stands for it in messages
+};
+
+struct StopToken::State {
+  std::atomic<bool> flag{false};
+};
+
+namespace api::detail {
+
+[[noreturn]] void raise(const model::Diagnostic& d);
+Program wrap(model::Program program, model::ProgramIndex index, std::string name);
+// Indexes a program the tool made (an allocation, a shrunk case) and wraps it.
+Program wrap(model::Program program, const std::string& name);
+// Throws Error (rule "wrong-kind") unless `p` is of that kind.
+void require_kind(const Program& p, model::ProgramKind kind, const char* role);
+allocator::Strategy strategy_of(Strategy s);
+
+}  // namespace api::detail
+}  // namespace syncbisim

@@ -1,0 +1,55 @@
+// prove() of the public API: the Z3 prover (docs/prover.md). Z3 stays behind prover/.
+#include "prover/prove.h"
+#include "analysis/correspondence.h"
+#include "api/detail/program_data.h"
+#include "prover/report.h"
+
+namespace syncbisim {
+
+namespace {
+Answer answer_of(prover::Answer a) {
+  switch (a) {
+    case prover::Answer::Proved: return Answer::Proved;
+    case prover::Answer::Refuted: return Answer::Refuted;
+    case prover::Answer::Unknown: return Answer::Unknown;
+  }
+  return Answer::Unknown;
+}
+}  // namespace
+
+std::string to_string(Answer a) {
+  switch (a) {
+    case Answer::Proved: return prover::to_string(prover::Answer::Proved);
+    case Answer::Refuted: return prover::to_string(prover::Answer::Refuted);
+    case Answer::Unknown: return prover::to_string(prover::Answer::Unknown);
+  }
+  return "?";
+}
+
+int ProveResult::exit_status() const { return verdict == Answer::Proved ? 0 : verdict == Answer::Refuted ? 1 : 3; }
+
+ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& options) {
+  api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
+  api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
+  if (auto s = analysis::check_correspondence(spec.data().program, spec.data().index, impl.data().program,
+                                              impl.data().index);
+      !s) {
+    auto d = s.error();
+    if (d.file.empty()) d.file = impl.data().name;
+    api::detail::raise(d);
+  }
+  prover::ProveOptions o;
+  o.z3_timeout_ms = options.z3_timeout_ms;
+  o.replay = options.replay;
+  const auto r = prover::prove(spec.data().program, spec.data().index, impl.data().program, impl.data().index, o);
+  ProveResult out;
+  out.verdict = answer_of(r.verdict);
+  out.seconds = r.seconds;
+  for (const auto& c : r.consumers)
+    out.consumers.push_back(ConsumerProof{c.instr, c.engine, answer_of(c.answer), c.reason, c.replay.trace, c.seconds});
+  out.text = prover::render_text(r);
+  out.json = prover::render_json(r).dump(2) + "\n";
+  return out;
+}
+
+}  // namespace syncbisim

@@ -1,0 +1,188 @@
+// The public API (include/syncbisim/syncbisim.h) as outside code sees it: this file includes
+// nothing of the tool but that header, and links only the shared library.
+#include <doctest/doctest.h>
+
+#include <syncbisim/syncbisim.h>
+#include <unistd.h>
+#include <atomic>
+#include <filesystem>
+#include <string>
+
+#include "../../examples/cmake_consumer/my_allocator.h"
+
+namespace {
+
+std::string source(const std::string& rel) { return std::string(SYNCBISIM_SOURCE_DIR) + "/" + rel; }
+
+struct TempDir {
+  std::filesystem::path path = std::filesystem::temp_directory_path() / ("sb-api-test-" + std::to_string(::getpid()));
+  TempDir() { std::filesystem::create_directories(path); }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+syncbisim::FuzzOptions campaign() {
+  syncbisim::FuzzOptions o;
+  o.runs = 500;
+  o.seed = 1;
+  o.specs = syncbisim::SpecMix::Allocatable;
+  o.shrink_max_seconds = 0;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("programs load from a file, from text, and report errors with their place and rule") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
+  CHECK(spec.kind() == syncbisim::ProgramKind::Spec);
+  CHECK(spec.engines() == std::vector<std::string>{"E0", "E1"});
+  CHECK(spec.dependencies() == 1);
+  CHECK(syncbisim::Program::load(spec.to_text()) == spec);
+  CHECK(syncbisim::Program::from_string(spec.to_json()) == spec);
+  try {
+    syncbisim::Program::from_string("engines E0\nE0: I0 I0\n", "dup.sb");
+    FAIL("no error");
+  } catch (const syncbisim::Error& e) {
+    CHECK(e.rule() == "duplicate-instr");
+    CHECK(e.file() == "dup.sb");
+    CHECK(std::string(e.what()).find("dup.sb: ") == 0);
+  }
+  CHECK_THROWS_AS(syncbisim::Program::load("no/such/file.json"), syncbisim::Error);
+}
+
+TEST_CASE("allocate, check and prove a figure") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
+  const auto a = syncbisim::allocate(spec, {syncbisim::Strategy::PerLoop});
+  CHECK(a.impl.kind() == syncbisim::ProgramKind::Impl);
+  REQUIRE(a.decisions.size() == 1);
+  CHECK(a.decisions[0].scheme == "per-loop");
+  const auto c = syncbisim::check(spec, a.impl);
+  CHECK(c.verdict == syncbisim::Verdict::Bisimilar);
+  CHECK(c.exhaustive);
+  CHECK(c.exit_status() == 0);
+  CHECK(c.text.rfind("bisimilar\n", 0) == 0);
+  const auto p = syncbisim::prove(spec, a.impl);
+  CHECK(p.verdict == syncbisim::Answer::Proved);
+  CHECK(p.exit_status() == 0);
+  CHECK(p.text.rfind("proved\n", 0) == 0);
+  CHECK(syncbisim::parse_strategy("per-engine") == syncbisim::Strategy::PerEngine);
+  CHECK_THROWS_AS(syncbisim::parse_strategy("fastest"), syncbisim::Error);
+}
+
+TEST_CASE("a violation comes with both sides' numbers and a trace") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
+  const auto impl = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));
+  const auto c = syncbisim::check(spec, impl);
+  CHECK(c.verdict == syncbisim::Verdict::UnderSynchronized);
+  CHECK(c.exit_status() == 1);
+  REQUIRE(!c.violations.empty());
+  const auto& v = c.violations.front();
+  CHECK(v.kind == "under-sync");
+  CHECK(v.instr == "I2");
+  CHECK(v.dependency == "I1 -> I2");
+  REQUIRE(v.retired);
+  REQUIRE(v.owed);
+  CHECK(*v.retired < *v.owed);
+  REQUIRE(v.value);
+  REQUIRE(v.threshold);
+  CHECK(*v.value >= *v.threshold);
+  CHECK(!v.trace.empty());
+  CHECK(c.json.find("\"verdict\": \"under-synchronized\"") != std::string::npos);
+  // The two programs the wrong way round is an input error, not a verdict.
+  CHECK_THROWS_AS(syncbisim::check(impl, spec), syncbisim::Error);
+}
+
+TEST_CASE("a C++ allocator with a planted bug is found, shrunk, written, and re-checks from its files") {
+  const TempDir tmp;
+  auto o = campaign();
+  o.max_failures = 1;
+  o.jobs = 2;
+  o.out = tmp.path.string();
+  const syncbisim::Allocator buggy = [](const std::string& s) { return my_compiler::allocate(s, true); };
+  const auto r = syncbisim::fuzz_allocator(buggy, o);
+  REQUIRE(r.failures == 1);
+  const auto& f = r.failed.front();
+  CHECK(f.failure_class == "over-sync");
+  CHECK(!f.after.empty());
+  CHECK(f.spec.engines().size() <= 2);
+  REQUIRE(f.impl);
+  // From the files alone.
+  const auto spec = syncbisim::Program::from_file(f.files + ".spec.json");
+  const auto impl = syncbisim::Program::from_file(f.files + ".impl.json");
+  CHECK(spec == f.spec);
+  CHECK(syncbisim::check(spec, impl).verdict == syncbisim::Verdict::OverSynchronized);
+  CHECK(f.repro == "syncbisim check " + f.files + ".spec.json " + f.files + ".impl.json");
+  // Shrinking it again through the API keeps the failure.
+  const auto s = syncbisim::shrink(spec, buggy);
+  CHECK(s.failure_class == "over-sync");
+  REQUIRE(s.impl);
+  CHECK(syncbisim::check(s.spec, *s.impl).verdict == syncbisim::Verdict::OverSynchronized);
+  // The allocator without its bug passes the same campaign (refusals aside).
+  const auto good =
+      syncbisim::fuzz_allocator([](const std::string& s) { return my_compiler::allocate(s, false); }, campaign());
+  CHECK(good.failures == 0);
+  CHECK(good.declined > 0);
+  CHECK(good.passed + good.declined + good.inconclusive == good.runs);
+}
+
+TEST_CASE("refusals, exceptions and garbage from a callback are told apart") {
+  auto o = campaign();
+  o.runs = 20;
+  const auto declined =
+      syncbisim::fuzz_allocator([](const std::string&) -> std::string { throw syncbisim::Declined("not mine"); }, o);
+  CHECK(declined.declined == declined.runs);
+  CHECK(declined.failures == 0);
+  REQUIRE(!declined.declines.empty());
+  CHECK(declined.declines.front().why == "not mine");
+  o.max_failures = 1;
+  const auto threw =
+      syncbisim::fuzz_allocator([](const std::string&) -> std::string { throw std::out_of_range("oops"); }, o);
+  REQUIRE(threw.failures == 1);
+  CHECK(threw.failed.front().failure_class == "allocator-error");
+  CHECK(threw.failed.front().failure.find("oops") != std::string::npos);
+  const auto garbage = syncbisim::fuzz_allocator([](const std::string&) { return std::string("{]"); }, o);
+  REQUIRE(garbage.failures == 1);
+  CHECK(garbage.failed.front().failure_class == "bad-output");
+  CHECK(garbage.failed.front().allocator_output == "{]");
+}
+
+TEST_CASE("a command allocator and a strategy through the API") {
+  auto o = campaign();
+  o.runs = 30;
+  const auto cmd = syncbisim::fuzz_allocator(
+      syncbisim::Command{"/usr/bin/python3 " + source("examples/allocators/per_instruction.py"), 10}, o);
+  CHECK(cmd.failures == 0);
+  CHECK(cmd.runs == 30);
+  const auto strategy = syncbisim::fuzz_allocator(syncbisim::Strategy::PerLoop, o);
+  CHECK(strategy.failures == 0);
+  CHECK(strategy.json.find("\"allocator\": \"per-loop\"") != std::string::npos);
+}
+
+TEST_CASE("a stop request ends a campaign with what it found") {
+  auto o = campaign();
+  o.runs = 1000000;
+  std::atomic<int> calls{0};
+  const auto token = o.stop;
+  const auto r = syncbisim::fuzz_allocator(
+      [&](const std::string& s) {
+        if (++calls == 40) token.request();
+        return my_compiler::allocate(s, true);
+      },
+      o);
+  CHECK(r.interrupted);
+  CHECK(r.runs < 1000);
+  CHECK(r.exit_status() != 0);
+}
+
+TEST_CASE("generate gives the campaign's specs") {
+  syncbisim::FuzzOptions o;
+  o.seed = 9;
+  o.runs = 5;
+  const auto specs = syncbisim::generate(o);
+  CHECK(specs.size() == 5);
+  o.start = 2;
+  o.runs = 1;
+  CHECK(syncbisim::generate(o).front() == specs[2]);
+}
