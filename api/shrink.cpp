@@ -1,5 +1,6 @@
 // shrink() of the public API: a failing pair, or a spec whose allocation fails (docs/fuzzing.md).
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "api/detail/allocators.h"
 #include "api/detail/program_data.h"
@@ -37,6 +38,7 @@ ShrinkResult run(const Program& spec, const fuzz::ShrinkMode& mode, fuzz::Counts
                    r->cache_hits,
                    r->seconds,
                    r->stopped,
+                   "",
                    ""};
   if (!r->impl.engines.empty())
     if (auto ix = model::ProgramIndex::build(r->impl))
@@ -48,6 +50,17 @@ ShrinkResult run(const Program& spec, const fuzz::ShrinkMode& mode, fuzz::Counts
                 out.stopped.empty() ? "" : ", stopped at ", out.stopped.c_str());
   out.text = "failure: " + out.failure + "\nbefore: " + out.before + "\nafter: " + out.after + "\n" + line + "\n" +
              formats::write_text(r->spec) + (out.impl ? "\n" + formats::write_text(r->impl) : "");
+  nlohmann::json j{{"class", out.failure_class},   {"failure", out.failure},
+                   {"before", out.before},         {"after", out.after},
+                   {"steps", out.steps},           {"kept", out.kept},
+                   {"cache_hits", out.cache_hits}, {"seconds", out.seconds},
+                   {"stopped", out.stopped},       {"spec", nlohmann::json::parse(out.spec.to_json())}};
+  if (out.impl) j["impl"] = nlohmann::json::parse(out.impl->to_json());
+  if (!out.allocator_output.empty() || !out.allocator_errors.empty()) {
+    j["allocator_output"] = out.allocator_output;
+    j["allocator_errors"] = out.allocator_errors;
+  }
+  out.json = j.dump(2) + "\n";
   return out;
 }
 

@@ -297,6 +297,7 @@ struct ShrinkResult {
   double seconds = 0;
   std::string stopped;  // "" at a fixpoint, else the budget that ran out
   std::string text;     // what `syncbisim shrink` prints
+  std::string json;     // the same as one JSON document
 };
 
 // A failing pair, edited together. Throws Error (rule "no-failure") if it shows none.

@@ -55,4 +55,16 @@ flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs syncbis
 g++ -O1 -o "$tmp/pc" examples/cmake_consumer/main.cpp $flags 2> "$tmp/pc.log" || { bad "pkg-config build"; cat "$tmp/pc.log"; }
 "$tmp/pc" > /dev/null
 [ $? = 0 ] || bad "the pkg-config build does not run"
+# The installed Python module finds the installed library.
+pydir=$(ls -d "$prefix"/lib/python3/dist-packages 2>/dev/null)
+if [ -n "$pydir" ]; then
+  src=$PWD
+  out=$(cd "$tmp" && PYTHONPATH=$pydir /usr/bin/python3 -c "
+import syncbisim
+r = syncbisim.check(syncbisim.load('$src/corpus/figures/fig7_fig8.json'), syncbisim.load('$src/corpus/figures/fig8_per_loop.impl.json'))
+print(syncbisim.__file__.startswith('$pydir'), r.verdict)" 2>&1)
+  [ "$out" = "True bisimilar" ] || bad "installed Python module: $out"
+else
+  bad "no installed Python module"
+fi
 exit $fail

@@ -1,0 +1,198 @@
+"""The Python module `syncbisim` (docs/api.md "Python"), as a user of it would call it.
+
+Run by CTest with PYTHONPATH pointing at build/python and SYNCBISIM_SOURCE_DIR at the source tree.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+import syncbisim
+
+SOURCE = os.environ.get("SYNCBISIM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(SOURCE, "examples", "allocators"))
+import per_instruction  # noqa: E402  (the example allocator, importable as a module)
+
+
+def corpus(path):
+    return os.path.join(SOURCE, "corpus", path)
+
+
+def test_load_from_a_path_or_text_and_errors_carry_their_place_and_rule():
+    spec = syncbisim.load(corpus("figures/fig7_fig8.json"))
+    assert spec.kind == "spec"
+    assert spec.engines == ["E0", "E1"]
+    assert spec.dependencies == 1
+    assert syncbisim.load(spec.to_text()) == spec
+    assert syncbisim.load(spec.to_json()) == spec
+    assert "I2" in str(spec)
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.load("engines E0\nE0: I0 I0\n")
+    assert err.value.rule == "duplicate-instr"
+    assert err.value.place == "2:8"
+    assert isinstance(err.value, ValueError)
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.load("no/such/file.json")
+    assert err.value.rule == "io"
+
+
+def test_allocate_check_prove_and_their_results():
+    spec = syncbisim.load(corpus("figures/fig7_fig8.json"))
+    a = syncbisim.allocate(spec, strategy="per-loop")
+    assert a.impl.kind == "impl"
+    assert [d.scheme for d in a.decisions] == ["per-loop"]
+    r = syncbisim.check(spec, a.impl)
+    assert r.verdict == "bisimilar" and r.exhaustive and r
+    assert r.exit_status == 0
+    assert str(r).startswith("bisimilar\n")
+    assert json.loads(r.to_json())["verdict"] == "bisimilar"
+    p = syncbisim.prove(spec, a.impl)
+    assert p.verdict == "proved"
+    assert [c.answer for c in p.consumers] == ["proved"]
+    assert json.loads(p.to_json())["verdict"] == "proved"
+    with pytest.raises(syncbisim.Error):
+        syncbisim.allocate(spec, strategy="fastest")
+
+
+def test_a_violation_has_both_sides_numbers_and_a_trace():
+    r = syncbisim.check(corpus("figures/fig7_fig8.json"), corpus("bugs/fig8_nk_off_by_one.sb"))
+    assert r.verdict == "under-synchronized"
+    assert not r
+    v = r.violations[0]
+    assert (v.kind, v.instr, v.dependency) == ("under-sync", "I2", "I1 -> I2")
+    assert v.retired < v.owed
+    assert v.value >= v.threshold
+    assert v.trace and v.trace[0]["step"] == "issue"
+    assert json.loads(v.to_json())["kind"] == "under-sync"
+    # Spec and impl the wrong way round: an input error, not a verdict.
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.check(corpus("bugs/fig8_nk_off_by_one.sb"), corpus("figures/fig7_fig8.json"))
+    assert err.value.rule == "wrong-kind"
+
+
+def test_a_python_allocator_with_a_planted_bug_is_found_shrunk_written_and_rechecks(tmp_path):
+    buggy = lambda spec: per_instruction.allocate(spec, bug="backward")  # noqa: E731
+    r = syncbisim.fuzz(buggy, runs=1000, seed=1, specs="allocatable", max_failures=1, out=str(tmp_path),
+                       shrink_max_seconds=0)
+    assert r.failures == 1
+    f = r.failed[0]
+    assert f.failure_class == "under-sync"
+    assert len(f.spec.engines) <= 2
+    assert f.after
+    assert f.repro == "syncbisim check %s.spec.json %s.impl.json" % (f.files, f.files)
+    # From the written files alone.
+    again = syncbisim.check(f.files + ".spec.json", f.files + ".impl.json")
+    assert again.verdict == "under-synchronized"
+    assert json.loads(open(f.files + ".failure.json").read())["class"] == "under-sync"
+    # Shrinking the found spec again with the callable keeps the failure.
+    s = syncbisim.shrink(f.spec, allocator=buggy)
+    assert s.failure_class == "under-sync"
+    assert syncbisim.check(s.spec, s.impl).verdict == "under-synchronized"
+    # Without the bug the same campaign is clean (refusals apart).
+    good = syncbisim.fuzz(per_instruction.allocate, runs=400, seed=1, specs="allocatable")
+    assert good.failures == 0
+    assert good.declined > 0
+    assert good.passed + good.declined + good.inconclusive == good.runs
+
+
+def test_an_exception_in_the_allocator_declines_with_its_message():
+    def refuse(spec):
+        raise NotImplementedError("no conds yet")
+
+    r = syncbisim.fuzz(refuse, runs=10, seed=2)
+    assert r.declined == r.runs == 10
+    assert r.failures == 0
+    assert r.declines[0].why == "NotImplementedError: no conds yet"
+    strict = syncbisim.fuzz(refuse, runs=10, seed=2, declined_is_failure=True, max_failures=1)
+    assert strict.failures == 1 and strict.failed[0].failure_class == "declined"
+
+
+def test_what_an_allocator_returns_is_judged():
+    garbage = syncbisim.fuzz(lambda spec: "{ not an impl", runs=5, max_failures=1)
+    assert garbage.failed[0].failure_class == "bad-output"
+    assert garbage.failed[0].allocator_output == "{ not an impl"
+    # Not a refusal (nothing was raised): the allocator is wrong.
+    not_a_string = syncbisim.fuzz(lambda spec: 42, runs=5, max_failures=1)
+    assert not_a_string.failed[0].failure_class == "allocator-error"
+    assert "returned a int, not a str" in not_a_string.failed[0].failure
+
+
+def test_a_command_and_a_strategy_as_the_allocator():
+    cmd = "%s %s --bug mask" % (sys.executable, os.path.join(SOURCE, "examples", "allocators", "per_instruction.py"))
+    r = syncbisim.fuzz(command=cmd, runs=200, seed=1, specs="allocatable", max_failures=1, jobs=2)
+    assert r.failures == 1
+    assert r.failed[0].failure_class == "over-sync"
+    assert syncbisim.fuzz("per-loop", runs=50).failures == 0
+    with pytest.raises(syncbisim.Error):
+        syncbisim.fuzz(per_instruction.allocate, command="true")
+
+
+def test_jobs_give_the_result_of_one_job():
+    buggy = lambda spec: per_instruction.allocate(spec, bug="mask")  # noqa: E731
+    one = syncbisim.fuzz(buggy, runs=150, seed=1, specs="allocatable", shrink_max_seconds=0)
+    two = syncbisim.fuzz(buggy, runs=150, seed=1, specs="allocatable", shrink_max_seconds=0, jobs=2)
+    assert one.failures > 0
+    assert [(f.run, f.failure, f.spec.to_json()) for f in one.failed] == \
+        [(f.run, f.failure, f.spec.to_json()) for f in two.failed]
+    assert (one.runs, one.passed, one.declined) == (two.runs, two.passed, two.declined)
+
+
+def test_the_gil_is_released_while_the_checker_runs():
+    spec = syncbisim.load(corpus("kernels/stress_5engine.json"))
+    impl = syncbisim.allocate(spec, strategy="per-loop").impl
+    done = []
+    t = threading.Thread(target=lambda: done.append(syncbisim.check(spec, impl)))
+    t.start()
+    spins = 0
+    while t.is_alive():
+        spins += 1
+    t.join()
+    assert done[0].verdict == "bisimilar"
+    # With the GIL held for the whole check this thread could not have run in the meantime.
+    assert spins > 1000
+
+
+def test_ctrl_c_stops_a_campaign_with_what_it_found(tmp_path):
+    script = textwrap.dedent("""
+        import sys, time
+        sys.path.insert(0, %r)
+        import syncbisim, per_instruction
+        def slow_and_buggy(spec):
+            time.sleep(0.002)
+            return per_instruction.allocate(spec, bug="backward")
+        print("started", flush=True)
+        r = syncbisim.fuzz(slow_and_buggy, runs=10**6, seed=1, specs="allocatable", out=%r)
+        print("interrupted", r.interrupted, "runs", r.runs, "failures", r.failures, flush=True)
+    """ % (os.path.join(SOURCE, "examples", "allocators"), str(tmp_path)))
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(2.0)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=20)
+    assert p.returncode == 0, out
+    words = out.split()
+    assert words[:2] == ["interrupted", "True"], out
+    runs, failures = int(words[3]), int(words[5])
+    assert 0 < runs < 10**6
+    assert failures == len(list(tmp_path.glob("f*.failure.json")))
+
+
+def test_generate_gives_the_campaign_specs():
+    specs = syncbisim.generate(seed=9, runs=5)
+    assert len(specs) == 5
+    assert syncbisim.generate(seed=9, start=2, runs=1)[0] == specs[2]
+    seen = []
+
+    def record(spec):
+        seen.append(spec)
+        raise RuntimeError("only looking")
+
+    syncbisim.fuzz(record, seed=9, start=2, runs=1)
+    assert syncbisim.load(seen[0]) == specs[2]
