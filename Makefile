@@ -39,6 +39,7 @@ test: build
 bench: build
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
 	@for b in $(BUILD)/bench/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b"; done
+	@echo "== bench/bench_python_allocator.py" && PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/bench_python_allocator.py
 
 clean:
 	rm -rf $(BUILD)
