@@ -27,6 +27,10 @@ fuzz::AllocateFn adapt(const Allocator& allocator) {
       reply.answer = fuzz::Declined{d.what()};
       reply.seconds = since();
       return reply;
+    } catch (const TimedOut& t) {
+      reply.answer = fuzz::Faulted{fuzz::AllocatorFault::Timeout, t.what()};
+      reply.seconds = since();
+      return reply;
     } catch (const std::exception& e) {
       reply.answer = fuzz::Faulted{fuzz::AllocatorFault::Error, std::string("the allocator threw: ") + e.what()};
       reply.seconds = since();

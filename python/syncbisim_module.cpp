@@ -10,6 +10,8 @@
 #include <syncbisim/syncbisim.h>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -36,16 +38,50 @@ SpecMix parse_mix(const std::string& s) {
   throw Error("", "", "usage", "unknown specs '" + s + "' (allocatable, arbitrary, mixed)");
 }
 
+// The Python allocator calls in flight, for their deadline: the watching thread (interruptible)
+// raises TimeoutError in a call that has run too long (PyThreadState_SetAsyncExc: raised at the
+// call's next bytecode, so a call blocked inside C code is only reached when it returns). Only
+// touched with the GIL held, which is what guards it.
+struct CallWatch {
+  double timeout = 0;  // seconds; 0: none
+  struct Call {
+    std::chrono::steady_clock::time_point start;
+    bool raised = false;
+  };
+  std::map<unsigned long, Call> calls;  // by Python thread id
+
+  void expire() {
+    if (timeout <= 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& [tid, call] : calls)
+      if (!call.raised && std::chrono::duration<double>(now - call.start).count() > timeout) {
+        PyThreadState_SetAsyncExc(tid, PyExc_TimeoutError);
+        call.raised = true;
+      }
+  }
+};
+
 // A Python callable as the API's Allocator. The callable is kept behind a shared pointer whose
 // deleter takes the GIL, so the campaign may copy the Allocator on any thread without touching
-// Python reference counts. Any exception it raises is a refusal, with its message.
-Allocator python_allocator(py::function fn) {
+// Python reference counts. Any exception it raises is a refusal, with its message; the
+// TimeoutError of its deadline is a timeout.
+Allocator python_allocator(py::function fn, std::shared_ptr<CallWatch> watch) {
   std::shared_ptr<py::function> held(new py::function(std::move(fn)), [](py::function* f) {
     py::gil_scoped_acquire gil;
     delete f;
   });
-  return [held](const std::string& spec_json) -> std::string {
+  return [held, watch](const std::string& spec_json) -> std::string {
     py::gil_scoped_acquire gil;
+    const unsigned long tid = PyThread_get_thread_ident();
+    watch->calls[tid] = CallWatch::Call{std::chrono::steady_clock::now(), false};
+    struct Leave {  // with the GIL still held (destroyed before `gil`)
+      CallWatch& w;
+      unsigned long tid;
+      ~Leave() {
+        if (w.calls[tid].raised) PyThreadState_SetAsyncExc(tid, nullptr);  // not raised yet: drop it
+        w.calls.erase(tid);
+      }
+    } leave{*watch, tid};
     try {
       py::object r = (*held)(spec_json);
       if (!py::isinstance<py::str>(r))
@@ -53,6 +89,11 @@ Allocator python_allocator(py::function fn) {
                                  ", not a str with the impl");
       return r.cast<std::string>();
     } catch (py::error_already_set& e) {
+      if (watch->calls[tid].raised && e.matches(PyExc_TimeoutError)) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "no answer within %g s (timeout); the call was interrupted", watch->timeout);
+        throw TimedOut(buf);
+      }
       std::string name = py::str(py::type::handle_of(e.value()).attr("__name__"));
       std::string message = py::str(e.value());
       throw Declined(message.empty() ? name : name + ": " + message);
@@ -64,7 +105,7 @@ Allocator python_allocator(py::function fn) {
 // Ctrl-C; a pending KeyboardInterrupt requests the stop and is consumed: the caller returns the
 // partial result instead.
 template <class Result>
-Result interruptible(const StopToken& stop, const std::function<Result()>& work) {
+Result interruptible(const StopToken& stop, const std::function<Result()>& work, CallWatch* watch = nullptr) {
   std::mutex m;
   std::condition_variable cv;
   bool done = false;
@@ -90,6 +131,7 @@ Result interruptible(const StopToken& stop, const std::function<Result()>& work)
       std::unique_lock<std::mutex> lock(m);
       if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) break;
     }
+    if (watch) watch->expire();
     if (PyErr_CheckSignals() != 0) {
       if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
         PyErr_Clear();
@@ -373,6 +415,8 @@ PYBIND11_MODULE(syncbisim, m) {
         o.jobs = jobs;
         if (out) o.out = *out;
         std::function<FuzzResult()> work;
+        auto watch = std::make_shared<CallWatch>();
+        watch->timeout = timeout;
         if (command) {
           if (!allocator.is_none()) throw Error("", "", "usage", "give an allocator or a command, not both");
           const Command c{*command, timeout};
@@ -381,12 +425,12 @@ PYBIND11_MODULE(syncbisim, m) {
           const auto strategy = parse_strategy(allocator.cast<std::string>());
           work = [strategy, o] { return fuzz_allocator(strategy, o); };
         } else if (py::isinstance<py::function>(allocator) || PyCallable_Check(allocator.ptr())) {
-          const auto a = python_allocator(py::reinterpret_borrow<py::function>(allocator));
+          const auto a = python_allocator(py::reinterpret_borrow<py::function>(allocator), watch);
           work = [a, o] { return fuzz_allocator(a, o); };
         } else {
           throw Error("", "", "usage", "the allocator is a callable (spec JSON -> impl), a strategy name, or command=");
         }
-        return interruptible<FuzzResult>(o.stop, work);
+        return interruptible<FuzzResult>(o.stop, work, watch.get());
       },
       py::arg("allocator") = py::none(), py::arg("runs") = 100, py::arg("seed") = 1, py::arg("specs") = "mixed",
       py::arg("out") = py::none(), py::arg("command") = py::none(), py::arg("timeout") = 10.0, py::arg("start") = 0,
@@ -395,7 +439,7 @@ PYBIND11_MODULE(syncbisim, m) {
       py::arg("jobs") = 1,
       "A fuzz campaign against an allocator: a callable taking the spec as a JSON string and returning the impl as "
       "a JSON or text string (an exception raised in it declines the spec), a strategy name, or command='CMD'. "
-      "Ctrl-C stops it and returns what it found.");
+      "`timeout` (seconds) bounds each call of a callable or a command. Ctrl-C stops it and returns what it found.");
 
   m.def(
       "shrink",
@@ -411,6 +455,8 @@ PYBIND11_MODULE(syncbisim, m) {
         const int given = (impl.is_none() ? 0 : 1) + (allocator.is_none() ? 0 : 1) + (command ? 1 : 0);
         if (given != 1) throw Error("", "", "usage", "give exactly one of impl, allocator and command");
         std::function<ShrinkResult()> work;
+        auto watch = std::make_shared<CallWatch>();
+        watch->timeout = timeout;
         if (!impl.is_none()) {
           const auto i = program_of(impl);
           work = [s, i, o] { return syncbisim::shrink(s, i, o); };
@@ -421,10 +467,10 @@ PYBIND11_MODULE(syncbisim, m) {
           const auto strategy = parse_strategy(allocator.cast<std::string>());
           work = [s, strategy, o] { return syncbisim::shrink(s, strategy, o); };
         } else {
-          const auto a = python_allocator(py::reinterpret_borrow<py::function>(allocator));
+          const auto a = python_allocator(py::reinterpret_borrow<py::function>(allocator), watch);
           work = [s, a, o] { return syncbisim::shrink(s, a, o); };
         }
-        return interruptible<ShrinkResult>(o.stop, work);
+        return interruptible<ShrinkResult>(o.stop, work, watch.get());
       },
       py::arg("spec"), py::arg("impl") = py::none(), py::arg("allocator") = py::none(), py::arg("command") = py::none(),
       py::arg("timeout") = 10.0, py::arg("max_steps") = 5000, py::arg("max_seconds") = 60.0,

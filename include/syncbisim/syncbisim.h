@@ -52,6 +52,14 @@ class SYNCBISIM_API Declined : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by an allocator of yours (or a watchdog of its own, as the Python module has) that gave
+// up on time: a failure of class "timeout". An in-process allocator runs in the tool's process
+// and cannot be killed from outside; for a hard deadline run it as a Command.
+class SYNCBISIM_API TimedOut : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // ---- programs ----------------------------------------------------------------------------
 
 enum class ProgramKind { Spec, Impl };

@@ -196,3 +196,22 @@ def test_generate_gives_the_campaign_specs():
 
     syncbisim.fuzz(record, seed=9, start=2, runs=1)
     assert syncbisim.load(seen[0]) == specs[2]
+
+
+def test_a_hanging_python_allocator_times_out_and_the_campaign_goes_on():
+    calls = []
+
+    def hangs_on_the_second(spec):
+        calls.append(1)
+        if len(calls) == 2:
+            while True:  # a bug: never returns
+                pass
+        return per_instruction.allocate(spec)
+
+    t0 = time.time()
+    r = syncbisim.fuzz(hangs_on_the_second, runs=5, seed=1, specs="allocatable", timeout=0.5, shrink=False)
+    assert time.time() - t0 < 10
+    assert r.failures == 1
+    assert r.failed[0].failure_class == "timeout"
+    assert "0.5 s" in r.failed[0].failure
+    assert r.runs == 5
