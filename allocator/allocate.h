@@ -28,11 +28,22 @@ struct Options {
   bool prune_registers = false;  // keep only registers some wait reads (and what they depend on)
 };
 
+// How a dependency is synchronized.
+enum class Scheme : std::uint8_t {
+  PerInstruction,  // its producer's own semaphore (paper §5.3)
+  PerLoop,         // the (loop, engine) semaphore of its producer (paper §5.5)
+  PerEngine,       // its producer's engine semaphore, decoded (paper §6.1)
+  Barrier,         // the barrier baseline's region thresholds (paper §3.4)
+  Fallback,        // not allocatable: a non-resetting barrier (docs/allocator.md)
+};
+// "per-instruction", "per-loop", "per-engine", "barrier", "fallback"
+const char* to_string(Scheme s);
+
 // What one dependency got, and why.
 struct Decision {
-  std::size_t dep = 0;              // index into Program::deps
-  std::string label;                // "I3 -> I2 {A: 2}"
-  std::string scheme;               // "per-loop", "per-instruction", "per-engine", "barrier", "fallback"
+  std::size_t dep = 0;  // index into Program::deps
+  std::string label;    // "I3 -> I2 {A: 2}"
+  Scheme scheme = Scheme::Fallback;
   std::string semaphore;            // the semaphore waited on ("" when no wait)
   std::optional<model::Expr> wait;  // the threshold (registers of the consumer's engine)
   std::string detail;               // N, K, the reason for a fallback, ...

@@ -28,7 +28,6 @@ struct Plan {
   std::vector<InstrPlan> instrs;  // by InstrId of the spec
   std::vector<LoopPlan> loops;    // by LoopId of the spec
   std::vector<std::string> semaphores;
-  std::size_t temporaries = 0;  // wait temporaries per consumer so far, for naming
 
   Plan(const model::ProgramIndex& ix) : instrs(ix.instrs.size()), loops(ix.loops.size()) {}
 };

@@ -9,21 +9,28 @@ Registers::Registers(const model::ProgramIndex& ix, NameTable& names) : ix_(&ix)
   for (model::LoopId l = 1; l < nl; ++l) {
     r_names_[l] = names.fresh("r_", ix.loops[l].name);
     rh_names_[l] = names.fresh("rh_", ix.loops[l].name);
+    by_name_[r_names_[l]] = {l, false};
+    by_name_[rh_names_[l]] = {l, true};
   }
   trip_.assign(nl, false);
   read_r_.assign(nl, std::vector<bool>(ne, false));
   read_rh_ = keep_r_ = keep_rh_ = read_r_;
 }
 
-model::Expr Registers::r(model::LoopId l, model::EngineId e) {
+model::Expr Registers::r(model::LoopId l) const {
   if (l == model::kTop) return model::Expr::constant(1);
-  read_r_[l][e] = true;
   return model::Expr::reg(r_names_[l]);
 }
 
-model::Expr Registers::rh(model::LoopId l, model::EngineId e) {
-  read_rh_[l][e] = true;
-  return model::Expr::reg(rh_names_[l]);
+model::Expr Registers::rh(model::LoopId l) const { return model::Expr::reg(rh_names_[l]); }
+
+void Registers::record_reads(const model::Expr& e, model::EngineId engine) {
+  for (const auto& name : e.registers()) {
+    const auto it = by_name_.find(name);
+    if (it == by_name_.end()) continue;  // a temporary
+    const auto [l, is_rh] = it->second;
+    (is_rh ? read_rh_ : read_r_)[l][engine] = true;
+  }
 }
 
 void Registers::finalize(bool prune) {

@@ -91,7 +91,7 @@ int run(const StatsArgs& a) {
     auto s = allocator::compute_stats(alloc->impl, *ix, *trips);
     if (!s) return input_error(s.error());
     std::size_t fallback = 0;
-    for (const auto& d : alloc->decisions) fallback += d.scheme == "fallback";
+    for (const auto& d : alloc->decisions) fallback += d.scheme == allocator::Scheme::Fallback;
     auto row = to_json(*s);
     row["strategy"] = allocator::to_string(strategy);
     row["fallback_deps"] = fallback;

@@ -198,7 +198,7 @@ dep P -> C distance A=1
 )");
   const auto a = run(spec, Strategy::Auto);
   REQUIRE(a.decisions.size() == 1);
-  CHECK(a.decisions[0].scheme == "fallback");
+  CHECK(a.decisions[0].scheme == allocator::Scheme::Fallback);
   const auto text = formats::write_text(a.impl);
   INFO(text);
   CHECK(text.find("barrier()") != std::string::npos);
