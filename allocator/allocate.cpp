@@ -25,6 +25,7 @@ const char* to_string(Scheme s) {
     case Scheme::PerEngine: return "per-engine";
     case Scheme::Barrier: return "barrier";
     case Scheme::Fallback: return "fallback";
+    case Scheme::NoWait: return "no-wait";
   }
   return "?";
 }
@@ -60,10 +61,11 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
     prune = true;  // the baseline adds no registers
   } else {
     std::vector<std::size_t> ok, fallback;
-    for (std::size_t d = 0; d < spec.deps.size(); ++d) (facts.dep(d).allocatable() ? ok : fallback).push_back(d);
+    for (std::size_t d = 0; d < spec.deps.size(); ++d)
+      (facts.dep(d).allocatable() || !options.barrier_fallback ? ok : fallback).push_back(d);
     // paper §5.1: rh_S only for loops carrying a dependency with offset k > 0
     for (auto d : ok)
-      if (facts.dep(d).offset > 0) draft.registers().want_trip_register(facts.dep(d).S);
+      if (facts.dep(d).allocatable() && facts.dep(d).offset > 0) draft.registers().want_trip_register(facts.dep(d).S);
     LoopSemaphores loop_sems(facts, draft);
     switch (options.strategy) {
       case Strategy::PerInstruction: allocate_per_instruction(facts, draft, ok); break;
@@ -77,6 +79,11 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
     if (!fallback.empty())
       draft.note(std::to_string(fallback.size()) +
                  " dependencies are not allocatable (paper §5.2) and use non-resetting barriers");
+    std::size_t extended = 0;
+    for (auto d : ok) extended += !facts.dep(d).allocatable();
+    if (extended > 0)
+      draft.note(std::to_string(extended) +
+                 " dependencies are outside paper §5.2 and use the extended closed forms (docs/allocator.md)");
   }
   auto out = draft.finish(prune);
   if (!out) return out;

@@ -5,7 +5,9 @@
 //   per-instruction  paper §5.3, one semaphore per producer
 //   per-loop         paper §5.4-5.5, one semaphore per (loop, engine) pair
 //   per-engine       paper §6.1, one semaphore per engine, decoded from the loop registers
-//   auto             per-loop; non-allocatable dependencies get non-resetting barriers
+//   auto             per-loop
+// Dependencies outside paper §5.2 get the extended closed forms of target_count.h (or, with
+// Options::barrier_fallback, the paper's non-resetting barriers).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +28,9 @@ std::vector<Strategy> all_strategies();
 struct Options {
   Strategy strategy = Strategy::Auto;
   bool prune_registers = false;  // keep only registers some wait reads (and what they depend on)
+  // Dependencies outside paper §5.2 get the paper's barrier fallback instead of the extended
+  // closed forms (docs/allocator.md "Beyond the paper").
+  bool barrier_fallback = false;
 };
 
 // How a dependency is synchronized.
@@ -35,8 +40,9 @@ enum class Scheme : std::uint8_t {
   PerEngine,       // its producer's engine semaphore, decoded (paper §6.1)
   Barrier,         // the barrier baseline's region thresholds (paper §3.4)
   Fallback,        // not allocatable: a non-resetting barrier (docs/allocator.md)
+  NoWait,          // the target always underflows: nothing is ever owed
 };
-// "per-instruction", "per-loop", "per-engine", "barrier", "fallback"
+// "per-instruction", "per-loop", "per-engine", "barrier", "fallback", "no-wait"
 const char* to_string(Scheme s);
 
 // What one dependency got, and why.
@@ -47,6 +53,9 @@ struct Decision {
   std::string semaphore;            // the semaphore waited on ("" when no wait)
   std::optional<model::Expr> wait;  // the threshold (registers of the consumer's engine)
   std::string detail;               // N, K, the reason for a fallback, ...
+  // The wait holds exactly when the spec's condition does. False where a budget or a closed form
+  // gave up exactness (the wait is then stricter than the spec: safe, docs/allocator.md).
+  bool exact = true;
   std::string to_string() const;
 };
 

@@ -32,9 +32,9 @@ model::Expr Draft::add_wait(model::InstrId consumer, const std::string& sem, con
 }
 
 void Draft::decide(std::size_t dep, Scheme scheme, std::string semaphore, std::optional<model::Expr> wait,
-                   std::string detail) {
-  decisions_[dep] =
-      Decision{dep, dep_label(facts_.spec.deps[dep]), scheme, std::move(semaphore), std::move(wait), std::move(detail)};
+                   std::string detail, bool exact) {
+  decisions_[dep] = Decision{
+      dep, dep_label(facts_.spec.deps[dep]), scheme, std::move(semaphore), std::move(wait), std::move(detail), exact};
 }
 
 model::Result<Allocation> Draft::finish(bool prune) {

@@ -42,7 +42,7 @@ class Draft {
 
   // What dependency `dep` got (its label comes from the spec).
   void decide(std::size_t dep, Scheme scheme, std::string semaphore, std::optional<model::Expr> wait,
-              std::string detail);
+              std::string detail, bool exact = true);
   void note(std::string text) { notes_.push_back(std::move(text)); }
 
   // Fixes the maintained registers (`prune`: only those some wait reads) and emits the impl.

@@ -61,6 +61,7 @@ Decoded decode(const SpecFacts& facts, const Registers& regs, const analysis::De
   for (const auto& l : ix.loops)
     if (l.trip && l.trip->divergent)
       return {std::nullopt, "divergent control: engines may count iterations differently"};
+  if (!d.allocatable()) return {std::nullopt, "outside paper §5.2 (the decode needs its shapes)"};
   if (!counted[P]) return {std::nullopt, "the producer's loop is on its own semaphore"};
   std::uint32_t k_eff = d.offset;
   if (d.cls != analysis::DepClass::ProducerInS) {
@@ -152,6 +153,10 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
     for (auto d : deps) {
       const auto& info = facts.dep(d);
       if (!why[d].empty()) continue;
+      if (!info.allocatable() && dep_count(facts, draft.registers(), info).never_binds) {
+        why[d] = "never binds";  // no wait, nothing to split
+        continue;
+      }
       const auto r = decode(facts, regs, info, counted[info.producer_engine]);
       if (r.value) continue;
       why[d] = "per-engine decode impossible: " + r.why_not;

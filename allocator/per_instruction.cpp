@@ -1,5 +1,5 @@
 // paper §5.3: one semaphore per producer, +1 at its retirement, so s_p = R(p) and the wait is
-// s_p >= isgt(rh_S, k) * expr (eq. (3)).
+// s_p >= isgt(rh_S, k) * expr (eq. (3)); beyond §5.2, s_p >= mask * count (target_count.h).
 #include "allocator/strategies.h"
 #include "allocator/wait_value.h"
 
@@ -7,16 +7,20 @@ namespace syncbisim::allocator {
 
 void allocate_per_instruction(const SpecFacts& facts, Draft& draft, const std::vector<std::size_t>& deps) {
   std::vector<std::string> sem_of(facts.ix.instrs.size());
-  const auto& regs = draft.registers();
   for (auto d : deps) {
     const auto& info = facts.dep(d);
+    const auto count = dep_count(facts, draft.registers(), info);
+    if (count.never_binds) {
+      draft.decide(d, Scheme::NoWait, "", std::nullopt, count.how);
+      continue;
+    }
     auto& sem = sem_of[info.producer];
     if (sem.empty()) {
       sem = draft.semaphore("s_", facts.ix.instrs[info.producer].name);
       draft.signal(info.producer, sem);
     }
-    const auto value = draft.add_wait(info.consumer, sem, masked(regs, info, wait_expr(regs, info)));
-    draft.decide(d, Scheme::PerInstruction, sem, value, "");
+    const auto value = draft.add_wait(info.consumer, sem, count.value);
+    draft.decide(d, Scheme::PerInstruction, sem, value, count.how, count.exact);
   }
 }
 

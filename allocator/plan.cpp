@@ -32,11 +32,13 @@ struct Emitter {
     }));
   }
 
-  // One iteration body: r_ℓ += 1, rh_ℓ += 1 at the top, the body, the end barrier.
+  // One iteration body: the snapshot rings move, r_ℓ += 1, rh_ℓ += 1 at the top, the body, the
+  // end barrier.
   std::vector<model::Stmt> body_of(const std::vector<model::Stmt>& body, model::LoopId l) const {
     std::vector<model::Stmt> out;
     out.push_back(every_engine([&](model::EngineId e) {
       std::vector<model::Item> items;
+      for (auto& op : regs.ring_updates(l, e)) items.push_back(std::move(op));
       if (regs.keeps_r(l, e)) items.push_back(regop(regs.r_name(l), add(model::Expr::reg(regs.r_name(l)), num(1))));
       if (regs.keeps_rh(l, e)) items.push_back(regop(regs.rh_name(l), add(model::Expr::reg(regs.rh_name(l)), num(1))));
       return items;

@@ -1,6 +1,7 @@
 #include "allocator/wait_value.h"
 
 #include "allocator/expr_build.h"
+#include "allocator/target_count.h"
 
 namespace syncbisim::allocator {
 
@@ -20,6 +21,12 @@ std::optional<model::Expr> mask(const Registers& regs, model::LoopId S, std::uin
 
 WaitValue masked(const Registers& regs, const analysis::DependencyInfo& d, const model::Expr& count) {
   return WaitValue{mask(regs, d.S, d.offset), count};
+}
+
+DepCount dep_count(const SpecFacts& facts, Registers& regs, const analysis::DependencyInfo& d) {
+  if (d.allocatable()) return DepCount{masked(regs, d, wait_expr(regs, d)), true, false, ""};
+  auto t = target_count(facts, regs, d);
+  return DepCount{WaitValue{t.mask, t.count}, t.exact(), t.form == TargetCount::Form::NeverBinds, t.how};
 }
 
 }  // namespace syncbisim::allocator

@@ -3,7 +3,10 @@
 // strategy shares: expr and the mask.
 #include <optional>
 
+#include <string>
+
 #include "allocator/registers.h"
+#include "allocator/spec_facts.h"
 #include "analysis/dependency_analysis.h"
 
 namespace syncbisim::allocator {
@@ -25,5 +28,16 @@ model::Expr wait_expr(const Registers& regs, const analysis::DependencyInfo& d);
 std::optional<model::Expr> mask(const Registers& regs, model::LoopId S, std::uint32_t k);
 // paper §5.5 eq. (3): mask * count, the mask omitted where rh_S is elided.
 WaitValue masked(const Registers& regs, const analysis::DependencyInfo& d, const model::Expr& count);
+
+// What a consumer must see of its producer's retirements: R(p) >= mask * count. The paper's
+// classes get expr and its mask (paper §5.2-5.5); every other dependency the closed forms of
+// target_count.h.
+struct DepCount {
+  WaitValue value;
+  bool exact = true;
+  bool never_binds = false;  // no wait at all
+  std::string how;           // "" for the paper's classes
+};
+DepCount dep_count(const SpecFacts& facts, Registers& regs, const analysis::DependencyInfo& d);
 
 }  // namespace syncbisim::allocator

@@ -1,4 +1,4 @@
-// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers]: writes the impl
+// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers] [--barrier-fallback]: writes the impl
 // program an allocation strategy gives (docs/allocator.md); one line per dependency on stderr
 // saying what it got and why.
 #include <iostream>
@@ -16,7 +16,7 @@ namespace {
 
 struct AllocateArgs {
   std::string spec, out, strategy = "auto";
-  bool text = false, prune = false;
+  bool text = false, prune = false, barrier_fallback = false;
 };
 
 int run(const AllocateArgs& a) {
@@ -29,7 +29,11 @@ int run(const AllocateArgs& a) {
   }
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
-  auto r = allocator::allocate(spec->program, spec->index, {*strategy, a.prune});
+  allocator::Options o;
+  o.strategy = *strategy;
+  o.prune_registers = a.prune;
+  o.barrier_fallback = a.barrier_fallback;
+  auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
     auto d = r.error();
     d.file = a.spec;
@@ -61,6 +65,8 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
   cmd->add_flag("--text", args->text, "write the text format instead of JSON");
   cmd->add_flag("--prune-registers", args->prune, "keep only registers some wait reads");
+  cmd->add_flag("--barrier-fallback", args->barrier_fallback,
+                "dependencies outside paper §5.2 get the paper's barrier fallback, not the extended closed forms");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 
