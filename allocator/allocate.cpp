@@ -85,7 +85,7 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
       draft.note(std::to_string(extended) +
                  " dependencies are outside paper §5.2 and use the extended closed forms (docs/allocator.md)");
   }
-  auto out = draft.finish(prune);
+  auto out = draft.finish(prune, Reductions{options.licm, options.cse});
   if (!out) return out;
   // The impl must be a valid program that corresponds to the spec: anything else is our bug.
   auto impl_ix = model::ProgramIndex::build(out->impl);

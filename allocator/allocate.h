@@ -31,6 +31,10 @@ struct Options {
   // Dependencies outside paper §5.2 get the paper's barrier fallback instead of the extended
   // closed forms (docs/allocator.md "Beyond the paper").
   bool barrier_fallback = false;
+  // paper §6.2's ALU reductions (docs/allocator.md "ALU reductions"): loop-invariant code motion
+  // and common-subexpression elimination of the wait values.
+  bool licm = true;
+  bool cse = true;
 };
 
 // How a dependency is synchronized.

@@ -18,16 +18,7 @@ model::Expr Draft::add_wait(model::InstrId consumer, const std::string& sem, con
   if (wv.mask) regs_.record_reads(*wv.mask, engine);
   regs_.record_reads(wv.count, engine);
   auto value = wv.threshold();
-  auto& ip = plan_.instrs[consumer];
-  if (value.is_constant()) {
-    ip.waits.push_back(model::Wait{sem, value.nodes[0].value});
-    return value;
-  }
-  // Temporaries are per engine and live only from here to the issue: w, w2, w3 for the
-  // first, second, third wait of one consumer. Loop registers start with r_ / rh_, so no clash.
-  const std::string w = ip.pre.empty() ? "w" : "w" + std::to_string(ip.pre.size() + 1);
-  ip.pre.push_back(model::RegOp{w, value, {}});
-  ip.waits.push_back(model::Wait{sem, w});
+  plan_.instrs[consumer].wanted.push_back(WantedWait{sem, value});
   return value;
 }
 
@@ -37,8 +28,9 @@ void Draft::decide(std::size_t dep, Scheme scheme, std::string semaphore, std::o
       dep, dep_label(facts_.spec.deps[dep]), scheme, std::move(semaphore), std::move(wait), std::move(detail), exact};
 }
 
-model::Result<Allocation> Draft::finish(bool prune) {
+model::Result<Allocation> Draft::finish(bool prune, const Reductions& reductions) {
   regs_.finalize(prune);
+  lower_waits(facts_, regs_, reg_names_, plan_, reductions);
   Allocation out{emit_impl(facts_.spec, facts_.ix, plan_, regs_), {}, std::move(notes_)};
   for (auto& d : decisions_) {
     if (!d)

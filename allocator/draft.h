@@ -10,6 +10,7 @@
 #include "allocator/allocate.h"
 #include "allocator/names.h"
 #include "allocator/plan.h"
+#include "allocator/reductions.h"
 #include "allocator/registers.h"
 #include "allocator/spec_facts.h"
 #include "allocator/wait_value.h"
@@ -30,10 +31,10 @@ class Draft {
   std::string semaphore(const std::string& prefix, const std::string& raw);
   // `instr` adds 1 to `sem` at its retirement (replacing any signal it had).
   void signal(model::InstrId instr, const std::string& sem);
-  // Adds {sem >= threshold} to the consumer: a constant threshold directly, otherwise computed
-  // into a temporary right before it, `[w := value] {sem >= w} I` (paper Figure 7). The loop
-  // registers the value's mask and count name are recorded as read on the consumer's engine.
-  // Returns the threshold.
+  // Adds {sem >= threshold} to the consumer (lowered by finish(): a constant threshold directly,
+  // otherwise computed into registers, `[w := value] {sem >= w} I` as in paper Figure 7). The
+  // loop registers the value's mask and count name are recorded as read on the consumer's
+  // engine. Returns the threshold.
   model::Expr add_wait(model::InstrId consumer, const std::string& sem, const WaitValue& value);
   // A barrier in the parent's body before loop `l`'s statement, or at the end of each of its
   // iteration bodies.
@@ -45,9 +46,10 @@ class Draft {
               std::string detail, bool exact = true);
   void note(std::string text) { notes_.push_back(std::move(text)); }
 
-  // Fixes the maintained registers (`prune`: only those some wait reads) and emits the impl.
-  // A dependency left undecided is an allocator bug (rule `allocator-bug`).
-  model::Result<Allocation> finish(bool prune);
+  // Fixes the maintained registers (`prune`: only those some wait reads), lowers the waits with
+  // the ALU reductions asked for (reductions.h) and emits the impl. A dependency left undecided
+  // is an allocator bug (rule `allocator-bug`).
+  model::Result<Allocation> finish(bool prune, const Reductions& reductions);
 
  private:
   const SpecFacts& facts_;

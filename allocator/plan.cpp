@@ -21,12 +21,15 @@ struct Emitter {
     return model::Stmt{std::move(b)};
   }
 
-  // Before a loop statement: rh_ℓ := 0 (paper §5.1) for each of `loops`, then the barrier.
+  // Before a loop statement: rh_ℓ := 0 (paper §5.1) for each of `loops`, the values hoisted out
+  // of them, then the barrier.
   void before(std::vector<model::Stmt>& out, const std::vector<model::LoopId>& loops, const LoopPlan& lp) const {
     out.push_back(every_engine([&](model::EngineId e) {
       std::vector<model::Item> items;
       for (auto l : loops)
         if (regs.keeps_rh(l, e)) items.push_back(regop(regs.rh_name(l), num(0)));
+      for (auto l : loops)
+        for (const auto& op : plan.loops[l].hoisted[e]) items.push_back(op);
       if (lp.before) items.push_back(*lp.before);
       return items;
     }));

@@ -45,6 +45,13 @@ model::Expr Registers::snapshot(model::LoopId loop, model::LoopId source, std::u
   return model::Expr::reg(it->names[j - 1]);
 }
 
+std::optional<model::LoopId> Registers::written_by(const std::string& name) const {
+  const auto it = by_name_.find(name);
+  if (it == by_name_.end()) return std::nullopt;
+  const auto [kind, l, j] = it->second;
+  return kind == 2 ? rings_[l].loop : static_cast<model::LoopId>(l);
+}
+
 void Registers::record_reads(const model::Expr& e, model::EngineId engine) {
   for (const auto& name : e.registers()) {
     const auto it = by_name_.find(name);

@@ -15,6 +15,7 @@
 // some wait reads (on every engine, as long as the longest read); or with pruning only the
 // registers some wait on that engine reads, and what they are computed from.
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -40,6 +41,9 @@ class Registers {
   // paper §5.1: rh_S is kept only for loops that carry a dependency with offset k > 0.
   void want_trip_register(model::LoopId l) { trip_[l] = true; }
   bool has_trip_register(model::LoopId l) const { return l != model::kTop && trip_[l]; }
+  // The loop whose iteration bodies (at their top, or just before the loop for rh) write a
+  // maintained register; nothing for other names (temporaries).
+  std::optional<model::LoopId> written_by(const std::string& name) const;
   // Marks the maintained registers `e` reads as read on `engine` (temporaries are ignored).
   void record_reads(const model::Expr& e, model::EngineId engine);
 

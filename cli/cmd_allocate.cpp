@@ -1,4 +1,5 @@
-// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers] [--barrier-fallback]: writes the impl
+// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers] [--barrier-fallback]
+// [--no-licm] [--no-cse]: writes the impl
 // program an allocation strategy gives (docs/allocator.md); one line per dependency on stderr
 // saying what it got and why.
 #include <iostream>
@@ -16,7 +17,7 @@ namespace {
 
 struct AllocateArgs {
   std::string spec, out, strategy = "auto";
-  bool text = false, prune = false, barrier_fallback = false;
+  bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false;
 };
 
 int run(const AllocateArgs& a) {
@@ -33,6 +34,8 @@ int run(const AllocateArgs& a) {
   o.strategy = *strategy;
   o.prune_registers = a.prune;
   o.barrier_fallback = a.barrier_fallback;
+  o.licm = !a.no_licm;
+  o.cse = !a.no_cse;
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
     auto d = r.error();
@@ -67,6 +70,8 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_flag("--prune-registers", args->prune, "keep only registers some wait reads");
   cmd->add_flag("--barrier-fallback", args->barrier_fallback,
                 "dependencies outside paper §5.2 get the paper's barrier fallback, not the extended closed forms");
+  cmd->add_flag("--no-licm", args->no_licm, "no loop-invariant code motion of wait values (paper §6.2)");
+  cmd->add_flag("--no-cse", args->no_cse, "no common-subexpression elimination of wait values (paper §6.2)");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

@@ -197,7 +197,11 @@ void property(allocator::Strategy strategy, bool prune, bool shapes) {
         }
         const auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());
-        const auto a = allocator::allocate(spec, *ix, allocator::Options{strategy, prune});
+        allocator::Options options{strategy, prune};
+        // With and without paper §6.2's reductions: hoisted and shared registers must give the
+        // same thresholds.
+        options.licm = options.cse = *rc::gen::arbitrary<bool>();
+        const auto a = allocator::allocate(spec, *ix, options);
         RC_ASSERT(a.ok());
         {
           const allocator::SpecFacts facts(spec, *ix);

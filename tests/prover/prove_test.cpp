@@ -37,7 +37,11 @@ TEST_CASE("prover: the allocator's per-instruction and per-loop output on every 
     const auto rel = std::filesystem::relative(p, test::source_dir()).string();
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
     for (auto strategy : {allocator::Strategy::PerInstruction, allocator::Strategy::PerLoop}) {
-      auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{strategy, false});
+      // The paper's shapes: the prover does not read registers hoisted out of a loop by LICM
+      // (computed before the loop, not in the consumer's region), so it is off here.
+      allocator::Options o{strategy, false};
+      o.licm = false;
+      auto alloc = allocator::allocate(spec.program, spec.index, o);
       REQUIRE(alloc.ok());
       check_all_proved(test::prove_pair(spec, alloc->impl), rel + " " + allocator::to_string(strategy));
     }

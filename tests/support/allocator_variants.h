@@ -21,6 +21,14 @@ inline std::vector<std::pair<allocator::Options, std::string>> allocator_variant
     o.prune_registers = false;
     o.barrier_fallback = true;
     out.emplace_back(o, name + " --barrier-fallback");
+    o.barrier_fallback = false;
+    o.licm = false;
+    out.emplace_back(o, name + " --no-licm");
+    o.licm = true;
+    o.cse = false;
+    out.emplace_back(o, name + " --no-cse");
+    o.licm = false;
+    out.emplace_back(o, name + " --no-licm --no-cse");
   }
   return out;
 }
