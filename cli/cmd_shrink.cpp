@@ -24,7 +24,7 @@ struct ShrinkArgs {
   std::string spec, impl, strategy, allocator, out;
   std::uint64_t max_steps = 5000, max_states = 100000;
   double max_seconds = 60, allocator_timeout = 10;
-  bool quiet = false, declined_is_failure = false;
+  bool quiet = false, declined_is_failure = false, keep_spec = false, free = false;
 };
 
 int run(const ShrinkArgs& a) {
@@ -40,6 +40,8 @@ int run(const ShrinkArgs& a) {
   o.max_steps = a.max_steps;
   o.max_seconds = a.max_seconds;
   o.check.max_states = a.max_states;
+  o.keep_spec = a.keep_spec;
+  o.free = a.free;
   if (!a.impl.empty()) {
     auto pair = load_pair(a.spec, a.impl, status);
     if (!pair) return status;
@@ -75,6 +77,15 @@ int run(const ShrinkArgs& a) {
   std::cout << "failure: " << r->what << "\n"
             << "before: " << r->before.to_string() << "\n"
             << "after: " << r->after.to_string() << "\n";
+  if (r->impl_before.engines > 0 || r->impl_after.engines > 0)
+    std::cout << "impl before: " << r->impl_before.to_string() << "\n"
+              << "impl after: " << r->impl_after.to_string() << "\n";
+  // The question kept: the failing instruction's dependencies, as they were and as they are.
+  for (const auto& k : r->kinds_before) std::cout << "  dependency before: " << k.to_string() << "\n";
+  for (const auto& k : r->kinds_after) std::cout << "  dependency after:  " << k.to_string() << "\n";
+  if (r->kind_changes > 0)
+    std::cout << "  " << r->kind_changes << " candidates refused: a dependency would have changed its kind"
+              << " (--free allows it)\n";
   char line[200];
   std::snprintf(line, sizeof line, "%llu candidates checked, %llu kept, %llu cache hits, %.2f s%s%s\n",
                 (unsigned long long)r->steps, (unsigned long long)r->accepted, (unsigned long long)r->cache_hits,
@@ -135,6 +146,9 @@ void add_shrink(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-seconds", a->max_seconds, "seconds at most (the result then depends on speed)")
       ->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "state limit per check")->capture_default_str();
+  cmd->add_flag("--keep-spec", a->keep_spec, "with IMPL: shrink only the impl, the spec stays as given");
+  cmd->add_flag("--free", a->free,
+                "let a kept dependency change its kind (the loop it is carried at, its case, a lower offset)");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
   cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }

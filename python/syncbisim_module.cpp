@@ -445,9 +445,11 @@ PYBIND11_MODULE(syncbisim, m) {
       "shrink",
       [](const ProgramLike& spec, py::object impl, py::object allocator, std::optional<std::string> command,
          double timeout, std::uint64_t max_steps, double max_seconds, std::uint64_t max_states,
-         bool declined_is_failure) {
+         bool declined_is_failure, bool keep_spec, bool free) {
         const auto s = program_of(spec);
         ShrinkOptions o;
+        o.keep_spec = keep_spec;
+        o.free = free;
         o.max_steps = max_steps;
         o.max_seconds = max_seconds;
         o.max_states = max_states;
@@ -474,7 +476,8 @@ PYBIND11_MODULE(syncbisim, m) {
       },
       py::arg("spec"), py::arg("impl") = py::none(), py::arg("allocator") = py::none(), py::arg("command") = py::none(),
       py::arg("timeout") = 10.0, py::arg("max_steps") = 5000, py::arg("max_seconds") = 60.0,
-      py::arg("max_states") = 100000, py::arg("declined_is_failure") = false,
+      py::arg("max_states") = 100000, py::arg("declined_is_failure") = false, py::arg("keep_spec") = false,
+      py::arg("free") = false,
       "Minimizes a failing case, keeping the same failure: a pair (impl=), or a spec whose allocation fails "
       "(allocator= a callable or a strategy name, or command=).");
 

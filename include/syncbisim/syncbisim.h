@@ -292,6 +292,8 @@ struct ShrinkOptions {
   double max_seconds = 60;            // 0: no limit
   std::uint64_t max_states = 100000;  // per check
   bool declined_is_failure = false;   // with an allocator: a refusal is the failure to keep
+  bool keep_spec = false;  // with an impl: shrink only the impl
+  bool free = false;       // let a kept dependency change its kind (docs/fuzzing.md "The shrinker")
   StopToken stop;
 };
 
