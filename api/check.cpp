@@ -98,6 +98,7 @@ int CheckResult::exit_status() const {
 }
 
 CheckResult check(const Program& spec, const Program& impl, const CheckOptions& options) {
+  api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
   auto pair =

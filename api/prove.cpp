@@ -29,6 +29,7 @@ std::string to_string(Answer a) {
 int ProveResult::exit_status() const { return verdict == Answer::Proved ? 0 : verdict == Answer::Refuted ? 1 : 3; }
 
 ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& options) {
+  api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
   if (auto s = analysis::check_correspondence(spec.data().program, spec.data().index, impl.data().program,

@@ -47,6 +47,14 @@ std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& st
 }
 
 std::optional<ProgramPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status) {
+  // The slip people make most: the two files the wrong way round. Said as such, not as two kinds.
+  if (auto a = formats::load_program_file(spec_path); a && a->program.kind == model::ProgramKind::Impl)
+    if (auto b = formats::load_program_file(impl_path); b && b->program.kind == model::ProgramKind::Spec) {
+      status = input_error(
+          model::Diagnostic{spec_path, "", "wrong-order",
+                            "this is an impl and " + impl_path + " a spec: give the spec first, then the impl"});
+      return std::nullopt;
+    }
   auto spec = load_spec(spec_path, status);
   if (!spec) return std::nullopt;
   auto impl = load_impl(impl_path, status);

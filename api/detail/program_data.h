@@ -30,6 +30,8 @@ Program wrap(model::Program program, model::ProgramIndex index, std::string name
 Program wrap(model::Program program, const std::string& name);
 // Throws Error (rule "wrong-kind") unless `p` is of that kind.
 void require_kind(const Program& p, model::ProgramKind kind, const char* role);
+// Throws Error (rule "wrong-order") when `spec` is an impl and `impl` a spec.
+void require_order(const Program& spec, const Program& impl);
 allocator::Strategy strategy_of(Strategy s);
 
 }  // namespace api::detail
