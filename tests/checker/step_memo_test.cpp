@@ -32,11 +32,11 @@ loop A trip 1..2 {
 struct Fixture {
   std::unique_ptr<test::Pair> pair =
       test::load_pair(std::string("syncbisim spec/1") + kBody, std::string("syncbisim impl/1") + kBody);
-  semantics::SpecSystem spec{pair->spec_code};
-  semantics::ImplSystem impl{pair->impl_code};
+  semantics::SpecSystem spec{pair->spec_code()};
+  semantics::ImplSystem impl{pair->impl_code()};
   semantics::Lockstep both{spec, impl};
   semantics::LockstepState start = both.initial();
-  semantics::LoopId loop_a = *pair->spec_ix.loop("A");
+  semantics::LoopId loop_a = *pair->spec_ix().loop("A");
 
   // `start` with engine e's trips of A counted as `n` on both sides (the memo reads them only).
   semantics::LockstepState with_trips(semantics::EngineId e, std::uint32_t n) const {
@@ -86,7 +86,7 @@ TEST_CASE("step memo: a piece is known again under the same key, and not when an
 TEST_CASE("step memo: a commit or a retirement does not read the other engines' trip counts; an issue does") {
   Fixture f;
   StepMemo memo(f.both);
-  const auto p = *f.pair->spec_ix.instr("P");
+  const auto p = *f.pair->spec_ix().instr("P");
   const Piece retire = LocalStep{Step{StepKind::Retire, 0, p, 0}};
   const Piece issue = LocalStep{Step{StepKind::Issue, 0, p, 0}};
   memo.at_state(f.start);
@@ -190,15 +190,15 @@ TEST_CASE("step memo: with more than six uniform range loops, choices are comput
     body +=
         "loop L" + std::to_string(l) + " trip 1..2 {\n  " + (l == 6 ? "E1: C" : "E0: P") + std::to_string(l) + "\n}\n";
   const auto pair = test::load_pair("syncbisim spec/1\n" + body, "syncbisim impl/1\n" + body);
-  const semantics::SpecSystem spec(pair->spec_code);
-  const semantics::ImplSystem impl(pair->impl_code);
+  const semantics::SpecSystem spec(pair->spec_code());
+  const semantics::ImplSystem impl(pair->impl_code());
   const semantics::Lockstep both(spec, impl);
   StepMemo memo(both);
   CHECK_FALSE(memo.follows_choices());
   const auto start = both.initial();
   memo.at_state(start);
-  const Piece choose = LocalStep{Step{StepKind::Choose, 0, 1, *pair->spec_ix.loop("L0")}};
-  const Piece issue = LocalStep{Step{StepKind::Issue, 0, *pair->spec_ix.instr("P0"), 0}};
+  const Piece choose = LocalStep{Step{StepKind::Choose, 0, 1, *pair->spec_ix().loop("L0")}};
+  const Piece issue = LocalStep{Step{StepKind::Issue, 0, *pair->spec_ix().instr("P0"), 0}};
   for (const auto& p : {choose, issue}) {
     memo.begin();
     const auto key = memo.find(p, 1, 2);
