@@ -101,8 +101,8 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  auto pair =
-      checker::ProgramPair::make(spec.data().program, impl.data().program, semantics::Options{options.reduction});
+  auto pair = checker::ProgramPair::make(spec.data().program, impl.data().program,
+                                         checker::PairOptions{semantics::Options{options.reduction}, options.max_trip});
   if (!pair) {
     auto d = pair.error();
     if (d.file.empty()) d.file = impl.data().name;
@@ -116,7 +116,7 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   o.seed = options.seed;
   o.depth = options.depth;
   const auto& both = (*pair)->lockstep();
-  const auto r = checker::check(both, o);
+  const auto r = checker::check(**pair, o);
   const auto j = checker::render_json(both, spec.data().program, r);
   CheckResult out;
   out.verdict = verdict_of(r.verdict);

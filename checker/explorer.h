@@ -35,4 +35,10 @@ struct CheckOptions {
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);
 
+class ProgramPair;
+// check() of the pair's lock step; if the pair was made with a trip cap that cut some range
+// (ProgramPair::cut()), the search covered fewer executions than the programs allow: it is not
+// exhaustive, names the cap among its limits, and a pair without violations is inconclusive.
+CheckResult check(const ProgramPair& pair, const CheckOptions& options);
+
 }  // namespace syncbisim::checker

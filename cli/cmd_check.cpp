@@ -7,7 +7,6 @@
 
 #include "checker/explorer.h"
 #include "checker/report.h"
-#include "checker/trip_cap.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/load.h"
@@ -34,18 +33,10 @@ void print_progress(const checker::Progress& p) {
 
 int check(const CheckArgs& a) {
   int status = 0;
-  auto pair = load_pair(a.spec, a.impl, status);
-  if (!pair) return status;
-  bool capped = false;
-  if (a.max_trip > 0) {
-    capped = checker::cap_trip_ranges(pair->spec_code, a.max_trip);
-    checker::cap_trip_ranges(pair->impl_code, a.max_trip);
-  }
   // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
-  const semantics::Options sem{!a.no_reduction};
-  const semantics::SpecSystem spec(pair->spec_code, sem);
-  const semantics::ImplSystem impl(pair->impl_code, sem);
-  const semantics::Lockstep both(spec, impl);
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
+  if (!pair) return status;
+  const auto& both = pair->lockstep();
   checker::CheckOptions o;
   o.reduction = !a.no_reduction;
   o.max_states = a.max_states;
@@ -55,14 +46,8 @@ int check(const CheckArgs& a) {
   o.depth = a.depth;
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (tty) o.progress = print_progress;
-  auto r = checker::check(both, o);
+  const auto r = checker::check(*pair->checked, o);
   if (tty && r.seconds >= 2.0) std::fprintf(stderr, "\r%80s\r", "");
-  if (capped) {
-    r.exhaustive = false;
-    r.limit = r.limit.empty() ? "max-trip " + std::to_string(a.max_trip)
-                              : r.limit + ", max-trip " + std::to_string(a.max_trip);
-    if (r.verdict == checker::Verdict::Bisimilar) r.verdict = checker::Verdict::Inconclusive;
-  }
   if (!a.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(a.trace_out, checker::traces_json(both, r).dump(2) + "\n"); !s) {
       auto d = s.error();

@@ -30,9 +30,8 @@ struct Checked {
 Checked check_pair(const formats::LoadedProgram& spec, const model::Program& impl) {
   auto pair = checker::ProgramPair::make(spec.program, impl);
   if (!pair) return Checked{{}, pair.error().to_string()};
-  const auto& both = (*pair)->lockstep();
-  Checked c{checker::check(both, checker::CheckOptions{}), {}};
-  c.text = checker::render_text(both, spec.program, c.result);
+  Checked c{checker::check(**pair, checker::CheckOptions{}), {}};
+  c.text = checker::render_text((*pair)->lockstep(), spec.program, c.result);
   return c;
 }
 

@@ -54,24 +54,21 @@ int run(const RunArgs& a) {
   }
   auto pair = load_pair(a.spec, a.impl, status);
   if (!pair) return status;
-  const semantics::SpecSystem spec(pair->spec_code);
-  const semantics::ImplSystem impl(pair->impl_code);
-  const semantics::Lockstep both(spec, impl);
-  const auto r = semantics::run_lockstep(both, a.seed, a.max_steps);
+  const auto r = semantics::run_lockstep(pair->lockstep(), a.seed, a.max_steps);
   if (a.json) {
     nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
                      {"seed", a.seed},
-                     {"events", checker::events_to_json(pair->impl_code, r.events, view)}};
+                     {"events", checker::events_to_json(pair->impl_code(), r.events, view)}};
     if (r.mismatch)
-      j["mismatch"] = checker::mismatch_to_json(pair->spec_code, pair->impl_code, pair->spec.program, *r.mismatch);
-    for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code.engines[e]);
+      j["mismatch"] = checker::mismatch_to_json(pair->spec_code(), pair->impl_code(), pair->spec.program, *r.mismatch);
+    for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code().engines[e]);
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code, r.events, view);
-    if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code, pair->impl_code, *r.mismatch) << "\n";
+    std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code(), r.events, view);
+    if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code(), pair->impl_code(), *r.mismatch) << "\n";
     if (!r.stuck.empty()) {
       std::cout << "stuck engines:";
-      for (auto e : r.stuck) std::cout << " " << pair->impl_code.engines[e];
+      for (auto e : r.stuck) std::cout << " " << pair->impl_code().engines[e];
       std::cout << "\n";
     }
   }

@@ -2,7 +2,6 @@
 
 #include <iostream>
 
-#include "analysis/correspondence.h"
 #include "analysis/dependency_analysis.h"
 #include "analysis/register_use.h"
 
@@ -46,7 +45,8 @@ std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& st
   return impl;
 }
 
-std::optional<ProgramPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status) {
+std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status,
+                                    checker::PairOptions options) {
   // The slip people make most: the two files the wrong way round. Said as such, not as two kinds.
   if (auto a = formats::load_program_file(spec_path); a && a->program.kind == model::ProgramKind::Impl)
     if (auto b = formats::load_program_file(impl_path); b && b->program.kind == model::ProgramKind::Spec) {
@@ -59,16 +59,14 @@ std::optional<ProgramPair> load_pair(const std::string& spec_path, const std::st
   if (!spec) return std::nullopt;
   auto impl = load_impl(impl_path, status);
   if (!impl) return std::nullopt;
-  if (auto s = analysis::check_correspondence(spec->program, spec->index, impl->program, impl->index); !s) {
-    auto d = s.error();
-    d.file = impl_path;
+  auto checked = checker::ProgramPair::make(spec->program, impl->program, options);
+  if (!checked) {
+    auto d = checked.error();
+    d.file = impl_path;  // both files loaded: what is left is how the impl fits its spec
     status = input_error(d);
     return std::nullopt;
   }
-  ProgramPair pair{std::move(*spec), std::move(*impl), {}, {}};
-  pair.spec_code = semantics::compile(pair.spec.program, pair.spec.index);
-  pair.impl_code = semantics::compile(pair.impl.program, pair.impl.index, &pair.spec.index);
-  return pair;
+  return LoadedPair{std::move(*spec), std::move(*impl), std::move(*checked)};
 }
 
 }  // namespace syncbisim::cli

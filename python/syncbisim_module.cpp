@@ -368,11 +368,12 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "check",
       [](const ProgramLike& spec, const ProgramLike& impl, std::uint64_t max_states, double max_seconds,
-         std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction) {
+         std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction) {
         const auto s = program_of(spec), i = program_of(impl);
         CheckOptions o;
         o.max_states = max_states;
         o.max_seconds = max_seconds;
+        o.max_trip = max_trip;
         o.random_walks = random_walks;
         o.seed = seed;
         o.depth = depth;
@@ -381,7 +382,8 @@ PYBIND11_MODULE(syncbisim, m) {
         return check(s, i, o);
       },
       py::arg("spec"), py::arg("impl"), py::arg("max_states") = 0, py::arg("max_seconds") = 0.0,
-      py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000, py::arg("reduction") = true,
+      py::arg("max_trip") = 0, py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000,
+      py::arg("reduction") = true,
       "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock or inconclusive.");
 
   m.def(

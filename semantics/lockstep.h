@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "semantics/engine_set.h"
 #include "semantics/impl_system.h"
 #include "semantics/spec_system.h"
 
@@ -52,14 +53,12 @@ class Lockstep {
   void visible(const LockstepState& s, std::vector<Step>& out, std::vector<Mismatch>* found) const;
   // Applies a visible step to both sides, then settles.
   void apply(LockstepState& s, const Step& st, const InternalObserver& observe = {}) const;
-  // apply(), and which engines' own parts of the state changed (bit e for engine e; every bit
-  // after a barrier release or beyond 64 engines): the step's engine, and the engines that
-  // settling moved. Global parts (R, semaphores, pending choices) are not covered. The checker
-  // stores states part by part and so re-encodes only these.
-  // It is made of the pieces below, which the checker also runs one by one (and remembers:
-  // docs/checker.md, "Step memo"): apply_local(); after a choice, settle_engine() of every
-  // engine in order; then, if a barrier is ready, settle().
-  std::uint64_t apply_touching(LockstepState& s, const Step& st) const;
+  // apply(), and which engines' own parts of the state changed (all of them after a barrier
+  // release): the step's engine, and the engines that settling moved. Global parts (R, semaphores, pending choices) are
+  // not covered. The checker stores states part by part and so re-encodes only these. It is made of the pieces below,
+  // which the checker also runs one by one (and remembers: docs/checker.md, "Step memo"): apply_local(); after a
+  // choice, settle_engine() of every engine in order; then, if a barrier is ready, settle().
+  EngineSet apply_touching(LockstepState& s, const Step& st) const;
   // The step on both sides, then its engine's own internal steps. From a settled state nothing
   // else is left to do unless the step was a choice (other engines may have waited for it) or
   // a barrier is now ready: an issue, a retirement or a commit gives other engines no internal
@@ -81,7 +80,7 @@ class Lockstep {
 
  private:
   bool settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const;
-  void settle(LockstepState& s, const InternalObserver& observe, std::uint64_t& touched) const;
+  void settle(LockstepState& s, const InternalObserver& observe, EngineSet& touched) const;
   // Over-synchronization hidden behind a barrier: the spec could get past loop control to an
   // instruction it may issue while the impl waits at the barrier.
   std::optional<Mismatch> ahead_of_barrier(const LockstepState& s, EngineId e) const;

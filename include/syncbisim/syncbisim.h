@@ -128,6 +128,7 @@ SYNCBISIM_API std::string to_string(Verdict v);  // "under-synchronized"
 struct CheckOptions {
   std::uint64_t max_states = 0;    // 0: no limit; hitting one makes the verdict inconclusive
   double max_seconds = 0;          // 0: no limit
+  std::uint32_t max_trip = 0;      // cap every dynamic range trip at K (0: no cap; a cap that cuts is a limit)
   std::uint64_t random_walks = 0;  // > 0: that many seeded random walks instead of the exhaustive search
   std::uint64_t seed = 1;
   std::uint64_t depth = 100000;  // steps per random walk at most
@@ -292,8 +293,8 @@ struct ShrinkOptions {
   double max_seconds = 60;            // 0: no limit
   std::uint64_t max_states = 100000;  // per check
   bool declined_is_failure = false;   // with an allocator: a refusal is the failure to keep
-  bool keep_spec = false;  // with an impl: shrink only the impl
-  bool free = false;       // let a kept dependency change its kind (docs/fuzzing.md "The shrinker")
+  bool keep_spec = false;             // with an impl: shrink only the impl
+  bool free = false;                  // let a kept dependency change its kind (docs/fuzzing.md "The shrinker")
   StopToken stop;
 };
 

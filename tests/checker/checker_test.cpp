@@ -25,7 +25,7 @@ std::string replace(std::string s, const std::string& from, const std::string& t
 const checker::Violation* find(const checker::CheckResult& r, ViolationKind k, const std::string& instr,
                                const test::Pair& p) {
   for (const auto& v : r.violations)
-    if (v.kind == k && v.instr && p.spec_code.instrs[*v.instr].name == instr) return &v;
+    if (v.kind == k && v.instr && p.spec_code().instrs[*v.instr].name == instr) return &v;
   return nullptr;
 }
 
@@ -140,6 +140,50 @@ TEST_CASE("limits make a search inconclusive, never bisimilar") {
   CHECK(r.limit.find("max-states") != std::string::npos);
 }
 
+TEST_CASE("a trip cap that cuts a range makes the check inconclusive and names itself; violations still count") {
+  const std::string body = R"(
+engines E0 E1
+loop A trip 1..3 {
+  E0: P
+  E1: C
+}
+)";
+  const auto spec = formats::load_program_text("syncbisim spec/1" + body + "dep P -> C\n", "spec");
+  const auto good = formats::load_program_text(R"(syncbisim impl/1
+engines E0 E1
+semaphores s
+loop A {
+  E0: P {s += 1}
+  E1: [r := r + 1] {s >= r} C
+}
+)",
+                                               "impl");
+  REQUIRE(spec.ok());
+  REQUIRE(good.ok());
+  auto check_capped = [&](const model::Program& impl, std::uint32_t cap) {
+    auto pair = checker::ProgramPair::make(spec->program, impl, checker::PairOptions{{}, cap});
+    REQUIRE(pair.ok());
+    return checker::check(**pair, {});
+  };
+  // Without a cap, and with one that cuts nothing, the search is a proof.
+  CHECK(check_capped(good->program, 0).verdict == Verdict::Bisimilar);
+  const auto uncut = check_capped(good->program, 3);
+  CHECK(uncut.verdict == Verdict::Bisimilar);
+  CHECK(uncut.limit.empty());
+  const auto cut = check_capped(good->program, 2);
+  CHECK(cut.verdict == Verdict::Inconclusive);
+  CHECK_FALSE(cut.exhaustive);
+  CHECK(cut.limit == "max-trip 2");
+  CHECK(cut.states < check_capped(good->program, 0).states);
+  // An impl without the wait is wrong in the first iteration: the capped search still says so.
+  const auto bad = formats::load_program_text("syncbisim impl/1" + body, "impl");
+  REQUIRE(bad.ok());
+  const auto r = check_capped(bad->program, 1);
+  CHECK(r.verdict == Verdict::UnderSynchronized);
+  CHECK_FALSE(r.exhaustive);
+  CHECK(r.limit == "max-trip 1");
+}
+
 TEST_CASE("random walks are reproducible from the seed and find the bug") {
   const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * r_A)", "(2 * r_A - 1)"));
   checker::CheckOptions o;
@@ -157,8 +201,8 @@ TEST_CASE("random walks are reproducible from the seed and find the bug") {
 
 TEST_CASE("the trace file holds every event of each violation, internal steps included") {
   const auto p = test::load_pair(kFig7Spec, replace(kFig8Impl, "(2 * r_A)", "(2 * r_A - 1)"));
-  const semantics::SpecSystem spec(p->spec_code);
-  const semantics::ImplSystem impl(p->impl_code);
+  const semantics::SpecSystem spec(p->spec_code());
+  const semantics::ImplSystem impl(p->impl_code());
   const semantics::Lockstep both(spec, impl);
   const auto r = checker::check(both, {});
   const auto j = checker::traces_json(both, r);

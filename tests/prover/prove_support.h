@@ -10,7 +10,7 @@
 
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
-#include "checker/trip_cap.h"
+#include "checker/program_pair.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
 #include "prover/prove.h"
@@ -56,21 +56,13 @@ struct Explored {
 
 // The exhaustive explorer on the pair; `max_trip` > 0 caps range trips (semantics as check --max-trip).
 inline Explored explore(const formats::LoadedProgram& spec, const model::Program& impl, std::uint32_t max_trip = 0) {
-  auto iix = model::ProgramIndex::build(impl);
-  REQUIRE(iix.ok());
-  auto scode = semantics::compile(spec.program, spec.index);
-  auto icode = semantics::compile(impl, *iix, &spec.index);
-  if (max_trip > 0) {
-    checker::cap_trip_ranges(scode, max_trip);
-    checker::cap_trip_ranges(icode, max_trip);
-  }
-  const semantics::SpecSystem ss(scode);
-  const semantics::ImplSystem is(icode);
-  const semantics::Lockstep both(ss, is);
+  auto pair = checker::ProgramPair::make(spec.program, impl, checker::PairOptions{{}, max_trip});
+  REQUIRE(pair.ok());
+  const auto& scode = (*pair)->spec_code();
   checker::CheckOptions o;
   o.max_states = 3000000;
   Explored out;
-  out.result = checker::check(both, o);
+  out.result = checker::check((*pair)->lockstep(), o);
   for (const auto& v : out.result.violations) {
     if (!v.instr) continue;
     const auto& name = scode.instrs[*v.instr].name;
