@@ -1,12 +1,15 @@
 // syncbisim check SPEC IMPL: the differential bisimulation check (semantics.md §5).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "checker/explorer.h"
 #include "checker/report.h"
+#include "cli/check_batch.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/load.h"
@@ -17,6 +20,8 @@ namespace {
 
 struct CheckArgs {
   std::string spec, impl, trace_out;
+  std::vector<std::string> batch;
+  unsigned jobs = 1;
   bool json = false;
   bool no_reduction = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
@@ -31,12 +36,7 @@ void print_progress(const checker::Progress& p) {
   std::fflush(stderr);
 }
 
-int check(const CheckArgs& a) {
-  int status = 0;
-  // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
-  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
-  if (!pair) return status;
-  const auto& both = pair->lockstep();
+checker::CheckOptions check_options(const CheckArgs& a) {
   checker::CheckOptions o;
   o.reduction = !a.no_reduction;
   o.max_states = a.max_states;
@@ -44,6 +44,44 @@ int check(const CheckArgs& a) {
   o.walks = a.walks;
   o.seed = a.seed;
   o.depth = a.depth;
+  return o;
+}
+
+int check_batch(const CheckArgs& a) {
+  if (!a.spec.empty() || !a.impl.empty()) {
+    std::cerr << "syncbisim check: --batch takes the pairs from its manifest, not SPEC IMPL\n";
+    return 2;
+  }
+  std::vector<BatchEntry> entries;
+  for (const auto& source : a.batch) {
+    auto some = read_batch(source);
+    if (!some) return input_error(some.error());
+    entries.insert(entries.end(), some->begin(), some->end());
+  }
+  BatchOptions o;
+  o.check = check_options(a);
+  o.pair = checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip};
+  o.jobs = a.jobs;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto results = run_batch(entries, o);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (a.json) std::cout << batch_json(results, seconds).dump(2) << "\n";
+  else std::cout << batch_text(results, seconds);
+  return batch_status(results);
+}
+
+int check(const CheckArgs& a) {
+  if (!a.batch.empty()) return check_batch(a);
+  if (a.spec.empty() || a.impl.empty()) {
+    std::cerr << "syncbisim check: give SPEC and IMPL (or --batch MANIFEST)\n";
+    return 2;
+  }
+  int status = 0;
+  // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
+  if (!pair) return status;
+  const auto& both = pair->lockstep();
+  auto o = check_options(a);
   const bool tty = isatty(STDERR_FILENO) != 0;
   if (tty) o.progress = print_progress;
   const auto r = checker::check(*pair->checked, o);
@@ -65,8 +103,15 @@ int check(const CheckArgs& a) {
 void add_check(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "Check an impl against its spec: bisimilar, over- or under-synchronized");
-  cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->check(CLI::ExistingFile);
+  cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
+  cmd->add_option(
+         "--batch", a->batch,
+         "check many pairs: a manifest (lines SPEC IMPL [expected verdict]) or a directory of impls (repeatable)")
+      ->check(CLI::ExistingPath);
+  cmd->add_option("--jobs", a->jobs, "with --batch: pairs checked at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("--json", a->json, "print one JSON document");
   cmd->add_option("--random", a->walks, "random mode: this many seeded walks instead of the exhaustive search");
   cmd->add_option("--seed", a->seed, "seed of the random walks")->capture_default_str();
