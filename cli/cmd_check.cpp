@@ -10,6 +10,7 @@
 #include "checker/trip_cap.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/pictures.h"
 #include "formats/load.h"
 
 namespace syncbisim::cli {
@@ -17,7 +18,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct CheckArgs {
-  std::string spec, impl, trace_out;
+  std::string spec, impl, trace_out, svg;
   bool json = false;
   bool no_reduction = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
@@ -70,6 +71,8 @@ int check(const CheckArgs& a) {
       return input_error(d);
     }
   }
+  if (!a.svg.empty())
+    if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
   if (a.json) std::cout << checker::render_json(both, pair->spec.program, r).dump(2) << "\n";
   else std::cout << checker::render_text(both, pair->spec.program, r);
   return checker::exit_status(r.verdict);
@@ -91,6 +94,7 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
+  cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");
   cmd->callback([a, &ctx] { ctx.status = check(*a); });
 }
 
