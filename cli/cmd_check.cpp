@@ -12,6 +12,7 @@
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "formats/load.h"
+#include "latency/price.h"
 
 namespace syncbisim::cli {
 
@@ -73,8 +74,18 @@ int check(const CheckArgs& a) {
   }
   if (!a.svg.empty())
     if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
-  if (a.json) std::cout << checker::render_json(both, pair->spec.program, r).dump(2) << "\n";
-  else std::cout << checker::render_text(both, pair->spec.program, r);
+  // An over-synchronization gets its price in cycles on the timing model (docs/timing.md).
+  std::optional<latency::Price> price;
+  if (r.verdict == checker::Verdict::OverSynchronized)
+    price =
+        latency::price_over_synchronization(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index);
+  if (a.json) {
+    auto j = checker::render_json(both, pair->spec.program, r);
+    if (price) j["price"] = latency::price_json(*price);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << checker::render_text(both, pair->spec.program, r) << (price ? latency::price_text(*price) : "");
+  }
   return checker::exit_status(r.verdict);
 }
 

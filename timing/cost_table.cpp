@@ -49,11 +49,11 @@ CostTable make_default() {
   t.ops["*"]["gpsimd"] = OpCost{0, 2.0, 0, 200, 512};
   // DMA: 16 engines of 27.2 GB/s per NeuronCore (435.2 GB/s, 181 bytes per model cycle) and about
   // 1.3 us (3120 model cycles) from the trigger to the start of a transfer; size in bytes.
-  t.ops["dma*"]["*"] = OpCost{0, 2.4 / 435.2, 0, 3120, 131072};
-  t.ops["*"]["dma"] = OpCost{0, 2.4 / 435.2, 0, 3120, 131072};
+  t.ops["dma*"]["*"] = OpCost{0, 2.4 / 435.2, 0, 3120, 131072, true};
+  t.ops["*"]["dma"] = OpCost{0, 2.4 / 435.2, 0, 3120, 131072, true};
   // Anything else, and the engines of the paper's figures (E0, E1, ...).
   t.ops["*"]["*"] = OpCost{64, 0, 0, 64, 0};
-  t.sequencer = SequencerCost{16, 48, 48};
+  t.sequencer = SequencerCost{16, 88, 64};
   t.barrier = BarrierCost{240, 64};
   return t;
 }
@@ -90,7 +90,11 @@ struct Parser {
   }
 
   bool op_cost(const nlohmann::json& j, const std::string& at, OpCost& c) {
-    if (!only(j, at, {"fixed", "per_unit", "min", "latency", "default_size"})) return false;
+    if (!only(j, at, {"fixed", "per_unit", "min", "latency", "default_size", "shared_dma"})) return false;
+    if (j.contains("shared_dma")) {
+      if (!j["shared_dma"].is_boolean()) return fail(at + "/shared_dma", "expected true or false");
+      c.shared_dma = j["shared_dma"].get<bool>();
+    }
     if (j.contains("fixed") && !number(j["fixed"], at + "/fixed", c.fixed)) return false;
     if (j.contains("per_unit") && !number(j["per_unit"], at + "/per_unit", c.per_unit)) return false;
     if (j.contains("min") && !number(j["min"], at + "/min", c.min)) return false;
@@ -234,6 +238,7 @@ InstrCost instr_cost(const CostTable& t, const std::string& engine, const std::m
   double interval = std::max(c.min, c.fixed + c.per_unit * size);
   if (const double v = number_of(extra, "interval"); v >= 0) interval = v;
   InstrCost out;
+  out.shared_dma = c.shared_dma;
   out.interval = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(interval)));
   double latency = static_cast<double>(out.interval) + c.latency;
   if (const double v = number_of(extra, "latency"); v >= 0) latency = v;

@@ -25,6 +25,9 @@ struct OpCost {
   double min = 0;
   double latency = 0;
   double default_size = 0;
+  // Also holds the NeuronCore's DMA engines for its interval: every transfer is spread over all
+  // 16 of them, so transfers from different queues share their bandwidth.
+  bool shared_dma = false;
   bool operator==(const OpCost&) const = default;
 };
 
@@ -69,6 +72,7 @@ model::Result<CostTable> load_cost_table(const std::string& path);
 struct InstrCost {
   std::uint64_t interval = 1;  // cycles the engine's pipeline is held (at least 1)
   std::uint64_t latency = 1;   // issue to retirement (at least the interval)
+  bool shared_dma = false;     // also holds the shared DMA engines for the interval
 };
 
 // `extra` is the instruction's extra fields (model::Instr::extra: key -> compact JSON text):

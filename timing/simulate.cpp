@@ -50,6 +50,10 @@ struct Eng {
   St st = St::Run;
   bool try_pending = false;
   std::uint64_t covered = 0, busy = 0, stalled = 0, barrier = 0, barrier_from = 0, reached = 0, arrive = 0;
+  // the current instruction's stall at its waits, once they hold (stall_to == 0: none)
+  std::uint64_t stall_from = 0, stall_to = 0;
+  std::int64_t cause = -1;
+  std::int32_t cause_sem = -1;
 };
 
 class Simulator {
@@ -155,6 +159,7 @@ class Simulator {
         }
         case OpKind::Instr:
           g.ready = std::max(g.t, g.pipe_free);
+          if (costs_[op.a].shared_dma) g.ready = std::max(g.ready, dma_free_);
           g.st = St::Ready;
           g.try_pending = true;
           push(g.ready, EvKind::Try, e);
@@ -225,35 +230,57 @@ class Simulator {
       return;
     }
     const auto& cost = costs_[id];
-    const std::uint64_t issue = now_;
-    Instance in;
-    in.instr = id;
-    in.engine = e;
-    in.ready = g.ready;
-    in.issue = issue;
-    in.busy_end = issue + cost.interval;
-    in.retire = std::max(issue + cost.latency, g.last_retire);
-    if (issue > g.ready) {
-      // The wait whose semaphore was the last to reach its threshold held the issue.
+    if (now_ > g.ready) {
+      // Stalled at its waits from `ready` to now: the wait whose semaphore was the last to reach
+      // its threshold held the issue, and the instance that signalled it is the cause.
       const semantics::CompiledWait* binding = nullptr;
       for (const auto& w : ci.waits)
         if (threshold(g, w) > 0 && (!binding || last_signal_time_[w.sem] > last_signal_time_[binding->sem]))
           binding = &w;
-      const auto stall = issue - g.ready;
+      const auto stall = now_ - g.ready;
       g.stalled += stall;
+      g.stall_from = g.ready;
+      g.stall_to = now_;
+      g.cause = -1;
+      g.cause_sem = -1;
       if (binding) {
-        in.cause = last_signal_[binding->sem];
-        in.cause_sem = static_cast<std::int32_t>(binding->sem);
-        auto& s = stalls_[{id, binding->sem}];
-        s.instr = id;
-        s.sem = binding->sem;
-        s.total += stall;
-        ++s.count;
-        s.longest = std::max(s.longest, stall);
+        g.cause = last_signal_[binding->sem];
+        g.cause_sem = static_cast<std::int32_t>(binding->sem);
+        auto& st = stalls_[{id, binding->sem}];
+        st.instr = id;
+        st.sem = binding->sem;
+        st.total += stall;
+        ++st.count;
+        st.longest = std::max(st.longest, stall);
       }
+      g.ready = now_;
     }
+    if (cost.shared_dma && dma_free_ > now_) {
+      // another queue's transfer holds the DMA engines: try again when they are free (waiting
+      // for them is not a stall at a wait)
+      g.ready = dma_free_;
+      g.st = St::Ready;
+      g.try_pending = true;
+      push(dma_free_, EvKind::Try, e);
+      return;
+    }
+    const std::uint64_t issue = now_;
+    Instance in;
+    in.instr = id;
+    in.engine = e;
+    in.ready = g.stall_to == 0 ? issue : g.stall_from;
+    in.issue = issue;
+    in.busy_end = issue + cost.interval;
+    in.retire = std::max(issue + cost.latency, g.last_retire);
+    in.stall_end = g.stall_to == 0 ? issue : g.stall_to;
+    in.cause = g.cause;
+    in.cause_sem = g.cause_sem;
+    g.stall_from = g.stall_to = 0;
+    g.cause = -1;
+    g.cause_sem = -1;
     busy(g, issue, std::max(in.busy_end, issue + table_.sequencer.dispatch));
     g.pipe_free = in.busy_end;
+    if (cost.shared_dma) dma_free_ = in.busy_end;
     g.last_retire = in.retire;
     g.t = issue + table_.sequencer.dispatch;
     const auto index = static_cast<std::int64_t>(issued_);
@@ -352,6 +379,7 @@ class Simulator {
   std::vector<std::uint64_t> regop_cost_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> heap_;
   std::map<std::pair<InstrId, SemId>, StallEntry> stalls_;
+  std::uint64_t dma_free_ = 0;  // when the shared DMA engines take the next transfer
   std::uint64_t seq_ = 0, now_ = 0, issued_ = 0, regops_ = 0, branches_ = 0, barriers_ = 0;
   std::size_t at_barrier_ = 0;
   Simulation out_;

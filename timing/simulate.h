@@ -25,9 +25,10 @@ namespace syncbisim::timing {
 struct Instance {
   semantics::InstrId instr = 0;
   semantics::EngineId engine = 0;
-  std::uint64_t ready = 0;  // when it could have issued but for its waits
-  std::uint64_t issue = 0;
-  std::uint64_t busy_end = 0;  // issue + interval
+  std::uint64_t ready = 0;      // when it could have issued but for its waits
+  std::uint64_t stall_end = 0;  // when its waits held (ready == stall_end: no stall)
+  std::uint64_t issue = 0;      // later than stall_end while the shared DMA engines are busy
+  std::uint64_t busy_end = 0;   // issue + interval
   std::uint64_t retire = 0;
   // After a stall: the instance whose retirement (signal on `cause_sem`) let it issue.
   std::int64_t cause = -1;

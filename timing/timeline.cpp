@@ -72,13 +72,13 @@ Timeline simulation_timeline(const Simulation& s, const semantics::CompiledProgr
   std::size_t shown = 0;
   for (const auto& in : s.instances) {
     const double a = static_cast<double>(in.issue), b = static_cast<double>(in.retire);
-    if (in.issue > in.ready && visible(static_cast<double>(in.ready), a)) {
+    if (in.stall_end > in.ready && visible(static_cast<double>(in.ready), static_cast<double>(in.stall_end))) {
       TimelineSpan sp;
       sp.lane = in.engine;
       sp.start = static_cast<double>(in.ready);
-      sp.end = a;
+      sp.end = static_cast<double>(in.stall_end);
       sp.kind = TimelineSpan::Kind::Stall;
-      sp.tooltip = code.instrs[in.instr].name + " stalled " + cycles_text(a - sp.start) + " cycles" +
+      sp.tooltip = code.instrs[in.instr].name + " stalled " + cycles_text(sp.end - sp.start) + " cycles" +
                    (in.cause_sem >= 0 ? " on " + code.semaphores[in.cause_sem] : "");
       t.spans.push_back(sp);
     }
@@ -101,7 +101,7 @@ Timeline simulation_timeline(const Simulation& s, const semantics::CompiledProgr
       ar.from_lane = p.engine;
       ar.from = static_cast<double>(p.retire);
       ar.to_lane = in.engine;
-      ar.to = a;
+      ar.to = static_cast<double>(in.stall_end);
       const auto it = iteration_label(code, p.iters);
       ar.label = "after " + code.instrs[p.instr].name + (it.empty() ? "" : " " + it) + " (" +
                  code.semaphores[in.cause_sem] + ")";
