@@ -104,9 +104,9 @@ struct Parser {
   }
 
   bool table(const nlohmann::json& j, CostTable& t) {
-    if (!only(j, "", {"syncbisim", "clock_ghz", "engines", "ops", "sequencer", "barrier"})) return false;
-    if (!j.contains("syncbisim") || j["syncbisim"] != "costs/1")
+    if (!j.is_object() || !j.contains("syncbisim") || j["syncbisim"] != "costs/1")
       return fail("/syncbisim", "a cost file starts with \"syncbisim\": \"costs/1\"");
+    if (!only(j, "", {"syncbisim", "clock_ghz", "engines", "ops", "sequencer", "barrier"})) return false;
     if (j.contains("clock_ghz")) {
       if (!number(j["clock_ghz"], "/clock_ghz", t.clock_ghz)) return false;
       if (t.clock_ghz <= 0) return fail("/clock_ghz", "the clock must be positive");
