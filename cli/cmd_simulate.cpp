@@ -141,7 +141,7 @@ void add_simulate(CLI::App& app, Context& ctx) {
       ->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "print one JSON document (makespan in cycles)");
   cmd->add_option("--svg", a->svg, "draw the timeline as SVG into this file");
-  cmd->add_option("--svg-range", a->svg_range, "cycles to draw, FROM:TO (default: the start, up to 240 instructions)");
+  cmd->add_option("--svg-range", a->svg_range, "cycles to draw, FROM:TO (default: the start, up to 80 instructions)");
   cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }
 

@@ -270,9 +270,13 @@ class Drawer {
     out_ += "<rect x=\"" + num(a) + "\" y=\"" + num(y) + "\" width=\"" + num(e - a) + "\" height=\"" + num(box_h_) +
             "\" rx=\"2\" " + style + "><title>" + esc(b.tooltip) + "</title></rect>\n";
     const double w = e - a;
-    const bool two = !b.detail.empty() && text_width(b.detail, 8.5) + 4 <= w;
-    if (text_width(b.label, 10.5) + 4 <= w) text((a + e) / 2, y + (two ? 11.5 : 17), b.label, 10.5, "middle", "#111");
-    if (two) text((a + e) / 2, y + 22.5, b.detail, 8.5, "middle", "#333");
+    // the name first, smaller if need be; the iteration under it only where the name fits too
+    double size = 10.5;
+    if (text_width(b.label, size) + 4 > w) size = 8.5;
+    const bool named = text_width(b.label, size) + 4 <= w;
+    const bool two = named && !b.detail.empty() && text_width(b.detail, 8) + 4 <= w;
+    if (named) text((a + e) / 2, y + (two ? 11.5 : 17), b.label, size, "middle", "#111");
+    if (two) text((a + e) / 2, y + 22.5, b.detail, 8, "middle", "#333");
     const bool labelled =
         std::any_of(t_.arrows.begin(), t_.arrows.end(), [](const TimelineArrow& a) { return a.highlight; });
     if (b.highlight && !labelled) {
@@ -316,7 +320,12 @@ class Drawer {
     if (!no_line)
       out_ += "<path d=\"" + d + "\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"" +
               (ar.highlight ? "2.4" : "1.6") + "\" marker-end=\"url(#" + (ar.highlight ? "headhl" : "head") + ")\"/>\n";
-    if (!ar.label.empty()) {
+    // many arrows: their labels go into tooltips, or the picture drowns in text
+    const bool label_shown = ar.highlight || t_.arrows.size() <= 16;
+    if (!no_line)
+      out_ += "<path d=\"" + d + "\" fill=\"none\" stroke=\"none\" stroke-width=\"8\"><title>" + esc(ar.label) +
+              "</title></path>\n";
+    if (!ar.label.empty() && label_shown) {
       // one line per '\n'; a highlighted label is a block beside its target, others sit mid-way
       std::vector<std::string> lines;
       for (std::size_t a = 0, b; a <= ar.label.size(); a = b + 1) {

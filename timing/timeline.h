@@ -63,7 +63,7 @@ struct Timeline {
 // of the `max_instances`-th instruction (or the makespan).
 struct SvgWindow {
   double from = 0, to = 0;
-  std::size_t max_instances = 240;
+  std::size_t max_instances = 80;
 };
 // "FROM:TO" in cycles (rule "bad-range").
 model::Result<SvgWindow> parse_window(const std::string& text);
