@@ -74,6 +74,7 @@ class Drawer {
       pw = std::clamp(44.0 * span_ / median, 960.0, 3600.0);
     }
     pw_ = pw;
+    rows();
     top_ = 118;
     plot_h_ = lane_h_ * static_cast<double>(std::max<std::size_t>(1, t.lanes.size()));
     width_ = left_ + pw_ + right_;
@@ -98,10 +99,10 @@ class Drawer {
     for (const auto& s : t_.spans)
       if (s.kind == TimelineSpan::Kind::Sequencer) span(s);
     for (const auto& m : t_.marks) mark(m);
-    for (const auto& b : t_.boxes)
-      if (!b.highlight) box(b);
-    for (const auto& b : t_.boxes)
-      if (b.highlight) box(b);
+    for (std::size_t i = 0; i < t_.boxes.size(); ++i)
+      if (!t_.boxes[i].highlight) box(t_.boxes[i], i);
+    for (std::size_t i = 0; i < t_.boxes.size(); ++i)
+      if (t_.boxes[i].highlight) box(t_.boxes[i], i);
     for (const auto& b : t_.boxes) tail(b);
     for (const auto& a : t_.arrows) arrow(a);
     axis();
@@ -116,6 +117,29 @@ class Drawer {
 
  private:
   double x(double v) const { return left_ + (std::clamp(v, t_.t0, t_.t1) - t_.t0) / span_ * pw_; }
+
+  // Boxes of one lane that overlap in time (instances in flight together, in a trace) go on rows
+  // of their own, first fit in start order, so that none hides another.
+  void rows() {
+    row_.assign(t_.boxes.size(), 0);
+    lane_rows_.assign(t_.lanes.size(), 1);
+    std::vector<std::size_t> order(t_.boxes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return t_.boxes[a].start < t_.boxes[b].start; });
+    std::vector<std::vector<double>> ends(t_.lanes.size());
+    for (const auto i : order) {
+      const auto& b = t_.boxes[i];
+      if (b.lane >= ends.size()) continue;
+      auto& e = ends[b.lane];
+      std::size_t r = 0;
+      while (r < e.size() && e[r] > b.start + 1e-9) ++r;
+      if (r == e.size()) e.push_back(0);
+      e[r] = b.end;
+      row_[i] = r;
+      lane_rows_[b.lane] = std::max(lane_rows_[b.lane], e.size());
+    }
+  }
   double lane_y(std::size_t l) const { return top_ + lane_h_ * static_cast<double>(l); }
   double box_y(std::size_t l) const { return lane_y(l) + (lane_h_ - box_h_) / 2; }
 
@@ -153,12 +177,16 @@ class Drawer {
       lx += 30 + text_width(what, 11) + 22;
     };
     const auto& c = kLane[0];
-    item(t_.box_legend, "<rect x=\"" + num(lx) + "\" y=\"" + num(ly + 1) + "\" width=\"14\" height=\"11\" fill=\"" +
-                            c.fill + "\" stroke=\"" + c.stroke + "\"/><line x1=\"" + num(lx + 14) + "\" y1=\"" +
-                            num(ly + 13) + "\" x2=\"" + num(lx + 26) + "\" y2=\"" + num(ly + 13) + "\" stroke=\"" +
-                            c.stroke + "\" stroke-width=\"1.5\"/><line x1=\"" + num(lx + 26) + "\" y1=\"" +
-                            num(ly + 9) + "\" x2=\"" + num(lx + 26) + "\" y2=\"" + num(ly + 15) + "\" stroke=\"" +
-                            c.stroke + "\" stroke-width=\"1.5\"/>");
+    const bool tails =
+        std::any_of(t_.boxes.begin(), t_.boxes.end(), [](const TimelineBox& b) { return b.tail > b.end; });
+    std::string icon = "<rect x=\"" + num(lx) + "\" y=\"" + num(ly + 1) + "\" width=\"" + (tails ? "14" : "24") +
+                       "\" height=\"11\" fill=\"" + c.fill + "\" stroke=\"" + c.stroke + "\"/>";
+    if (tails)
+      icon += "<line x1=\"" + num(lx + 14) + "\" y1=\"" + num(ly + 13) + "\" x2=\"" + num(lx + 26) + "\" y2=\"" +
+              num(ly + 13) + "\" stroke=\"" + c.stroke + "\" stroke-width=\"1.5\"/><line x1=\"" + num(lx + 26) +
+              "\" y1=\"" + num(ly + 9) + "\" x2=\"" + num(lx + 26) + "\" y2=\"" + num(ly + 15) + "\" stroke=\"" +
+              c.stroke + "\" stroke-width=\"1.5\"/>";
+    item(t_.box_legend, icon);
     bool stall = false, barrier = false, seq = false, highlight = false, ghost = false;
     for (const auto& s : t_.spans) {
       stall = stall || s.kind == TimelineSpan::Kind::Stall;
@@ -196,7 +224,7 @@ class Drawer {
            "<line x1=\"" + num(lx) + "\" y1=\"" + num(ly + 7.5) + "\" x2=\"" + num(lx + 24) + "\" y2=\"" +
                num(ly + 7.5) + "\" stroke=\"#c62828\" stroke-width=\"1.8\" marker-end=\"url(#head)\"/>");
     if (highlight)
-      item("the step where spec and impl part",
+      item(t_.highlight_legend,
            "<rect x=\"" + num(lx) + "\" y=\"" + num(ly + 1) +
                "\" width=\"24\" height=\"13\" fill=\"#fff3e0\" stroke=\"#e65100\" stroke-width=\"2.5\"/>");
     if (ghost)
@@ -260,16 +288,26 @@ class Drawer {
             num(top_ + plot_h_) + "\" stroke=\"#444\" stroke-width=\"1.4\" stroke-dasharray=\"5,4\"/>\n";
   }
 
-  void box(const TimelineBox& b) {
+  void box(const TimelineBox& b, std::size_t index) {
     const auto& c = kLane[b.lane % 8];
-    const double a = x(b.start), e = std::max(x(b.end), a + 2), y = box_y(b.lane);
+    const double a = x(b.start), e = std::max(x(b.end), a + 2);
+    const auto nrows = static_cast<double>(lane_rows_[b.lane]);
+    const double h = nrows > 1 ? (box_h_ + 8) / nrows - 1 : box_h_;
+    const double y = nrows > 1 ? box_y(b.lane) - 4 + static_cast<double>(row_[index]) * (h + 1) : box_y(b.lane);
     std::string style;
     if (b.highlight) style = "fill=\"#fff3e0\" stroke=\"#e65100\" stroke-width=\"3\"";
     else if (b.ghost) style = "fill=\"white\" stroke=\"#777\" stroke-width=\"1.2\" stroke-dasharray=\"3,2\"";
     else style = std::string("fill=\"") + c.fill + "\" stroke=\"" + c.stroke + "\" stroke-width=\"1\"";
-    out_ += "<rect x=\"" + num(a) + "\" y=\"" + num(y) + "\" width=\"" + num(e - a) + "\" height=\"" + num(box_h_) +
+    out_ += "<rect x=\"" + num(a) + "\" y=\"" + num(y) + "\" width=\"" + num(e - a) + "\" height=\"" + num(h) +
             "\" rx=\"2\" " + style + "><title>" + esc(b.tooltip) + "</title></rect>\n";
     const double w = e - a;
+    if (nrows > 1) {
+      // a thin row: the name alone, small
+      const auto full = b.label + (b.detail.empty() ? "" : " " + b.detail);
+      const auto& shown = text_width(full, 8) + 4 <= w ? full : b.label;
+      if (text_width(shown, 8) + 4 <= w) text((a + e) / 2, y + h / 2 + 3, shown, 8, "middle", "#111");
+      return;
+    }
     // the name first, smaller if need be; the iteration under it only where the name fits too
     double size = 10.5;
     if (text_width(b.label, size) + 4 > w) size = 8.5;
@@ -281,8 +319,8 @@ class Drawer {
         std::any_of(t_.arrows.begin(), t_.arrows.end(), [](const TimelineArrow& a) { return a.highlight; });
     if (b.highlight && !labelled) {
       // its label stands above the box, whatever its width
-      text(a, y - 5, b.label + (b.detail.empty() ? "" : " (" + b.detail + ")") + ": spec and impl part here", 11,
-           "start", "#e65100", "bold");
+      text(a, y - 5, b.label + (b.detail.empty() ? "" : " (" + b.detail + ")") + t_.highlight_suffix, 11, "start",
+           "#e65100", "bold");
     }
   }
 
@@ -382,6 +420,7 @@ class Drawer {
   double span_ = 1, pw_ = 960, left_ = 96, right_ = 28, top_ = 118, lane_h_ = 58, box_h_ = 28;
   double plot_h_ = 0, width_ = 0, height_ = 0;
   std::string out_;
+  std::vector<std::size_t> row_, lane_rows_;
 };
 
 }  // namespace

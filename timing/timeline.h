@@ -50,6 +50,8 @@ struct Timeline {
   std::string title, subtitle;
   std::string unit = "cycles";
   std::string box_legend = "instruction: pipeline held, then in flight to retirement";
+  std::string highlight_legend = "the step where spec and impl part";
+  std::string highlight_suffix = ": spec and impl part here";  // after a highlighted box's name
   double t0 = 0, t1 = 0;
   std::vector<std::string> lanes;
   std::vector<TimelineBox> boxes;

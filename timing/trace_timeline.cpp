@@ -221,6 +221,10 @@ Timeline counterexample_timeline(const semantics::Lockstep& both, const Countere
     for (const auto& w : m.impl_checks) t.notes.push_back("  " + impl_numbers(impl, w));
   } else if (v.stuck) {
     const auto [e, instr] = *v.stuck;
+    t.subtitle = std::to_string(v.trace.size()) + " steps the spec and the impl take together, then " +
+                 (v.spec_deadlocks_too ? "both are stuck" : "the impl is stuck where the spec could go on");
+    t.highlight_legend = "where the engine is stuck";
+    t.highlight_suffix = ": waits here for ever";
     if (instr)
       parting_box(e, *instr, false, spec.engines[e] + " waits to issue " + spec.instrs[*instr].name + " for ever");
     t.notes.push_back(std::string("deadlock: ") + spec.engines[e] + " cannot go on" +
