@@ -108,13 +108,14 @@ struct Stream {
     // Pass 2: keys seen twice or more get a register, defined before their first use (in order
     // of first use, so an inner shared subexpression is defined before an outer one).
     std::map<std::size_t, std::vector<std::string>> define_before;
-    std::map<std::string, std::string> reg_of;
+    std::map<std::string, std::string> reg_of;  // the shared keys defined so far, and their registers
+    std::size_t shared = 0;
     for (const auto& [key, c] : count)
       if (c >= 2) {
-        reg_of[key] = fresh();
         define_before[first[key].first].push_back(key);
+        ++shared;
       }
-    if (reg_of.empty()) {
+    if (shared == 0) {
       drop_copies();
       return 0;
     }
@@ -130,9 +131,11 @@ struct Stream {
         });
         for (const auto& key : keys) {
           const auto& e = first[key].second;
-          out.push_back(model::RegOp{
-              reg_of[key], replace(e, static_cast<std::uint32_t>(e.nodes.size() - 1), k, reg_of, true), {}});
-          ++version[reg_of[key]];
+          const auto reg = fresh();  // numbered in the order of definition
+          out.push_back(
+              model::RegOp{reg, replace(e, static_cast<std::uint32_t>(e.nodes.size() - 1), k, reg_of, true), {}});
+          reg_of[key] = reg;
+          ++version[reg];
         }
       }
       if (auto* r = std::get_if<model::RegOp>(&items[i])) {
@@ -147,7 +150,7 @@ struct Stream {
     }
     items = std::move(out);
     drop_copies();
-    return reg_of.size();
+    return shared;
   }
 
   // `w := x` read only by the next instruction's waits (the allocator's wait temporaries, which
