@@ -1,6 +1,7 @@
 #include "allocator/allocate.h"
 
 #include "allocator/context.h"
+#include "allocator/share_waits.h"
 #include "analysis/correspondence.h"
 
 namespace syncbisim::allocator {
@@ -59,6 +60,9 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
     ctx.regs.finalize(options.prune_registers);
   }
   Allocation out{emit_impl(spec, ix, ctx.plan, ctx.regs), std::move(ctx.decisions), std::move(ctx.notes)};
+  if (options.share_wait_values)
+    if (const auto n = share_wait_values(out.impl); n > 0)
+      out.notes.push_back(std::to_string(n) + " subexpressions of wait values shared (paper §6.2)");
   // The impl must be a valid program that corresponds to the spec: anything else is our bug.
   auto impl_ix = model::ProgramIndex::build(out.impl);
   if (!impl_ix) return model::make_error("", "allocator-bug", "emitted impl is invalid: " + impl_ix.error().message);

@@ -26,6 +26,9 @@ std::vector<Strategy> all_strategies();
 struct Options {
   Strategy strategy = Strategy::Auto;
   bool prune_registers = false;  // keep only registers some wait reads (and what they depend on)
+  // paper §6.2: wait values of one straight-line stream share their common subexpressions
+  // (allocator/share_waits.h)
+  bool share_wait_values = false;
 };
 
 // What one dependency got, and why.

@@ -1,10 +1,13 @@
-// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers]: writes the impl
-// program an allocation strategy gives (docs/allocator.md); one line per dependency on stderr
-// saying what it got and why.
+// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers]
+//                        [--unroll LOOP]... [--spec-out FILE]: writes the impl program an allocation
+// strategy gives (docs/allocator.md); one line per dependency on stderr saying what it got and why.
+// With --unroll the spec is unrolled first (allocator/unroll.h) and the impl belongs to the
+// unrolled spec, which --spec-out writes so that `check` can verify the pair.
 #include <iostream>
 #include <memory>
 
 #include "allocator/allocate.h"
+#include "allocator/unroll.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
@@ -15,8 +18,9 @@ namespace syncbisim::cli {
 namespace {
 
 struct AllocateArgs {
-  std::string spec, out, strategy = "auto";
-  bool text = false, prune = false;
+  std::string spec, out, strategy = "auto", spec_out;
+  std::vector<std::string> unroll;
+  bool text = false, prune = false, share = false;
 };
 
 int run(const AllocateArgs& a) {
@@ -29,7 +33,27 @@ int run(const AllocateArgs& a) {
   }
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
-  auto r = allocator::allocate(spec->program, spec->index, {*strategy, a.prune});
+  if (!a.unroll.empty()) {
+    auto u = allocator::unroll(spec->program, spec->index, a.unroll);
+    if (!u) {
+      auto d = u.error();
+      d.file = a.spec;
+      return input_error(d);
+    }
+    auto ix = model::ProgramIndex::build(*u);
+    if (!ix) return input_error(ix.error());
+    spec->program = std::move(*u);
+    spec->index = std::move(*ix);
+  }
+  if (!a.spec_out.empty()) {
+    const auto text = a.text ? formats::write_text(spec->program) : formats::write_json(spec->program);
+    if (auto s = formats::write_file_atomically(a.spec_out, text); !s) {
+      auto d = s.error();
+      if (d.file.empty()) d.file = a.spec_out;
+      return input_error(d);
+    }
+  }
+  auto r = allocator::allocate(spec->program, spec->index, {*strategy, a.prune, a.share});
   if (!r) {
     auto d = r.error();
     d.file = a.spec;
@@ -61,6 +85,9 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
   cmd->add_flag("--text", args->text, "write the text format instead of JSON");
   cmd->add_flag("--prune-registers", args->prune, "keep only registers some wait reads");
+  cmd->add_flag("--share-waits", args->share, "share common subexpressions of wait values in a stream (paper §6.2)");
+  cmd->add_option("--unroll", args->unroll, "unroll this constant-trip loop first (repeatable; docs/formats.md names)");
+  cmd->add_option("--spec-out", args->spec_out, "write the spec allocated (the unrolled one with --unroll) here");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

@@ -12,14 +12,16 @@
 #include "cli/check_batch.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/pictures.h"
 #include "formats/load.h"
+#include "latency/price.h"
 
 namespace syncbisim::cli {
 
 namespace {
 
 struct CheckArgs {
-  std::string spec, impl, trace_out;
+  std::string spec, impl, trace_out, svg;
   std::vector<std::string> batch;
   unsigned jobs = 1;
   bool json = false;
@@ -93,8 +95,20 @@ int check(const CheckArgs& a) {
       return input_error(d);
     }
   }
-  if (a.json) std::cout << checker::render_json(both, pair->spec.program, r).dump(2) << "\n";
-  else std::cout << checker::render_text(both, pair->spec.program, r);
+  if (!a.svg.empty())
+    if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
+  // An over-synchronization gets its price in cycles on the timing model (docs/timing.md).
+  std::optional<latency::Price> price;
+  if (r.verdict == checker::Verdict::OverSynchronized)
+    price =
+        latency::price_over_synchronization(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index);
+  if (a.json) {
+    auto j = checker::render_json(both, pair->spec.program, r);
+    if (price) j["price"] = latency::price_json(*price);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << checker::render_text(both, pair->spec.program, r) << (price ? latency::price_text(*price) : "");
+  }
   return checker::exit_status(r.verdict);
 }
 
@@ -121,6 +135,7 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
+  cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");
   cmd->callback([a, &ctx] { ctx.status = check(*a); });
 }
 

@@ -5,6 +5,7 @@
 #include "checker/trace_view.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/pictures.h"
 #include "semantics/random_run.h"
 
 namespace syncbisim::cli {
@@ -12,7 +13,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct RunArgs {
-  std::string spec, impl;
+  std::string spec, impl, svg;
   std::uint64_t seed = 1;
   std::size_t max_steps = 100000;
   bool json = false;
@@ -54,7 +55,10 @@ int run(const RunArgs& a) {
   }
   auto pair = load_pair(a.spec, a.impl, status);
   if (!pair) return status;
-  const auto r = semantics::run_lockstep(pair->lockstep(), a.seed, a.max_steps);
+  const auto& both = pair->lockstep();
+  const auto r = semantics::run_lockstep(both, a.seed, a.max_steps);
+  if (!a.svg.empty())
+    if (const int s = write_run_svg(a.svg, both, r); s != 0) return s;
   if (a.json) {
     nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
                      {"seed", a.seed},
@@ -87,6 +91,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-steps", args->max_steps, "stop after this many steps (exit 3)")->capture_default_str();
   cmd->add_flag("--json", args->json, "print the event list as JSON");
   cmd->add_flag("--visible-only", args->visible_only, "show issue, retire and choices only");
+  cmd->add_option("--svg", args->svg, "with IMPL: draw the run as an SVG timeline into this file");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

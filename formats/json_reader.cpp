@@ -150,12 +150,13 @@ class JsonReader {
   }
 
   Loop loop(const ordered_json& j, const std::string& at) {
-    only_fields(j, at, {"loop", "trip", "body"});
+    only_fields(j, at, {"loop", "trip", "sim_trip", "body"});
     Loop l;
     l.loc = Loc{at};
     l.id = string_of(j["loop"], child(at, "loop"), "a loop id");
     if (j.contains("trip")) l.trip = trip(j["trip"], child(at, "trip"), false);
     else if (p_.kind == ProgramKind::Spec) fail(at, "missing-trip", "loop '" + l.id + "' of a spec needs a \"trip\"");
+    if (j.contains("sim_trip")) l.sim_trip = u32_of(j["sim_trip"], child(at, "sim_trip"), "a simulation trip count");
     l.body = body(field(j, at, "body"), child(at, "body"), "a loop body");
     return l;
   }

@@ -210,6 +210,10 @@ class TextReader {
       word();
       l.trip = trip(false);
     }
+    if (peek_word() == "sim_trip") {
+      word();
+      l.sim_trip = u32("a simulation trip count");
+    }
     expect("{", "after the loop header");
     end_line();
     enter(depth, at);

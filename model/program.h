@@ -91,6 +91,10 @@ struct Loop {
   std::optional<TripRule> trip;  // required in a spec; optional in an impl (taken from the spec)
   std::vector<Stmt> body;
   Loc loc;
+  // The iterations per trip at the real kernel's scale, for the timing model only (docs/timing.md);
+  // the semantics, the checker and the allocator ignore it. Last, so that aggregate
+  // initialisers written before it existed leave it empty.
+  std::optional<std::uint32_t> sim_trip;
   bool operator==(const Loop&) const = default;
 };
 
