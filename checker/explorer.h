@@ -17,6 +17,7 @@ struct Progress {
   std::uint64_t frontier = 0;
   double seconds = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t depth = 0;  // the breadth-first level being expanded (random mode: 0)
 };
 
 struct CheckOptions {

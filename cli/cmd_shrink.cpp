@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/progress.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
@@ -64,12 +65,21 @@ int run(const ShrinkArgs& a) {
     o.check.policy =
         *strategy == allocator::Strategy::Barrier ? fuzz::Counts::UnderSyncOnly : fuzz::Counts::AllOnAllocatable;
   }
-  if (!a.quiet)
-    o.progress = [](const fuzz::ShrinkProgress& p) {
-      std::fprintf(stderr, "shrink: step %llu, %s (%s, %.1f s)\n", (unsigned long long)p.steps,
-                   p.size.to_string().c_str(), p.pass.c_str(), p.seconds);
+  ProgressLine progress(a.quiet);
+  std::string last;
+  if (progress.enabled())
+    o.progress = [&](const fuzz::ShrinkProgress& p) {
+      char line[300];
+      std::snprintf(line, sizeof line, "shrink: step %llu, %llu kept, %s (%s, %.1f s)",
+                    static_cast<unsigned long long>(p.steps), static_cast<unsigned long long>(p.accepted),
+                    p.size.to_string().c_str(), p.pass.c_str(), p.seconds);
+      last = line;
+      progress.show(last);
     };
   auto r = fuzz::shrink(spec->program, *mode, std::nullopt, o);
+  progress.finish();
+  if (!last.empty()) progress.show(last, true);  // where it ended, also in a log
+  progress.finish();
   if (!r) {
     std::cerr << a.spec << ": " << r.error().message << " [" << r.error().rule << "]\n";
     return 2;

@@ -47,7 +47,7 @@ CheckResult Exhaustive::run() {
       }
       if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {
         last_progress = Clock::now();
-        opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes()});
+        opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes(), depth});
       }
     }
     const auto id = static_cast<std::uint32_t>(next);
