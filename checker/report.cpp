@@ -19,7 +19,42 @@ std::string headline(const semantics::CompiledProgram& p, const Violation& v) {
   std::string out = to_string(v.kind);
   out += " on " + p.engines[v.engine];
   if (v.instr) out += " at " + p.instrs[*v.instr].name;
+  if (v.kind != ViolationKind::Deadlock && !v.mismatch.spec_checks.empty()) {
+    const auto& c = v.mismatch.spec_checks.front();
+    if (c.target.size() > 1) out += " " + named_vector(p, p.deps[c.dep], iteration_of(p.deps[c.dep], c));
+  }
   return out;
+}
+
+// The trace's last row: the step where the two sides part, or the engines that are stuck.
+TraceOptions closing_rows(const semantics::CompiledProgram& sp, const Violation& v) {
+  TraceOptions o;
+  if (v.kind == ViolationKind::Deadlock) {
+    o.closing_label = "stuck";
+    for (auto e : v.stuck) o.closing.push_back({e, v.spec_deadlocks_too ? "stuck (spec too)" : "stuck (impl only)"});
+  } else {
+    o.closing.push_back({v.engine, parting_text(sp, v.mismatch)});
+  }
+  return o;
+}
+
+// The same as the trace's last element in JSON (docs/schema/trace.schema.json: "part" and "stuck").
+nlohmann::json closing_json(const semantics::CompiledProgram& sp, const Violation& v) {
+  if (v.kind == ViolationKind::Deadlock) {
+    nlohmann::json engines = nlohmann::json::array();
+    for (auto e : v.stuck) engines.push_back(sp.engines[e]);
+    return {{"step", "stuck"}, {"engines", engines}, {"spec_deadlocks_too", v.spec_deadlocks_too}};
+  }
+  nlohmann::json j{{"step", "part"},
+                   {"engine", sp.engines[v.engine]},
+                   {"instr", sp.instrs[v.mismatch.instr].name},
+                   {"spec", v.mismatch.spec_can ? "issues" : "waits"},
+                   {"impl", v.mismatch.impl_can ? "issues" : "waits"}};
+  if (!v.mismatch.spec_checks.empty()) {
+    const auto& c = v.mismatch.spec_checks.front();
+    j["iteration"] = named_vector_json(sp, sp.deps[c.dep], iteration_of(sp.deps[c.dep], c));
+  }
+  return j;
 }
 
 nlohmann::json violation_json(const semantics::Lockstep& both, const model::Program& spec, const Violation& v) {
@@ -39,6 +74,7 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
   }
   auto trace = nlohmann::json::array();
   for (const auto& st : v.trace) trace.push_back(step_to_json(ip, st));
+  trace.push_back(closing_json(sp, v));
   j["trace"] = std::move(trace);
   return j;
 }
@@ -72,8 +108,8 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
       }
       out += indented + "\n";
     }
-    out += "  shortest trace (" + std::to_string(v.trace.size()) + " steps; the two sides part after the last):\n";
-    std::string cols = render_columns(ip, semantics::replay_lockstep(both, v.trace));
+    out += "  shortest trace (" + std::to_string(v.trace.size()) + " steps; then the two sides part):\n";
+    std::string cols = render_columns(ip, semantics::replay_lockstep(both, v.trace), closing_rows(sp, v));
     std::string indented = "    ";
     for (std::size_t k = 0; k < cols.size(); ++k) {
       indented += cols[k];
@@ -108,6 +144,7 @@ nlohmann::json traces_json(const semantics::Lockstep& both, const CheckResult& r
     one["engine"] = ip.engines[v.engine];
     if (v.instr) one["instr"] = ip.instrs[*v.instr].name;
     one["trace"] = events_to_json(ip, semantics::replay_lockstep(both, v.trace));
+    one["trace"].push_back(closing_json(both.spec().program(), v));
     j["violations"].push_back(std::move(one));
   }
   return j;

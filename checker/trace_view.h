@@ -13,6 +13,10 @@ namespace syncbisim::checker {
 
 struct TraceOptions {
   bool internal = true;  // show loop entries, register operations and barriers too
+  // Rows after the last event, in one engine's column each, labelled `closing_label`: where the
+  // two sides part ("part"), or which engines are stuck ("stuck").
+  std::vector<std::pair<semantics::EngineId, std::string>> closing;
+  std::string closing_label = "part";
 };
 
 // One row per event, one column per engine.
@@ -22,6 +26,18 @@ std::string render_columns(const semantics::CompiledProgram& p, const std::vecto
 nlohmann::json events_to_json(const semantics::CompiledProgram& p, const std::vector<semantics::RunEvent>& events,
                               TraceOptions o = {});
 nlohmann::json step_to_json(const semantics::CompiledProgram& p, const semantics::Step& s);
+
+// An iteration vector over a dependency's common loops, by name: "(A=2, B=1)" (@top left out
+// when it is 1, as it always is but for a distance at @top). The JSON form keeps every loop.
+std::string named_vector(const semantics::CompiledProgram& spec, const semantics::CompiledDep& d,
+                         const std::vector<std::int64_t>& v);
+nlohmann::json named_vector_json(const semantics::CompiledProgram& spec, const semantics::CompiledDep& d,
+                                 const std::vector<std::int64_t>& v);
+// A dependency check's target t and the consumer's iteration v = t + distance.
+std::vector<std::int64_t> target_of(const semantics::DependencyCheck& c);
+std::vector<std::int64_t> iteration_of(const semantics::CompiledDep& d, const semantics::DependencyCheck& c);
+// The step where the two sides part, as the trace's last row: "C (A=2, B=1) issues in the impl only".
+std::string parting_text(const semantics::CompiledProgram& spec, const semantics::Mismatch& m);
 
 // "over-synchronization: E1 may issue I2 in the spec but not in the impl" with both sides' numbers.
 std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
