@@ -13,7 +13,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct RunArgs {
-  std::string spec, impl, svg;
+  std::string spec, impl, svg, from;
   std::uint64_t seed = 1;
   std::size_t max_steps = 100000;
   bool json = false;
@@ -53,10 +53,24 @@ int run(const RunArgs& a) {
     }
     return status_of(r.outcome);
   }
-  auto pair = load_pair(a.spec, a.impl, status);
+  std::optional<checker::TraceSteps> from;
+  if (!a.from.empty()) {
+    from = load_trace(a.from, 0, status);
+    if (!from) return status;
+  }
+  auto pair = load_pair(a.spec, a.impl, status,
+                        checker::PairOptions{semantics::Options{!from || !checker::trace_has_commits(*from)}});
   if (!pair) return status;
   const auto& both = pair->lockstep();
-  const auto r = semantics::run_lockstep(both, a.seed, a.max_steps);
+  std::vector<semantics::Step> prefix;
+  if (from) {  // --from: the trace's steps first (they must fit), then at random from its end
+    const auto replayed = checker::replay_trace(*pair->checked, *from);
+    if (!replayed.misfit.empty())
+      return input_error(
+          model::Diagnostic{a.from, "", "trace-misfit", "the trace does not fit the pair: " + replayed.misfit});
+    prefix = replayed.visible;
+  }
+  const auto r = semantics::run_lockstep(both, a.seed, a.max_steps, prefix);
   if (!a.svg.empty())
     if (const int s = write_run_svg(a.svg, both, r); s != 0) return s;
   if (a.json) {
@@ -91,6 +105,8 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-steps", args->max_steps, "stop after this many steps (exit 3)")->capture_default_str();
   cmd->add_flag("--json", args->json, "print the event list as JSON");
   cmd->add_flag("--visible-only", args->visible_only, "show issue, retire and choices only");
+  cmd->add_option("--from", args->from, "with IMPL: take the steps of this trace first, then go on at random")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--svg", args->svg, "with IMPL: draw the run as an SVG timeline into this file");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }

@@ -116,7 +116,15 @@ int run(const ShrinkArgs& a) {
   if (ec) return input_error(model::Diagnostic{a.out, "", "io", "cannot create the directory: " + ec.message()});
   const std::string stem = (std::filesystem::path(a.out) / std::filesystem::path(a.spec).stem()).string() + ".min";
   std::vector<std::pair<std::string, std::string>> files = {{stem + ".spec.json", formats::write_json(r->spec)}};
-  if (has_impl) files.push_back({stem + ".impl.json", formats::write_json(r->impl)});
+  if (has_impl) {
+    files.push_back({stem + ".impl.json", formats::write_json(r->impl)});
+    // The minimized case's traces, for `syncbisim replay` (the same file as check --trace-out).
+    fuzz::CaseOptions traced = o.check;
+    traced.want_traces = true;
+    const auto c = fuzz::check_case(r->spec, r->impl, traced);
+    if (c.invalid.empty() && !c.check.violations.empty())
+      files.push_back({stem + ".trace.json", c.traces.dump(2) + "\n"});
+  }
   if (!a.allocator.empty()) {
     files.push_back({stem + ".allocator.out", r->reply.output});
     files.push_back({stem + ".allocator.err", r->reply.errors});

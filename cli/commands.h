@@ -19,6 +19,7 @@ void add_fuzz(CLI::App& app, Context& ctx);
 void add_shrink(CLI::App& app, Context& ctx);
 void add_prove(CLI::App& app, Context& ctx);
 void add_gen(CLI::App& app, Context& ctx);
+void add_replay(CLI::App& app, Context& ctx);
 void add_simulate(CLI::App& app, Context& ctx);
 void add_table2(CLI::App& app, Context& ctx);
 

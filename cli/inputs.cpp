@@ -1,6 +1,8 @@
 #include "cli/inputs.h"
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "analysis/dependency_analysis.h"
 #include "analysis/register_use.h"
@@ -67,6 +69,25 @@ std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::str
     return std::nullopt;
   }
   return LoadedPair{std::move(*spec), std::move(*impl), std::move(*checked)};
+}
+
+std::optional<checker::TraceSteps> load_trace(const std::string& path, std::size_t which, int& status) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto doc = nlohmann::json::parse(text.str(), nullptr, false);
+  if (!in || doc.is_discarded()) {
+    status = input_error(model::Diagnostic{path, "", "bad-json", "not a JSON trace file"});
+    return std::nullopt;
+  }
+  auto t = checker::read_trace(doc, which);
+  if (!t) {
+    auto d = t.error();
+    d.file = path;
+    status = input_error(d);
+    return std::nullopt;
+  }
+  return std::move(*t);
 }
 
 }  // namespace syncbisim::cli

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "checker/program_pair.h"
+#include "checker/trace_replay.h"
 #include "formats/load.h"
 
 namespace syncbisim::cli {
@@ -28,5 +29,8 @@ struct LoadedPair {
 };
 std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status,
                                     checker::PairOptions options = {});
+
+// A trace file of any command (checker/trace_replay.h), its `which`-th trace (0: the first).
+std::optional<checker::TraceSteps> load_trace(const std::string& path, std::size_t which, int& status);
 
 }  // namespace syncbisim::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   syncbisim::cli::add_shrink(app, ctx);
   syncbisim::cli::add_prove(app, ctx);
   syncbisim::cli::add_gen(app, ctx);
+  syncbisim::cli::add_replay(app, ctx);
   syncbisim::cli::add_simulate(app, ctx);
   syncbisim::cli::add_table2(app, ctx);
   try {

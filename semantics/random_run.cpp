@@ -123,11 +123,17 @@ class LockstepRecorder {
 }  // namespace
 
 RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps) {
+  return run_lockstep(both, seed, max_steps, {});
+}
+
+RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps,
+                       const std::vector<Step>& prefix) {
   std::mt19937_64 rng(seed);
   RunResult r;
   const auto& prog = both.impl().program();
   const LockstepRecorder rec(both, r.events);
   LockstepState s = rec.initial();
+  for (const auto& st : prefix) rec.apply(s, st);
   std::vector<Step> steps;
   for (std::size_t n = 0;; ++n) {
     if (auto ms = both.mismatches(s); !ms.empty()) {
