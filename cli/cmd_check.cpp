@@ -8,6 +8,7 @@
 #include "checker/explorer.h"
 #include "checker/report.h"
 #include "checker/trip_cap.h"
+#include "cli/all_trips.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/load.h"
@@ -20,6 +21,7 @@ struct CheckArgs {
   std::string spec, impl, trace_out;
   bool json = false;
   bool no_reduction = false;
+  bool all_trips = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
@@ -33,6 +35,8 @@ void print_progress(const checker::Progress& p) {
 }
 
 int check(const CheckArgs& a) {
+  if (a.all_trips)
+    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds});
   int status = 0;
   auto pair = load_pair(a.spec, a.impl, status);
   if (!pair) return status;
@@ -91,6 +95,9 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
+  cmd->add_flag("--all-trips", a->all_trips,
+                "one verdict for every trip count: the prover on every consumer plus the explorer at trips capped by "
+                "--max-trip (default 3)");
   cmd->callback([a, &ctx] { ctx.status = check(*a); });
 }
 
