@@ -259,21 +259,62 @@ class Run {
     const auto& sop = spec_op(e);
     const auto& iop = impl_op(e);
     const bool at_c = sop.kind == OpKind::Instr && sop.a == r_.consumer;
-    if (!at_c && iop.kind != OpKind::Barrier) return;
-    if (at_c && iop.kind != OpKind::Barrier && both_.spec_can_issue(s_, e) == both_.impl_can_issue(s_, e)) return;
-    for (auto& m : both_.mismatches(s_)) {
-      if (m.engine != e || m.instr != r_.consumer) continue;
-      const bool under = m.impl_can && !m.spec_can;
-      if (under == (r_.goal == Goal::UnderSync)) {
-        out_.found = std::move(m);
+    if (iop.kind == OpKind::Barrier) {
+      held_check();
+      return;
+    }
+    if (!at_c || both_.spec_can_issue(s_, e) == both_.impl_can_issue(s_, e)) return;
+    for (auto& m : both_.mismatches(s_))
+      if (m.engine == e && m.instr == r_.consumer) {
+        record(std::move(m));
         return;
       }
-      if (!out_.other) {
-        out_.other = std::move(m);
-        out_.other_trace = out_.trace;
-        out_.other_at = where();
+  }
+
+  // The impl holds e at a barrier: would the spec, taking e's loop control with the planned
+  // choices, come to the consumer and may it issue it there (docs/semantics.md, the lock step
+  // compares the spec's next instruction past loop control then)?
+  void held_check() {
+    const auto e = r_.engine;
+    auto spec = s_.spec;
+    const auto& control = both_.spec().control();
+    std::vector<Step> steps;
+    for (int budget = 0; budget < 10000; ++budget) {
+      const auto& op = control.next_op(spec.control, e);
+      if (op.kind == OpKind::Instr) {
+        if (op.a != r_.consumer || !both_.spec().can_issue(spec, e)) return;
+        semantics::Mismatch m;
+        m.engine = e;
+        m.instr = r_.consumer;
+        m.spec_can = true;
+        m.spec_checks = both_.spec().explain(spec, e);
+        m.impl_blocked_at_barrier = true;
+        record(std::move(m));
+        return;
       }
+      if (op.kind != OpKind::LoopHead && op.kind != OpKind::LoopBack) return;
+      Step st;
+      if (!control.deterministic_loop_step(spec.control, e, st)) {
+        const auto* range = std::get_if<model::RangeTrip>(&sp_.loops[op.a].rule[e]);
+        if (!range) return;
+        std::uint32_t v = range->min;
+        if (auto it = r_.trips.find(op.a); it != r_.trips.end()) v = std::clamp(it->second, range->min, range->max);
+        st = Step{StepKind::Choose, e, v, op.a};
+      }
+      both_.spec().apply(spec, st);
+    }
+  }
+
+  void record(semantics::Mismatch m) {
+    const bool under = m.impl_can && !m.spec_can;
+    if (under == (r_.goal == Goal::UnderSync)) {
+      out_.found = std::move(m);
       return;
+    }
+    if (!out_.other) {
+      out_.other = std::move(m);
+      out_.other_trace = out_.trace;
+      out_.other_at = where();
     }
   }
 

@@ -78,7 +78,6 @@ struct Job {
   const checker::ProgramPair& pair;
   const analysis::DependencyAnalysis& analysis;
   const ProveOptions& o;
-  bool uniform = true;
 };
 
 Answer combine(Answer a, Answer b) {
@@ -96,7 +95,7 @@ class ConsumerProof {
         holdable_(holdable),
         solver_(ctx_, job.o.z3_timeout_ms),
         enc_deps_(std::move(deps)),
-        enc_(ctx_, job.places, job.spec_ix, job.analysis, c, job.uniform) {
+        enc_(ctx_, job.places, job.spec_ix, job.analysis, c) {
     const auto& sp = job.pair.spec_code();
     for (semantics::LoopId l = 0; l < sp.loops.size(); ++l) loop_id_[sp.loops[l].name] = l;
     for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) instr_id_[sp.instrs[i].name] = i;
@@ -125,17 +124,17 @@ class ConsumerProof {
       r.exact = refuted(*over_, std::nullopt);
     } else {
       if (holdable_) {
-        if (const auto h = enc_.held()) {
-          held = decide({*h, enc_.spec_ok()}, Goal::AtBarrier);
-        } else {
+        // Without the barrier facts (barriers the prover cannot relate across engines), the
+        // held states are all states where the spec may issue c: still a proof if there are none
+        // (an unreachable consumer), else a model to run.
+        const auto h = enc_.held();
+        held = decide({h ? *h : ctx_.truth(true), enc_.spec_ok()}, Goal::AtBarrier);
+        if (!h && held.answer == Answer::Unknown) {
           const auto& why = job_.places.barrier_misalignment();
-          held = Property{Answer::Unknown,
-                          "the impl may hold it at a barrier, and the prover cannot relate the engines there: " +
-                              (why.empty() ? std::string("under divergent control (paper §7.5) engines may meet "
-                                                         "different numbers of barriers")
-                                           : why),
-                          std::nullopt, std::nullopt};
-          if (job_.o.replay) held = directed_without_model(held);
+          held.reason += "; the impl may hold it at a barrier, and the prover cannot relate the engines there: " +
+                         (why.empty() ? std::string("a barrier lies in a loop with a per-engine trip rule "
+                                                    "(paper §7.5), so engines may meet different numbers of barriers")
+                                      : why);
         }
       }
       if (held.answer == Answer::Refuted) {
@@ -153,6 +152,9 @@ class ConsumerProof {
     // A proved property must never meet a witness (docs/prover.md "Soundness"): say so loudly.
     if (r.safe.answer == Answer::Proved && under_) r.safe = internal("safety", *under_);
     if (r.exact.answer == Answer::Proved && over_) r.exact = internal("exactness", *over_);
+    for (auto* p : {&r.safe, &r.exact})
+      if (p->answer == Answer::Unknown)
+        for (const auto& a : enc_.approximated()) p->reason += "; " + a;
     r.answer = combine(r.safe.answer, r.exact.answer);
     return r;
   }
@@ -283,13 +285,6 @@ class ConsumerProof {
     return w;
   }
 
-  Property directed_without_model(Property unknown) {
-    std::map<semantics::LoopId, std::uint32_t> trips;
-    const auto dr = direct(Goal::AtBarrier, std::nullopt, trips);
-    if (auto w = take(dr, Goal::AtBarrier, trips)) return refuted(*w, std::nullopt);
-    return unknown;
-  }
-
   // Proved if `violation` is unsatisfiable; otherwise a directed run from a model of the
   // constant-trip family, smallest trips first.
   Property decide(const std::vector<smt::Term>& violation, Goal goal) {
@@ -361,8 +356,7 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   const auto& ix = norm_ix.ok() ? *norm_ix : impl_ix;
   const auto places = Places::build(norm_ix.ok() ? norm : impl, ix);
   const auto analysis = analysis::analyze_dependencies(spec, spec_ix);
-  Job job{spec, impl, spec_ix, places, *result.pair, analysis, options, true};
-  for (const auto& l : spec_ix.loops) job.uniform = job.uniform && !(l.trip && l.trip->divergent);
+  Job job{spec, impl, spec_ix, places, *result.pair, analysis, options};
   const auto held = first_after_barrier(result.pair->impl_code());
   const auto& sp = result.pair->spec_code();
   for (model::InstrId c = 0; c < ix.instrs.size(); ++c) {

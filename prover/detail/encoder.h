@@ -68,15 +68,16 @@ struct Found {
   const RegWrite* def = nullptr;      // for register searches: the assignment found
   const ItemRef* item = nullptr;      // the event (its last item, for a loop's end)
   model::LoopId ended = model::kTop;  // the event ends this loop's body; `at` is after the loop
+  // (Searches with instructions) `item` null: the last instruction lies in loop `ended`, and
+  // `opaque`: barriers may follow it there, where the search does not look.
+  bool opaque = false;
 };
 
 class Encoder {
  public:
-  // `uniform`: no loop of the program has a per-engine rule, so every engine walks the same
-  // trips (paper §7.1); the facts relating several engines' frontiers need it.
   // `analysis` is the spec's; the consumer's own dependencies are picked from it by name.
   Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-          const analysis::DependencyAnalysis& analysis, model::InstrId consumer, bool uniform);
+          const analysis::DependencyAnalysis& analysis, model::InstrId consumer);
 
   // Builds both sides and the facts. Throws Outside.
   void encode();
@@ -93,6 +94,9 @@ class Encoder {
   smt::Term under_sync() const { return impl_ok_ && !spec_ok_; }
   smt::Term over_sync() const { return spec_ok_ && !impl_ok_; }
   smt::Term spec_ok() const { return spec_ok_; }
+  // Over-approximations the encoding had to make (a semaphore whose last reset it cannot place):
+  // said along with an unknown answer.
+  const std::vector<std::string>& approximated() const { return approximated_; }
   // The constant-trip histories a directed run can rebuild, with every trip at most `cap`.
   std::vector<smt::Term> family(std::uint64_t cap);
   // Some loop's constant trip exceeds `n` (to ask the family for a different model).
@@ -114,6 +118,10 @@ class Encoder {
   smt::Term W(model::LoopId l, model::LoopId d, std::uint32_t i);
   smt::Term T(model::LoopId l);
   smt::Term full(model::LoopId l, model::LoopId a);
+  // Every loop from l up to a (excluded) can run one constant trip in a directed run.
+  bool fixable_chain(model::LoopId l, model::LoopId a) const;
+  // The trip of l's `index`-th run (0-based) when its rule is a sequence of different values.
+  std::optional<smt::Term> seq_trip(model::LoopId l, const smt::Term& index);
   smt::Term guard_of(const Point& q);
   // ---- points (points.cpp) ----
   Point consumer_point() const;
@@ -166,9 +174,19 @@ class Encoder {
   std::vector<model::LoopId> path_;  // @top .. parent(c)
   const analysis::DependencyAnalysis& analysis_;
   std::vector<const analysis::DependencyInfo*> dep_infos_;
-  bool uniform_;
+  // Instructions no loop with a per-engine rule encloses: every engine's walk counts them the
+  // same way up to any point (paper §7.1, uniform control), so facts relating several engines'
+  // frontiers may name them; and whether every barrier is such (then every engine meets the
+  // same barriers in the same order).
+  std::vector<std::uint8_t> shared_;
+  bool barriers_shared_ = true;
+  bool shared(model::InstrId i) const { return shared_[i] != 0; }
+  // Its executions before a point of the consumer's walk are known: shared, or on the consumer's
+  // own engine (whose walk it is).
+  bool countable(model::InstrId i) const { return shared(i) || places_.instr(i).engine == engine_; }
   std::map<std::string, RegisterWrites> regs_;
 
+  std::vector<std::string> approximated_;
   std::vector<smt::Term> facts_;     // true in every reachable state (over-approximation)
   std::vector<smt::Term> released_;  // ... where the impl stands at c
   std::optional<smt::Term> held_;    // ... where the impl is held at the barrier before c

@@ -19,8 +19,19 @@ namespace syncbisim::prover::detail {
 void Encoder::add_frontier_facts() {
   // With barriers, whether the consumer's engine may be held at one depends on every engine
   // (add_barrier_bounds): every instruction's retirements take part.
-  if (uniform_ && places_.has_barrier() && places_.barrier_misalignment().empty())
-    for (model::InstrId i = 0; i < places_.index().instrs.size(); ++i) R(i);
+  if (barriers_shared_ && places_.has_barrier() && places_.barrier_misalignment().empty())
+    for (model::InstrId i = 0; i < places_.index().instrs.size(); ++i)
+      if (countable(i)) R(i);
+  // The producers of what the two sides read take part too (causality below): one level.
+  {
+    const auto& ix = places_.index();
+    std::vector<model::InstrId> more;
+    for (const auto& d : analysis_.deps) {
+      const auto q = *ix.instr(spec_ix_.instrs[d.consumer].name);
+      if (R_.count(q)) more.push_back(*ix.instr(spec_ix_.instrs[d.producer].name));
+    }
+    for (const auto p : more) R(p);
+  }
   // Alternation.
   for (const auto& [a, ra] : R_)
     for (const auto& [b, rb] : R_) {
@@ -32,25 +43,27 @@ void Encoder::add_frontier_facts() {
       facts_.push_back(ra <= rb + 1);
     }
   // Causality: an instruction that has retired n times has issued n times, each time with the
-  // spec's condition true (the lock step issues only then). For a same-iteration dependency
-  // p -> q with both directly in one loop S, q's n-th instance runs at the n-th entry of S on
-  // its engine and needs n retirements of p: R(p) >= R(q).
+  // spec's condition true (the lock step issues only then). For a dependency p -> q with both
+  // directly in one loop S and offset k at S only, q's n-th instance runs at the n-th entry of S
+  // on its engine and needs n - k retirements of p, unless its iteration is among the first k of
+  // its trip. With k = 0 there are none such: R(p) >= R(q). With k > 0, when S runs one trip in
+  // all (its parent is @top), only its first k iterations: R(p) + k >= R(q).
   const auto& ix = places_.index();
   for (const auto& d : analysis_.deps) {
-    if (d.P != d.S ||
-        spec_ix_.loops[d.S].name != ix.loops[places_.instr(*ix.instr(spec_ix_.instrs[d.consumer].name)).at.loop].name)
-      continue;
-    if (std::any_of(d.distance.begin(), d.distance.end(), [](std::uint32_t x) { return x != 0; })) continue;
-    const auto p = *ix.instr(spec_ix_.instrs[d.producer].name), q = *ix.instr(spec_ix_.instrs[d.consumer].name);
-    if (R_.count(p) && R_.count(q)) facts_.push_back(R_.at(p) >= R_.at(q));
+    const auto q = *ix.instr(spec_ix_.instrs[d.consumer].name);
+    if (d.P != d.S || spec_ix_.loops[d.S].name != ix.loops[places_.instr(q).at.loop].name) continue;
+    bool above = false;
+    for (std::size_t i = 0; i + 1 < d.distance.size(); ++i) above = above || d.distance[i] != 0;
+    if (above || (d.offset > 0 && spec_ix_.loops[d.S].parent != model::kTop)) continue;
+    const auto p = *ix.instr(spec_ix_.instrs[d.producer].name);
+    if (R_.count(p) && R_.count(q)) facts_.push_back(R_.at(p) + d.offset >= R_.at(q));
   }
   // The consumer's engine has issued exactly what precedes c in its walk.
   const auto c = consumer_point();
   for (const auto& [i, r] : R_)
     if (places_.instr(i).engine == engine_) facts_.push_back(r <= count(i, c));
-  if (!uniform_) return;
   for (std::size_t d = 0; d < deps_.size(); ++d) add_landmark(d);
-  if (places_.has_barrier() && places_.barrier_misalignment().empty()) add_barrier_bounds();
+  if (places_.has_barrier() && places_.barrier_misalignment().empty() && barriers_shared_) add_barrier_bounds();
 }
 
 void Encoder::add_landmark(std::size_t dep) {
@@ -59,9 +72,10 @@ void Encoder::add_landmark(std::size_t dep) {
   const auto& ix = places_.index();
   const auto& p = places_.instr(t.producer);
   const auto E = p.engine;
+  if (!countable(t.producer)) return;
   std::vector<model::InstrId> rel;
   for (const auto& [i, r] : R_)
-    if (places_.instr(i).engine == E) rel.push_back(i);
+    if (places_.instr(i).engine == E && countable(i)) rel.push_back(i);
   if (rel.size() < 2) return;  // R(p) alone: nothing to relate
   const auto cs = consumer_stmt_in(t.S);
   smt::Term guard = !t.underflow;
@@ -88,7 +102,7 @@ void Encoder::add_landmark(std::size_t dep) {
         auto m = nat("tail_" + ix.instrs[i].name);
         const auto b = bounds_on_engine(pi.at.loop);
         if (places_.parent(pi.at.loop) == t.P) facts_.push_back(implies(guard, m >= b.lo && m <= b.hi));
-        family_.push_back(m == full(pi.at.loop, t.P));
+        if (fixable_chain(pi.at.loop, t.P)) family_.push_back(m == full(pi.at.loop, t.P));
         tail = m;
       }
       before_x.push_back(count(i, after) - tail);
@@ -143,7 +157,7 @@ std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> Encoder::
         c = c - 1;
       } else if (ix.encloses(m, pi.at.loop)) {
         auto per = nat("per_iteration_" + ix.instrs[i].name);
-        family_.push_back(per == full(pi.at.loop, m));
+        if (fixable_chain(pi.at.loop, m)) family_.push_back(per == full(pi.at.loop, m));
         c = c - per;
       }
       n.emplace(i, c);
@@ -160,7 +174,8 @@ std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> Encoder::
 void Encoder::add_barrier_bounds() {
   const auto c = consumer_point();
   std::vector<model::InstrId> rel;
-  for (const auto& [i, r] : R_) rel.push_back(i);
+  for (const auto& [i, r] : R_)
+    if (countable(i)) rel.push_back(i);
   // Lower bounds: every engine drained at the last release. A layout the search does not
   // follow leaves them out (fewer facts, never a wrong one).
   std::vector<Found> last;
@@ -193,6 +208,10 @@ void Encoder::add_barrier_bounds() {
       parts.push_back(R(i) <= upto.at(i));
       lagging.push_back(R(i) < upto.at(i));
     }
+    // An instruction whose counts are not known (another engine's, under a per-engine rule)
+    // may be the one not retired.
+    for (model::InstrId i = 0; i < places_.index().instrs.size(); ++i)
+      if (!countable(i)) lagging.push_back(ctx_.truth(true));
     parts.push_back(ctx_.any(lagging));
     for (const auto& [g, n] : lower)
       for (const auto i : rel) low.push_back(implies(g, n.at(i) >= 0 && R(i) >= n.at(i)));
@@ -221,7 +240,15 @@ void Encoder::add_barrier_bounds() {
       continue;
     }
     for (const auto& f : found) {
-      if (!f.at || f.item->kind == ItemRef::Kind::Instr) continue;  // the chain ends
+      if (f.opaque) {
+        // Held at some barrier inside loop f.ended's last iteration, or before: nobody has passed
+        // the point after it, no more known.
+        std::map<model::InstrId, smt::Term> n;
+        for (const auto i : rel) n.emplace(i, count(i, on_engine(f, places_.instr(i).engine)));
+        held_at(f.guard, n, {});
+        continue;
+      }
+      if (!f.at || !f.item || f.item->kind == ItemRef::Kind::Instr) continue;  // the chain ends
       held_at(f.guard, counts_at(f), barrier_before(f));
       if (f.ended == model::kTop) {
         todo.push_back({f.guard, *f.at});
@@ -242,7 +269,7 @@ void Encoder::add_barrier_bounds() {
         if (pi.at.loop == m) n = n - 1;
         else if (places_.index().encloses(m, pi.at.loop)) {
           auto per = nat("last_iteration_" + places_.index().instrs[i].name);
-          family_.push_back(per == full(pi.at.loop, m));
+          if (fixable_chain(pi.at.loop, m)) family_.push_back(per == full(pi.at.loop, m));
           n = n - per;
         }
         before_last.emplace(i, n);
@@ -251,7 +278,7 @@ void Encoder::add_barrier_bounds() {
       todo.push_back({f.guard, Point{q.anchor, q.back, places_.stmt_of(m), 0, engine_}});
     }
   }
-  if (!held_cases.empty()) held_ = ctx_.any(held_cases);
+  held_ = ctx_.any(held_cases);  // no case: c is never held (false)
 }
 
 }  // namespace syncbisim::prover::detail

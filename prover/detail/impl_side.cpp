@@ -64,13 +64,29 @@ smt::Term Encoder::semaphore(const std::string& sem) {
   if (!ever_reset) {
     cases.push_back(Found{ctx_.truth(true), std::nullopt, nullptr, nullptr, model::kTop});
   } else {
-    if (!places_.barrier_misalignment().empty())
-      throw Outside{"semaphore " + sem + " is reset by barriers, but " + places_.barrier_misalignment()};
-    if (!uniform_)
-      throw Outside{"semaphore " + sem +
-                    " is reset by barriers under divergent control (paper §7.5): engines may meet different "
-                    "numbers of barriers"};
-    cases = last_reset(sem);
+    std::string why;
+    if (!places_.barrier_misalignment().empty()) why = places_.barrier_misalignment();
+    else if (!barriers_shared_)
+      why =
+          "a barrier lies in a loop with a per-engine trip rule (paper §7.5), so engines may meet different "
+          "numbers of barriers";
+    else {
+      try {
+        cases = last_reset(sem);
+      } catch (const Outside& o) {
+        why = o.reason;
+      }
+    }
+    if (!why.empty()) {
+      // Where its last reset was is not known: its value lies between none and all of the
+      // signals retired (an over-approximation, never a wrong fact).
+      approximated_.push_back("semaphore " + sem + " is reset by barriers the prover cannot place (" + why + ")");
+      std::vector<smt::Term> all;
+      for (const auto i : signals) all.push_back(places_.instr(i).signal->add * R(i));
+      auto v = nat("sem_" + sem);
+      facts_.push_back(v <= ctx_.sum(all));
+      return v;
+    }
   }
   // Per case (exclusive guards), the signals retired since that release.
   std::optional<smt::Term> value;
@@ -78,7 +94,15 @@ smt::Term Encoder::semaphore(const std::string& sem) {
     std::vector<smt::Term> parts;
     for (const auto i : signals) {
       auto r = R(i);
-      if (cases[k].at) r = r - count(i, on_engine(cases[k], places_.instr(i).engine));
+      if (cases[k].at && countable(i)) {
+        r = r - count(i, on_engine(cases[k], places_.instr(i).engine));
+      } else if (cases[k].at) {
+        // Under a per-engine rule its engine's count at the release is its own: somewhere
+        // between none and all of what it has retired.
+        auto since = nat("since_reset_" + places_.index().instrs[i].name);
+        facts_.push_back(since <= r);
+        r = since;
+      }
       parts.push_back(places_.instr(i).signal->add * r);
     }
     const auto v = ctx_.sum(parts);

@@ -12,12 +12,21 @@ namespace syncbisim::prover::detail {
 
 namespace {
 
-TripBounds choice_bounds(const model::Choice& c) {
+// What a rule allows a trip; `first`: only the first trip (a loop directly in @top runs one).
+TripBounds choice_bounds(const model::Choice& c, bool first = false) {
   if (const auto* k = std::get_if<model::ConstTrip>(&c)) return {k->n, k->n, true};
   if (const auto* r = std::get_if<model::RangeTrip>(&c)) return {r->min, r->max, true};
   const auto& v = std::get<model::SeqTrip>(c).values;
+  if (first) return {v[0], v[0], true};
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   return {*lo, *hi, *lo == *hi};
+}
+
+// A branch loop's trip from the cond's rule over branches (0 = then, 1 = else).
+TripBounds branch_trip(model::LoopKind kind, const TripBounds& b) {
+  if (kind == model::LoopKind::CondThen)
+    return {1 - std::min<std::uint64_t>(b.hi, 1), 1 - std::min<std::uint64_t>(b.lo, 1), b.fixable};
+  return {std::min<std::uint64_t>(b.lo, 1), std::min<std::uint64_t>(b.hi, 1), b.fixable};
 }
 
 // Products of trip bounds, kept far from overflow (a bound that large constrains nothing).
@@ -30,7 +39,7 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 }  // namespace
 
 Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-                 const analysis::DependencyAnalysis& analysis, model::InstrId consumer, bool uniform)
+                 const analysis::DependencyAnalysis& analysis, model::InstrId consumer)
     : ctx_(ctx),
       places_(impl),
       spec_ix_(spec_ix),
@@ -39,11 +48,21 @@ Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramInde
       point_(impl.instr(consumer).at),
       path_(impl.index().path(impl.instr(consumer).at.loop)),
       analysis_(analysis),
-      uniform_(uniform),
       regs_(register_writes(impl, impl.instr(consumer).engine)) {
   const auto& name = impl.index().instrs[consumer].name;
   for (const auto& d : analysis.deps)
     if (spec_ix.instrs[d.consumer].name == name) dep_infos_.push_back(&d);
+  const auto& ix = impl.index();
+  auto divergent_around = [&](model::LoopId l) {
+    for (; l != model::kTop; l = ix.loops[l].parent)
+      if (const auto sl = spec_ix.loop(ix.loops[l].name);
+          sl && spec_ix.loops[*sl].trip && spec_ix.loops[*sl].trip->divergent)
+        return true;
+    return false;
+  };
+  shared_.resize(ix.instrs.size());
+  for (model::InstrId i = 0; i < ix.instrs.size(); ++i) shared_[i] = !divergent_around(impl.instr(i).at.loop);
+  for (const auto& b : impl.barriers()) barriers_shared_ = barriers_shared_ && !divergent_around(b.at.loop);
 }
 
 void Encoder::encode() {
@@ -75,10 +94,15 @@ smt::Term Encoder::nat(const std::string& name) {
 TripBounds Encoder::bounds_on_engine(model::LoopId l) const {
   const auto& info = places_.index().loops[l];
   if (info.kind == model::LoopKind::Top) return {1, 1, true};
-  if (info.kind != model::LoopKind::Loop) return {0, 1, true};
   const auto sl = spec_ix_.loop(info.name);
+  const bool first = info.parent == model::kTop;
+  if (info.kind != model::LoopKind::Loop) {
+    if (!sl || !spec_ix_.loops[*sl].trip) return {0, 1, true};  // taken: any
+    return branch_trip(info.kind,
+                       choice_bounds(spec_ix_.loops[*sl].trip->for_engine(places_.index().engines[engine_]), first));
+  }
   if (!sl || !spec_ix_.loops[*sl].trip) throw Outside{"loop " + info.name + " has no trip rule"};
-  return choice_bounds(spec_ix_.loops[*sl].trip->for_engine(places_.index().engines[engine_]));
+  return choice_bounds(spec_ix_.loops[*sl].trip->for_engine(places_.index().engines[engine_]), first);
 }
 
 TripBounds Encoder::replay_bounds(model::LoopId l) const {
@@ -87,19 +111,20 @@ TripBounds Encoder::replay_bounds(model::LoopId l) const {
   const auto sl = spec_ix_.loop(info.name);
   if (!sl || !spec_ix_.loops[*sl].trip) return {0, 1, false};
   const auto& rule = *spec_ix_.loops[*sl].trip;
-  TripBounds b = choice_bounds(rule.uniform);
+  const bool first = info.parent == model::kTop;
+  TripBounds b = choice_bounds(rule.uniform, first);
   if (rule.divergent) {
     // One constant for every engine: it must be a value each engine's rule allows.
     for (const auto& e : spec_ix_.engines) {
-      const auto c = choice_bounds(rule.for_engine(e));
+      const auto c = choice_bounds(rule.for_engine(e), first);
       b = {std::max(b.lo, c.lo), std::min(b.hi, c.hi), b.fixable && c.fixable};
     }
-    if (b.lo > b.hi) b = {bounds_on_engine(l).lo, bounds_on_engine(l).hi, false};
+    if (b.lo > b.hi) {
+      b = choice_bounds(rule.for_engine(places_.index().engines[engine_]), first);
+      b.fixable = false;
+    }
   }
-  if (info.kind == model::LoopKind::CondThen)
-    return {1 - std::min<std::uint64_t>(b.hi, 1), 1 - std::min<std::uint64_t>(b.lo, 1), b.fixable};
-  if (info.kind == model::LoopKind::CondElse)
-    return {std::min<std::uint64_t>(b.lo, 1), std::min<std::uint64_t>(b.hi, 1), b.fixable};
+  if (info.kind != model::LoopKind::Loop) return branch_trip(info.kind, b);
   return b;
 }
 
@@ -150,9 +175,37 @@ smt::Term Encoder::j(model::LoopId l) {
   // The current iteration of the current trip: started, and within what the rule allows.
   facts_.push_back(v >= 1);
   facts_.push_back(v <= bounds_on_engine(l).hi);
-  family_.push_back(v <= T(l));
   j_.emplace(l, v);
+  if (l != model::kTop && places_.parent(l) != model::kTop)
+    if (const auto t = seq_trip(l, E(places_.parent(l)) - 1)) facts_.push_back(v <= *t);
+  if (replay_bounds(l).fixable) family_.push_back(v <= T(l));
   return v;
+}
+
+std::optional<smt::Term> Encoder::seq_trip(model::LoopId l, const smt::Term& index) {
+  // A rule whose k-th trip runs values[k] (the last repeating): the trip of the statement's k-th
+  // run, k counted on the consumer's engine (docs/semantics.md: indexed loops count their trips).
+  const auto& info = places_.index().loops[l];
+  const auto sl = spec_ix_.loop(info.name);
+  if (info.kind == model::LoopKind::Top || !sl || !spec_ix_.loops[*sl].trip) return std::nullopt;
+  const auto* seq =
+      std::get_if<model::SeqTrip>(&spec_ix_.loops[*sl].trip->for_engine(places_.index().engines[engine_]));
+  if (!seq || seq->values.size() < 2) return std::nullopt;
+  auto trip = [&](std::uint32_t v) -> std::uint64_t {
+    if (info.kind == model::LoopKind::CondThen) return v == 0 ? 1 : 0;
+    if (info.kind == model::LoopKind::CondElse) return v == 0 ? 0 : 1;
+    return v;
+  };
+  const auto& vs = seq->values;
+  smt::Term out = ctx_.nat(trip(vs.back()));
+  for (std::size_t k = vs.size() - 1; k-- > 0;) out = ite(index == k, ctx_.nat(trip(vs[k])), out);
+  return out;
+}
+
+bool Encoder::fixable_chain(model::LoopId l, model::LoopId a) const {
+  for (; l != a; l = places_.parent(l))
+    if (!replay_bounds(l).fixable) return false;
+  return true;
 }
 
 smt::Term Encoder::full(model::LoopId l, model::LoopId a) {
@@ -181,7 +234,7 @@ smt::Term Encoder::N(model::LoopId l, model::LoopId a) {
       const auto earlier = N(places_.parent(l), a) - 1;
       facts_.push_back(*v >= b.lo * earlier + j(l));
       facts_.push_back(*v <= b.hi * earlier + j(l));
-      family_.push_back(*v == (N(places_.parent(l), a) - 1) * T(l) + j(l));
+      if (fixable_chain(l, places_.parent(l))) family_.push_back(*v == (N(places_.parent(l), a) - 1) * T(l) + j(l));
     }
   } else {
     const auto J = junction(l);
@@ -194,6 +247,8 @@ smt::Term Encoder::N(model::LoopId l, model::LoopId a) {
           const auto b = bounds_on_engine(l);
           facts_.push_back(*v >= b.lo);
           facts_.push_back(*v <= b.hi);
+          if (J != model::kTop)
+            if (const auto t = seq_trip(l, E(J) - 1)) facts_.push_back(*v == *t);
         } else {
           // One trip of l per iteration of its parent.
           const auto b = bounds_on_engine(l);
@@ -201,7 +256,7 @@ smt::Term Encoder::N(model::LoopId l, model::LoopId a) {
           facts_.push_back(*v >= b.lo * up);
           facts_.push_back(*v <= b.hi * up);
         }
-        family_.push_back(*v == full(l, J));
+        if (fixable_chain(l, J)) family_.push_back(*v == full(l, J));
       } else {
         // After c in J's body (not reached yet in this iteration), or the other branch of the
         // cond c sits in (never both in one iteration).
@@ -221,7 +276,7 @@ smt::Term Encoder::N(model::LoopId l, model::LoopId a) {
       const auto earlier = N(J, a) - 1;
       facts_.push_back(*v >= lo * earlier + N(l, J));
       facts_.push_back(*v <= hi * earlier + N(l, J));
-      family_.push_back(*v == (N(J, a) - 1) * full(l, J) + N(l, J));
+      if (fixable_chain(l, J)) family_.push_back(*v == (N(J, a) - 1) * full(l, J) + N(l, J));
     }
   }
   N_.emplace(std::make_pair(l, a), *v);
@@ -248,6 +303,8 @@ smt::Term Encoder::W(model::LoopId l, model::LoopId d, std::uint32_t i) {
   const auto up = places_.parent(l) == d ? ctx_.nat(1) : W(places_.parent(l), d, i);
   // One trip of l per iteration of its parent, within l's rule.
   facts_.push_back(implies(exists, v >= b.lo * up && v <= b.hi * up));
+  if (places_.parent(l) == d && d != model::kTop)
+    if (const auto t = seq_trip(l, E(d) - 1 - i)) facts_.push_back(implies(exists, v == *t));
   if (ix.loops[l].kind == model::LoopKind::CondThen)
     facts_.push_back(implies(exists, v + W(*ix.loop(model::else_loop(ix.loops[l].cond)), d, i) == up));
   if (i == 0) {
@@ -257,7 +314,7 @@ smt::Term Encoder::W(model::LoopId l, model::LoopId d, std::uint32_t i) {
     if (places_.stmt_in(d, l) < consumer_stmt_in(d)) facts_.push_back(v == so_far);
     else facts_.push_back(v >= so_far);
   }
-  family_.push_back(v == full(l, d));
+  if (fixable_chain(l, d)) family_.push_back(v == full(l, d));
   return v;
 }
 

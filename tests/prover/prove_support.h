@@ -2,6 +2,7 @@
 // Loading corpus pairs for the prover tests and running both the prover and the explorer on them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -59,8 +60,9 @@ inline const prover::ConsumerResult* consumer(const prover::ProveResult& r, cons
 }
 
 struct Explored {
-  std::set<std::string> under, over;  // instructions with an under- / over-sync mismatch
-  std::set<std::string> violated;     // ... or a deadlock standing before them
+  std::set<std::string> under, over;   // instructions with an under- / over-sync mismatch
+  std::set<std::string> over_engines;  // engines with an over-sync mismatch
+  std::set<std::string> violated;      // ... or a deadlock standing before them
   checker::CheckResult result;
 };
 
@@ -91,9 +93,56 @@ inline Explored explore(const formats::LoadedProgram& spec, const model::Program
     const auto& name = scode.instrs[*v.instr].name;
     out.violated.insert(name);
     if (v.kind == checker::ViolationKind::UnderSync) out.under.insert(name);
-    if (v.kind == checker::ViolationKind::OverSync) out.over.insert(name);
+    if (v.kind == checker::ViolationKind::OverSync) {
+      out.over.insert(name);
+      out.over_engines.insert(scode.engines[v.engine]);
+    }
   }
   return out;
+}
+
+// Does the witness end where the two sides disagree on issuing `instr` on `engine`? Every step
+// must be one the lock step offers. Held at a barrier: the impl stands at one, and the spec,
+// taking the engine's loop control (some choice of trips), comes to the instruction and may
+// issue it there.
+inline bool witness_holds(const prover::ProveResult& r, const std::string& instr, const std::string& engine,
+                          const prover::Witness& w) {
+  const auto& both = r.pair->lockstep();
+  const auto& sp = r.pair->spec_code();
+  auto s = both.initial();
+  std::vector<semantics::Step> enabled;
+  for (const auto& st : w.trace) {
+    enabled.clear();
+    both.visible(s, enabled);
+    if (std::find(enabled.begin(), enabled.end(), st) == enabled.end()) return false;
+    both.apply(s, st);
+  }
+  const bool under = w.kind == "under-sync";
+  for (const auto& m : both.mismatches(s))
+    if (sp.instrs[m.instr].name == instr && sp.engines[m.engine] == engine && (m.impl_can && !m.spec_can) == under)
+      return true;
+  if (under || !w.mismatch.impl_blocked_at_barrier) return false;
+  const auto e = w.mismatch.engine;
+  if (both.impl().control().next_op(s.impl.control, e).kind != semantics::OpKind::Barrier) return false;
+  std::vector<semantics::SpecState> todo{s.spec};
+  std::vector<semantics::Step> steps;
+  for (int budget = 0; !todo.empty() && budget < 100000; ++budget) {
+    auto cur = std::move(todo.back());
+    todo.pop_back();
+    const auto& op = both.spec().control().next_op(cur.control, e);
+    if (op.kind == semantics::OpKind::Instr) {
+      if (sp.instrs[op.a].name == instr && both.spec().can_issue(cur, e)) return true;
+      continue;
+    }
+    steps.clear();
+    both.spec().control().loop_steps(cur.control, e, steps);
+    for (const auto& st : steps) {
+      auto next = cur;
+      both.spec().apply(next, st);
+      todo.push_back(std::move(next));
+    }
+  }
+  return false;
 }
 
 // An impl file's `# spec:` header.
