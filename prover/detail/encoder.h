@@ -180,6 +180,7 @@ class Encoder {
   // same barriers in the same order).
   std::vector<std::uint8_t> shared_;
   bool barriers_shared_ = true;
+  bool divergent_ = false;  // some loop or cond has a per-engine rule
   bool shared(model::InstrId i) const { return shared_[i] != 0; }
   // Its executions before a point of the consumer's walk are known: shared, or on the consumer's
   // own engine (whose walk it is).

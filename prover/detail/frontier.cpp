@@ -209,9 +209,12 @@ void Encoder::add_barrier_bounds() {
       lagging.push_back(R(i) < upto.at(i));
     }
     // An instruction whose counts are not known (another engine's, under a per-engine rule)
-    // may be the one not retired.
+    // may be the one not retired; and under a per-engine rule an engine may also stand at a
+    // loop head waiting to choose its own trip (under uniform control the consumer's engine,
+    // which passed every head before b, made or read every choice there already).
     for (model::InstrId i = 0; i < places_.index().instrs.size(); ++i)
       if (!countable(i)) lagging.push_back(ctx_.truth(true));
+    if (divergent_) lagging.push_back(ctx_.truth(true));
     parts.push_back(ctx_.any(lagging));
     for (const auto& [g, n] : lower)
       for (const auto i : rel) low.push_back(implies(g, n.at(i) >= 0 && R(i) >= n.at(i)));

@@ -60,6 +60,7 @@ Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramInde
         return true;
     return false;
   };
+  for (model::LoopId l = 1; l < ix.loops.size(); ++l) divergent_ = divergent_ || divergent_around(l);
   shared_.resize(ix.instrs.size());
   for (model::InstrId i = 0; i < ix.instrs.size(); ++i) shared_[i] = !divergent_around(impl.instr(i).at.loop);
   for (const auto& b : impl.barriers()) barriers_shared_ = barriers_shared_ && !divergent_around(b.at.loop);
