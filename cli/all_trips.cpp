@@ -1,5 +1,6 @@
 #include "cli/all_trips.h"
 
+#include <cstdio>
 #include <iostream>
 
 #include "checker/explorer.h"
@@ -11,6 +12,14 @@
 #include "prover/report.h"
 
 namespace syncbisim::cli {
+
+namespace {
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+}  // namespace
 
 int check_all_trips(const AllTripsArgs& a) {
   int status = 0;
@@ -57,10 +66,10 @@ int check_all_trips(const AllTripsArgs& a) {
   }
   std::cout << verdict << "\n";
   std::cout << "prover: " << proved_n << " of " << proved.consumers.size()
-            << " consumers proved safe and exact for every trip count (" << proved.seconds << " s)\n";
+            << " consumers proved safe and exact for every trip count (" << seconds(proved.seconds) << " s)\n";
   std::cout << "explorer: " << explored.states << " states, " << (explored.exhaustive ? "complete" : "cut")
             << (explored.limit.empty() ? "" : " (limit: " + explored.limit + ")") << " at " << bound << " ("
-            << explored.seconds << " s)\n";
+            << seconds(explored.seconds) << " s)\n";
   if (v.from_prover) {
     std::cout << "\nfound by the prover:\n" << prover::consumer_line(*v.consumer) << "\n";
     std::cout << prover::witness_text(proved, *v.property->witness, "  ");
