@@ -299,6 +299,7 @@ class ConsumerProof {
       return out;
     }
     std::string why = "no history where every loop runs one constant trip count shows it";
+    constexpr int kMaxRuns = 6;
     int runs = 0;
     std::uint64_t below = 0;  // every later model has a trip above this
     for (std::uint64_t cap : {2ULL, 3ULL, 4ULL, 8ULL, 16ULL, 64ULL, 256ULL, 1024ULL, 4096ULL, 16384ULL, 65536ULL,
@@ -307,19 +308,26 @@ class ConsumerProof {
       auto q = violation;
       for (const auto& f : enc_.family(cap)) q.push_back(f);
       if (below > 0) q.push_back(enc_.some_trip_above(below));
-      const auto fam = solver_.check(q);
-      if (fam.status != smt::Status::Sat) continue;
-      const auto m = enc_.read(*fam.model);
-      std::map<semantics::LoopId, std::uint32_t> trips;
-      const auto dr = direct(goal, m, trips);
-      if (auto w = take(dr, goal, trips)) return refuted(*w, names(m));
-      if (goal == Goal::UnderSync ? static_cast<bool>(under_) : static_cast<bool>(over_))
-        return refuted(goal == Goal::UnderSync ? *under_ : *over_, names(m));
-      why = "counterexample not reproduced: the directed run at trips of at most " + std::to_string(cap) + ": " +
-            dr.why_not;
-      out.model = names(m);
-      below = cap;
-      if (++runs == 3) break;
+      // A few models per cap: each run that fails rules its trips and instance out.
+      bool any = false;
+      for (int attempt = 0; attempt < 3 && runs < kMaxRuns; ++attempt) {
+        const auto fam = solver_.check(q);
+        if (fam.status != smt::Status::Sat) break;
+        any = true;
+        const auto m = enc_.read(*fam.model);
+        std::map<semantics::LoopId, std::uint32_t> trips;
+        const auto dr = direct(goal, m, trips);
+        ++runs;
+        if (auto w = take(dr, goal, trips)) return refuted(*w, names(m));
+        if (goal == Goal::UnderSync ? static_cast<bool>(under_) : static_cast<bool>(over_))
+          return refuted(goal == Goal::UnderSync ? *under_ : *over_, names(m));
+        why = "counterexample not reproduced: the directed run at trips of at most " + std::to_string(cap) + ": " +
+              dr.why_not;
+        out.model = names(m);
+        q.push_back(enc_.other_than(m));
+      }
+      if (any) below = cap;
+      if (runs >= kMaxRuns) break;
     }
     out.reason = why;
     return out;

@@ -101,6 +101,8 @@ class Encoder {
   std::vector<smt::Term> family(std::uint64_t cap);
   // Some loop's constant trip exceeds `n` (to ask the family for a different model).
   smt::Term some_trip_above(std::uint64_t n);
+  // Another history than the model's: some trip or some iteration around the consumer differs.
+  smt::Term other_than(const ModelReading& m);
   ModelReading read(const smt::Model& m) const;
   // Bounds of loop l's trip on the consumer's engine, and the constant a directed run may use.
   TripBounds bounds_on_engine(model::LoopId l) const;

@@ -159,6 +159,15 @@ smt::Term Encoder::some_trip_above(std::uint64_t n) {
   return ctx_.any(any);
 }
 
+smt::Term Encoder::other_than(const ModelReading& m) {
+  std::vector<smt::Term> any;
+  for (const auto& [l, t] : m.trips)
+    if (auto it = T_.find(l); it != T_.end()) any.push_back(it->second != ctx_.nat(t));
+  for (const auto& [l, i] : m.iteration)
+    if (auto it = j_.find(l); it != j_.end()) any.push_back(it->second != ctx_.nat(i));
+  return ctx_.any(any);
+}
+
 ModelReading Encoder::read(const smt::Model& m) const {
   ModelReading out;
   for (const auto& [l, t] : T_) out.trips[l] = m.value(t);
