@@ -377,7 +377,17 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
       if (sp.instrs[i].name == name) holdable = held[i] != 0;
     if (deps.empty() && places.instr(c).waits.empty() && !holdable) continue;
     const auto t = Clock::now();
-    auto r = ConsumerProof(job, c, deps, holdable).run();
+    ConsumerResult r;
+    try {
+      r = ConsumerProof(job, c, deps, holdable).run();
+    } catch (const std::exception& e) {
+      // A bug of the prover must not take the other consumers' answers with it.
+      r.instr = name;
+      r.engine = ix.engines[places.instr(c).engine];
+      r.safe = r.exact =
+          Property{Answer::Unknown, std::string("internal error: ") + e.what(), std::nullopt, std::nullopt};
+      r.answer = Answer::Unknown;
+    }
     r.seconds = since(t);
     result.consumers.push_back(std::move(r));
   }
