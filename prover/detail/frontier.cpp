@@ -235,10 +235,15 @@ void Encoder::add_barrier_bounds() {
       if (rounds > 64) throw Outside{"too many barriers"};
       found = search_back(from, nullptr, "the barriers before the consumer", g, 0, /*instrs=*/true);
     } catch (const Outside&) {
-      // A layout the walk does not follow: held at some barrier before `from`, no more known.
+      // A layout the walk does not follow: held at some barrier before `from`, no more known. On
+      // another engine the barrier may lie anywhere in `from`'s block: count the whole block.
       std::map<model::InstrId, smt::Term> n;
-      for (const auto i : rel)
-        n.emplace(i, count(i, Point{from.anchor, from.back, from.stmt, from.item, places_.instr(i).engine}));
+      for (const auto i : rel) {
+        const auto h = places_.instr(i).engine;
+        auto upto = Point{from.anchor, from.back, from.stmt, from.item, h};
+        if (h != engine_ && from.item > 0) upto = Point{from.anchor, from.back, from.stmt + 1, 0, h};
+        n.emplace(i, count(i, upto));
+      }
       held_at(g, n, {});
       continue;
     }
