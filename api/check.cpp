@@ -69,18 +69,28 @@ Violation violation_of(const nlohmann::json& j, const checker::Violation& v, con
       out.threshold = number_of(j["impl"], "threshold");
     }
   }
-  for (const auto& st : j["trace"]) {
+  out.trace = api::detail::trace_steps(j["trace"]);
+  return out;
+}
+
+}  // namespace
+
+namespace api::detail {
+
+std::vector<TraceStep> trace_steps(const nlohmann::json& steps) {
+  std::vector<TraceStep> out;
+  for (const auto& st : steps) {
     TraceStep t{text_of(st, "step"), text_of(st, "engine"), text_of(st, "instr"), ""};
     if (st.contains("loop")) t.instr = text_of(st, "loop");
     if (st.contains("cond")) t.instr = text_of(st, "cond");
     if (st.contains("trip")) t.value = std::to_string(st["trip"].get<std::uint64_t>());
     if (st.contains("taken")) t.value = text_of(st, "taken");
-    out.trace.push_back(std::move(t));
+    out.push_back(std::move(t));
   }
   return out;
 }
 
-}  // namespace
+}  // namespace api::detail
 
 std::string to_string(Verdict v) {
   switch (v) {

@@ -45,16 +45,7 @@ nlohmann::json closing_json(const semantics::CompiledProgram& sp, const Violatio
     for (auto e : v.stuck) engines.push_back(sp.engines[e]);
     return {{"step", "stuck"}, {"engines", engines}, {"spec_deadlocks_too", v.spec_deadlocks_too}};
   }
-  nlohmann::json j{{"step", "part"},
-                   {"engine", sp.engines[v.engine]},
-                   {"instr", sp.instrs[v.mismatch.instr].name},
-                   {"spec", v.mismatch.spec_can ? "issues" : "waits"},
-                   {"impl", v.mismatch.impl_can ? "issues" : "waits"}};
-  if (!v.mismatch.spec_checks.empty()) {
-    const auto& c = v.mismatch.spec_checks.front();
-    j["iteration"] = named_vector_json(sp, sp.deps[c.dep], iteration_of(sp.deps[c.dep], c));
-  }
-  return j;
+  return parting_json(sp, v.mismatch);
 }
 
 nlohmann::json violation_json(const semantics::Lockstep& both, const model::Program& spec, const Violation& v) {

@@ -83,11 +83,19 @@ model::Result<TraceSteps> read_trace(const nlohmann::json& doc, std::size_t whic
   TraceSteps t;
   const auto pick = [&](const nlohmann::json& list, const char* what) -> model::Result<TraceSteps> {
     std::vector<const nlohmann::json*> traces;
+    bool shortened = false;
     for (const auto& v : list) {
-      const auto* holder = &v;
-      if (v.contains("violation") && v["violation"].is_object()) holder = &v["violation"];  // prove --json
-      if (holder->contains("trace") && (*holder)["trace"].is_array()) traces.push_back(&(*holder)["trace"]);
+      if (v.contains("trace") && v["trace"].is_array()) traces.push_back(&v["trace"]);
+      for (const char* property : {"safe", "exact"})  // prove --json: a refuted property's witness
+        if (v.contains(property) && v[property].contains("witness")) {
+          const auto& w = v[property]["witness"];
+          if (w.contains("trace_omitted")) shortened = true;
+          else if (w.contains("trace") && w["trace"].is_array()) traces.push_back(&w["trace"]);
+        }
     }
+    if (traces.empty() && shortened)
+      return model::make_error(
+          "", "no-trace", "the witnesses here are shortened (trace_omitted): write whole ones with prove --trace-out");
     if (traces.empty())
       return model::make_error("", "no-trace", std::string("the file has no ") + what + " with a trace");
     const std::size_t i = which == 0 ? 0 : which - 1;
@@ -106,7 +114,9 @@ model::Result<TraceSteps> read_trace(const nlohmann::json& doc, std::size_t whic
   } else if (doc.is_object() && doc.contains("violations") && doc["violations"].is_array()) {
     r = pick(doc["violations"], "violation");
   } else if (doc.is_object() && doc.contains("consumers") && doc["consumers"].is_array()) {
-    r = pick(doc["consumers"], "refuted consumer");
+    r = pick(doc["consumers"], "refuted property");
+  } else if (doc.is_object() && doc.contains("witnesses") && doc["witnesses"].is_array()) {
+    r = pick(doc["witnesses"], "witness");  // prove --trace-out
   } else if (doc.is_object() && doc.contains("trace") && doc["trace"].is_array()) {
     t.steps = doc["trace"];
     t.source = "the trace";

@@ -26,8 +26,9 @@ struct TraceSteps {
 };
 
 // The trace in a file written by any command: `check --json` / `--trace-out` / fuzz's
-// f<r>.trace.json ({"violations": [{"trace": [...]}]}), `prove --json` (a refuted consumer's
-// "violation"), or a bare array. `which` picks the violation (1-based; 0: the first).
+// f<r>.trace.json / shrink's .min.trace.json ({"violations": [{"trace": [...]}]}), `prove --json`
+// (a refuted property's "witness", unless shortened) or `prove --trace-out` ({"witnesses": [...]}),
+// or a bare array. `which` picks the trace (1-based; 0: the first).
 model::Result<TraceSteps> read_trace(const nlohmann::json& doc, std::size_t which = 0);
 
 // Whether the trace has commit steps (it was written by a search without commit fusion).

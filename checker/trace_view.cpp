@@ -157,6 +157,19 @@ std::string parting_text(const semantics::CompiledProgram& spec, const semantics
   return s + (m.impl_can ? " issues in the impl only" : " issues in the spec only");
 }
 
+nlohmann::json parting_json(const semantics::CompiledProgram& spec, const semantics::Mismatch& m) {
+  nlohmann::json j{{"step", "part"},
+                   {"engine", spec.engines[m.engine]},
+                   {"instr", spec.instrs[m.instr].name},
+                   {"spec", m.spec_can ? "issues" : "waits"},
+                   {"impl", m.impl_can ? "issues" : "waits"}};
+  if (!m.spec_checks.empty()) {
+    const auto& c = m.spec_checks.front();
+    j["iteration"] = named_vector_json(spec, spec.deps[c.dep], iteration_of(spec.deps[c.dep], c));
+  }
+  return j;
+}
+
 std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                               const semantics::Mismatch& m) {
   const auto& instr = spec.instrs[m.instr].name;

@@ -36,6 +36,9 @@ nlohmann::json named_vector_json(const semantics::CompiledProgram& spec, const s
 // A dependency check's target t and the consumer's iteration v = t + distance.
 std::vector<std::int64_t> target_of(const semantics::DependencyCheck& c);
 std::vector<std::int64_t> iteration_of(const semantics::CompiledDep& d, const semantics::DependencyCheck& c);
+// The same as a trace's last JSON element: {"step": "part", "engine", "instr", "spec": "issues" |
+// "waits", "impl": ..., "iteration": {loop: n}} (docs/schema/trace.schema.json).
+nlohmann::json parting_json(const semantics::CompiledProgram& spec, const semantics::Mismatch& m);
 // The step where the two sides part, as the trace's last row: "C (A=2, B=1) issues in the impl only".
 std::string parting_text(const semantics::CompiledProgram& spec, const semantics::Mismatch& m);
 

@@ -9,6 +9,7 @@
 
 #include "checker/explorer.h"
 #include "checker/report.h"
+#include "cli/all_trips.h"
 #include "cli/check_batch.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
@@ -28,6 +29,7 @@ struct CheckArgs {
   bool json = false;
   bool no_reduction = false;
   bool quiet = false;
+  bool all_trips = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
@@ -89,6 +91,8 @@ int check(const CheckArgs& a) {
     std::cerr << "syncbisim check: give SPEC and IMPL (or --batch MANIFEST)\n";
     return 2;
   }
+  if (a.all_trips)
+    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds});
   int status = 0;
   // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
@@ -148,6 +152,9 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
   cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");
+  cmd->add_flag("--all-trips", a->all_trips,
+                "one verdict for every trip count: the prover on every consumer plus the explorer at trips capped by "
+                "--max-trip (default 3)");
   cmd->callback([a, &ctx] { ctx.status = check(*a); });
 }
 

@@ -9,6 +9,7 @@
 #include "formats/detail/json_check.h"
 #include "formats/expr_parser.h"
 #include "formats/text_format.h"
+#include "model/walk.h"
 
 namespace syncbisim::formats {
 
@@ -48,6 +49,15 @@ class TextReader {
     p_.body = body(0, "");
     if (!have_header) p_.kind = headerless_ ? *headerless_ : saw_impl_ ? ProgramKind::Impl : ProgramKind::Spec;
     if (p_.kind == ProgramKind::Spec) default_taken(p_.body);
+    // Extra fields describe a spec's instructions (a cost model reads them there); an impl's
+    // carry none, as in JSON (docs/formats.md), rather than some that writers would drop.
+    if (p_.kind == ProgramKind::Impl)
+      model::for_each_stream(p_.body, [&](const model::Stream& st) {
+        for (const auto& item : st.items)
+          if (const auto* in = std::get_if<Instr>(&item); in && !in->extra.empty())
+            fail(in->loc.where, "unknown-field",
+                 "instruction " + in->id + ": extra fields belong to the spec's instructions, not the impl's");
+      });
     return std::move(p_);
   }
 

@@ -278,15 +278,35 @@ PYBIND11_MODULE(syncbisim, m) {
       .def("__bool__", [](const CheckResult& r) { return r.verdict == Verdict::Bisimilar; })
       .def("to_json", [](const CheckResult& r) { return r.json; });
 
+  py::class_<PropertyProof>(m, "PropertyProof")
+      .def_property_readonly("answer", [](const PropertyProof& p) { return to_string(p.answer); })
+      .def_readonly("reason", &PropertyProof::reason)
+      .def_property_readonly("witness",
+                             [](const PropertyProof& p) {
+                               py::list steps;
+                               for (const auto& s : p.witness) {
+                                 py::dict d;
+                                 d["step"] = s.step;
+                                 d["engine"] = s.engine;
+                                 d["instr"] = s.instr;
+                                 d["value"] = s.value;
+                                 steps.append(d);
+                               }
+                               return steps;
+                             })
+      .def("__str__",
+           [](const PropertyProof& p) { return to_string(p.answer) + (p.reason.empty() ? "" : ": " + p.reason); });
+
   py::class_<ConsumerProof>(m, "ConsumerProof")
       .def_readonly("instr", &ConsumerProof::instr)
       .def_readonly("engine", &ConsumerProof::engine)
       .def_property_readonly("answer", [](const ConsumerProof& c) { return to_string(c.answer); })
-      .def_readonly("reason", &ConsumerProof::reason)
-      .def_readonly("trace", &ConsumerProof::trace)
+      .def_readonly("safe", &ConsumerProof::safe)
+      .def_readonly("exact", &ConsumerProof::exact)
       .def_readonly("seconds", &ConsumerProof::seconds)
       .def("__str__", [](const ConsumerProof& c) {
-        return c.instr + " (" + c.engine + "): " + to_string(c.answer) + (c.reason.empty() ? "" : ": " + c.reason);
+        return c.instr + " (" + c.engine + "): safe " + to_string(c.safe.answer) + ", exact " +
+               to_string(c.exact.answer);
       });
 
   py::class_<ProveResult>(m, "ProveResult")

@@ -169,4 +169,20 @@ std::vector<RunEvent> replay_lockstep(const Lockstep& both, const std::vector<St
   return events;
 }
 
+void replay_lockstep(const Lockstep& both, const std::vector<Step>& visible_steps,
+                     const std::function<void(const RunEvent&)>& sink) {
+  std::vector<RunEvent> events;
+  const LockstepRecorder rec(both, events);
+  auto flush = [&] {
+    for (const auto& ev : events) sink(ev);
+    events.clear();
+  };
+  LockstepState s = rec.initial();
+  flush();
+  for (const auto& st : visible_steps) {
+    rec.apply(s, st);
+    flush();
+  }
+}
+
 }  // namespace syncbisim::semantics

@@ -2,6 +2,7 @@
 // What a syncbisim::Program and a StopToken hold, and the conversions every file of the public
 // API needs. Not installed: outside code sees only include/syncbisim/syncbisim.h.
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "allocator/allocate.h"
@@ -33,6 +34,8 @@ void require_kind(const Program& p, model::ProgramKind kind, const char* role);
 // Throws Error (rule "wrong-order") when `spec` is an impl and `impl` a spec.
 void require_order(const Program& spec, const Program& impl);
 allocator::Strategy strategy_of(Strategy s);
+// Trace steps in the one JSON encoding (docs/schema/trace.schema.json) as the API's TraceStep.
+std::vector<TraceStep> trace_steps(const nlohmann::json& steps);
 
 }  // namespace api::detail
 }  // namespace syncbisim
