@@ -113,6 +113,7 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
 
 nlohmann::json render_json(const semantics::Lockstep& both, const model::Program& spec, const CheckResult& r) {
   nlohmann::json j;
+  j["syncbisim"] = "check/1";  // docs/schema/check.schema.json
   j["verdict"] = to_string(r.verdict);
   j["exhaustive"] = r.exhaustive;
   j["states"] = r.states;
@@ -128,6 +129,7 @@ nlohmann::json render_json(const semantics::Lockstep& both, const model::Program
 nlohmann::json traces_json(const semantics::Lockstep& both, const CheckResult& r) {
   const auto& ip = both.impl().program();
   nlohmann::json j;
+  j["syncbisim"] = "traces/1";  // docs/schema/trace.schema.json
   j["violations"] = nlohmann::json::array();
   for (const auto& v : r.violations) {
     nlohmann::json one;
