@@ -12,6 +12,8 @@
 
 namespace syncbisim::checker {
 
+class Coverage;  // checker/coverage.h
+
 struct Progress {
   std::uint64_t states = 0;
   std::uint64_t frontier = 0;
@@ -32,6 +34,9 @@ struct CheckOptions {
   std::uint64_t seed = 1;
   std::uint64_t depth = 100000;
   std::function<void(const Progress&)> progress;  // called about every 2 seconds
+  // check --coverage: sees every explored state (a search of the full state space when
+  // `reduction` is off; the states the reduced search visits otherwise).
+  Coverage* coverage = nullptr;
 };
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);
