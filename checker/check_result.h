@@ -23,6 +23,7 @@ struct Violation {
   std::optional<semantics::InstrId> instr;  // the instruction the engine stands before, if any
   semantics::Mismatch mismatch;             // under-sync and over-sync
   bool spec_deadlocks_too = false;          // deadlock: the spec is stuck there as well (§7.5)
+  bool spec_search_cut = false;             // deadlock: unknown whether the spec is stuck too (a limit)
   std::vector<semantics::EngineId> stuck;   // deadlock: engines not finished
   std::vector<semantics::Step> trace;       // visible steps from the initial state
 };
