@@ -9,6 +9,7 @@
 #include "formats/detail/json_check.h"
 #include "formats/expr_parser.h"
 #include "formats/text_format.h"
+#include "model/walk.h"
 
 namespace syncbisim::formats {
 
@@ -482,14 +483,9 @@ class TextReader {
 
   // A spec's cond without "taken" may take either branch (formats.md: "any" is the default).
   void default_taken(std::vector<Stmt>& stmts) {
-    for (auto& st : stmts) {
-      if (auto* l = std::get_if<Loop>(&st.node)) default_taken(l->body);
-      if (auto* c = std::get_if<Cond>(&st.node)) {
-        if (!c->taken) c->taken = TripRule{RangeTrip{0, 1}, {}, false};
-        default_taken(c->then_body);
-        default_taken(c->else_body);
-      }
-    }
+    model::for_each_stmt(stmts, [](Stmt& st, const model::LoopPath&) {
+      if (auto* c = std::get_if<Cond>(&st.node); c && !c->taken) c->taken = TripRule{RangeTrip{0, 1}, {}, false};
+    });
   }
 
   std::string_view s_;
