@@ -143,23 +143,13 @@ DependencyAnalysis analyze_dependencies(const model::Program& spec, const model:
     const auto& dep = spec.deps[i];
     DependencyInfo info;
     info.dep_index = i;
-    const auto p = ix.instr(dep.producer), c = ix.instr(dep.consumer);
-    if (!p || !c) {  // ProgramIndex::build rejects this; stay total anyway
+    auto shape = model::shape_of(dep, ix);
+    if (!shape) {  // ProgramIndex::build rejects this; stay total anyway
       info.reason = "unknown instruction in dependency " + name_of(dep);
       out.deps.push_back(std::move(info));
       continue;
     }
-    info.producer = *p;
-    info.consumer = *c;
-    info.producer_engine = ix.instrs[*p].engine;
-    info.consumer_engine = ix.instrs[*c].engine;
-    info.P = ix.instrs[*p].parent;
-    info.S = ix.common(info.P, ix.instrs[*c].parent);
-    info.common = ix.path(info.S);
-    for (const auto l : info.common) {
-      const auto it = dep.distance.find(ix.loops[l].name);
-      info.distance.push_back(it == dep.distance.end() ? 0 : it->second);
-    }
+    static_cast<model::DependencyShape&>(info) = std::move(*shape);
     info.offset = info.distance.back();
     order_in_S(ix, layout, info);
     classify(ix, info);

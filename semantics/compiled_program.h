@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/dependency_shape.h"
 #include "model/index.h"
 #include "model/program.h"
 
@@ -94,14 +95,9 @@ struct CompiledLoop {
   std::uint32_t max_trip = 0;
 };
 
-// A dependency with everything the spec check needs (semantics.md §2).
-struct CompiledDep {
+// A dependency with everything the spec check needs (semantics.md §2): its place in the tree.
+struct CompiledDep : model::DependencyShape {
   std::size_t index = 0;  // in Program::deps
-  InstrId producer = 0, consumer = 0;
-  EngineId consumer_engine = 0;
-  std::vector<LoopId> common;           // @top .. S
-  std::vector<std::uint32_t> distance;  // per common loop
-  LoopId S = model::kTop, P = model::kTop;
 };
 
 struct CompiledProgram {
