@@ -1,5 +1,5 @@
 #pragma once
-// Static analysis of a spec's dependencies (paper §5.1-5.2, semantics.md §2 and §6): for each
+// Static analysis of a spec's dependencies (paper §5.1-5.2, docs/semantics.md §2 and §6): for each
 // Dependency its common loops, S, P, the offset at S, forward/backward, and its allocatable class
 // or the reason it is not allocatable. Built on a Boost.Graph dependency graph, which also gives
 // the certain deadlocks: cycles of same-iteration dependencies and program order.

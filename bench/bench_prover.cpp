@@ -1,4 +1,4 @@
-// The prover on every corpus kernel (prover.md "It is fast"): seconds for all of a kernel's
+// The prover on every corpus kernel (docs/prover.md "Tests and figures"): seconds for all of a kernel's
 // queries, per-instruction and per-loop allocations, plus the large-trip bug pair's refutation
 // (query, constant-trip search and replay). Usage: bench_prover [REPEATS] (default 5; best of).
 #include <algorithm>

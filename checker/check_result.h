@@ -1,5 +1,5 @@
 #pragma once
-// What a check finds (semantics.md §5, formats.md "check --json").
+// What a check finds (docs/semantics.md §5, docs/formats.md "check --json").
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,7 +11,7 @@ namespace syncbisim::checker {
 
 enum class Verdict : std::uint8_t { Bisimilar, OverSynchronized, UnderSynchronized, SpecDeadlock, Inconclusive };
 const char* to_string(Verdict v);
-// formats.md: 0 holds, 1 a violation was found, 3 inconclusive.
+// docs/formats.md: 0 holds, 1 a violation was found, 3 inconclusive.
 int exit_status(Verdict v);
 
 enum class ViolationKind : std::uint8_t { UnderSync, OverSync, Deadlock };

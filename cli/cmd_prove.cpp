@@ -1,4 +1,4 @@
-// syncbisim prove SPEC IMPL: the Z3 prover (prover.md, docs/prover.md). Verdict first, one word;
+// syncbisim prove SPEC IMPL: the Z3 prover (docs/prover.md). Verdict first, one word;
 // then one line per consumer.
 #include <iostream>
 #include <memory>

@@ -17,7 +17,7 @@ namespace {
 
 using namespace model;
 
-// Loops and conds nest at most this deep; checked before recursing (formats.md "Bad input").
+// Loops and conds nest at most this deep; checked before recursing (docs/formats.md "Bad input").
 constexpr std::size_t kMaxNesting = 200;
 
 struct ReadError {
@@ -481,7 +481,7 @@ class TextReader {
     }
   }
 
-  // A spec's cond without "taken" may take either branch (formats.md: "any" is the default).
+  // A spec's cond without "taken" may take either branch (docs/formats.md: "any" is the default).
   void default_taken(std::vector<Stmt>& stmts) {
     model::for_each_stmt(stmts, [](Stmt& st, const model::LoopPath&) {
       if (auto* c = std::get_if<Cond>(&st.node); c && !c->taken) c->taken = TripRule{RangeTrip{0, 1}, {}, false};

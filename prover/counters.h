@@ -1,5 +1,5 @@
 #pragma once
-// Recognizing counter registers (prover.md "Implementation side"): a register of one engine
+// Recognizing counter registers (docs/prover.md "Impl side"): a register of one engine
 // written only by one increment `r := r + a` directly in a loop body l and at most one constant
 // assignment `r := v` directly in the body of a strict ancestor A of l, before l's statement.
 // Its value at any point is then v + a * (increments since the last assignment): a closed form

@@ -1,8 +1,8 @@
 #pragma once
 // Where things sit in an impl's statement tree, in the terms the prover's closed forms need
-// (docs/prover.md "Positions"): every loop's parent and its statement index in the parent's
+// (docs/prover.md "Impl side"): every loop's parent and its statement index in the parent's
 // (normalized) body, and every register operation and instruction's loop, statement and place
-// in its engine's stream. Consecutive blocks count as one statement (semantics.md §1), so an
+// in its engine's stream. Consecutive blocks count as one statement (docs/semantics.md §1), so an
 // engine's items of one straight-line region are totally ordered by `item`.
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// The Z3 prover (prover.md, docs/prover.md): for every consumer c, at the moment c is next to
+// The Z3 prover (docs/prover.md): for every consumer c, at the moment c is next to
 // issue, for every trip count and history, do c's waits hold exactly when its dependencies are
 // satisfied? One Z3 query per consumer. `refuted` is only said after the explorer reproduced
 // the counterexample on the pair with the model's trip counts; `proved` only when the negation
@@ -17,7 +17,7 @@ namespace syncbisim::prover {
 
 enum class Answer : std::uint8_t { Proved, Refuted, Unknown };
 const char* to_string(Answer a);
-// formats.md: 0 proved, 1 refuted, 3 unknown.
+// docs/formats.md: 0 proved, 1 refuted, 3 unknown.
 int exit_status(Answer a);
 
 // What the Z3 model said, turned into numbers a person can read.

@@ -9,7 +9,7 @@ namespace syncbisim::prover {
 namespace {
 
 // Spec: the fixed trips replace the rules. Impl: rules dropped where fixed (an impl takes its
-// trips from the spec, formats.md), so the two cannot disagree.
+// trips from the spec, docs/formats.md), so the two cannot disagree.
 void fix_trips(std::vector<model::Stmt>& body, const ReplayRequest& r, bool spec) {
   for (auto& st : body) {
     if (auto* l = std::get_if<model::Loop>(&st.node)) {

@@ -1,5 +1,5 @@
 #pragma once
-// Replaying a counterexample (prover.md "Replaying a refutation"): the pair with the model's trip
+// Replaying a counterexample (docs/prover.md "Refutations"): the pair with the model's trip
 // counts fixed as constants (each one a value the original rule allows, so every run of the new
 // pair is a run of the original), checked exhaustively by the explorer; a violation found at the
 // consumer is a real one.

@@ -1,9 +1,9 @@
 #pragma once
-// Both systems side by side on the visible events (semantics.md §5): issue, retire, trip and
+// Both systems side by side on the visible events (docs/semantics.md §5): issue, retire, trip and
 // branch choices happen on both at once; loop control, register operations and barriers are
 // internal and run as soon as they can ("settling"), so both sides stand at the same place on
 // every engine whenever a visible step is chosen. Commits are shared control; unless the systems
-// fuse them into retirement (semantics.md §3 allows it), they are offered by visible() too.
+// fuse them into retirement (docs/semantics.md §3 allows it), they are offered by visible() too.
 #include <functional>
 #include <optional>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the explorer: what is wrong at a state (semantics.md §5), each violation recorded
+// Internal to the explorer: what is wrong at a state (docs/semantics.md §5), each violation recorded
 // once per (kind, engine, instruction) with the trace that reached it first.
 #include <functional>
 #include <set>

@@ -1,5 +1,5 @@
 #pragma once
-// The Z3 encoding of one consumer's obligation (prover.md, docs/prover.md). Internal: only
+// The Z3 encoding of one consumer's obligation (docs/prover.md). Internal: only
 // prover/*.cpp include this header (and with it z3++.h).
 #include <z3++.h>
 

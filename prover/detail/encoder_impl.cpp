@@ -1,4 +1,4 @@
-// The implementation side (prover.md "Implementation side"): registers by symbolic execution of
+// The implementation side (docs/prover.md "Impl side"): registers by symbolic execution of
 // the consumer engine's register operations, semaphores as sums of retirement counts.
 #include "prover/detail/encoder.h"
 
@@ -32,7 +32,7 @@ Value Encoder::reg_value(const std::string& reg, const Place& at, int depth) {
     if (w.at.loop == at.loop && w.at.stmt == at.stmt && w.at.item < at.item && (!last || last->at.item < w.at.item))
       last = &w;
   }
-  if (!written) return {ctx.int_val(0), std::nullopt};  // registers start at 0 (semantics.md §4)
+  if (!written) return {ctx.int_val(0), std::nullopt};  // registers start at 0 (docs/semantics.md §4)
   if (!last) {
     const auto why = counters_.why_not.count(reg) ? counters_.why_not.at(reg) : std::string("not a counter");
     throw Outside{"register " + reg + " on " + places.index().engines[engine] + ": " + why +
@@ -51,7 +51,7 @@ Value Encoder::expr_value(const model::Expr& e, const Place& at, int depth) {
       case model::ExprOp::Reg: v.push_back(reg_value(n.reg, at, depth)); break;
       case model::ExprOp::Add: v.push_back({v[n.lhs].v + v[n.rhs].v, std::nullopt}); break;
       case model::ExprOp::Sub: {
-        // truncated at 0: naturals (semantics.md §4)
+        // truncated at 0: naturals (docs/semantics.md §4)
         const auto& a = v[n.lhs].v;
         const auto& b = v[n.rhs].v;
         v.push_back({z3::ite(a >= b, a - b, zero), std::nullopt});

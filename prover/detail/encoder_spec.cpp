@@ -1,4 +1,4 @@
-// The spec side without sums over unknown ranges (prover.md): for a dependency carried at S with
+// The spec side without sums over unknown ranges (docs/prover.md "Spec side"): for a dependency carried at S with
 // offset k, owed = E_P - (c_{j-k+1} + ... + c_j), and it underflows iff j_S <= k.
 #include "prover/detail/encoder.h"
 

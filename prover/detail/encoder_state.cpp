@@ -170,7 +170,7 @@ z3::expr Encoder::R(model::InstrId i) {
 
 void Encoder::add_retirement_order() {
   // Instances of I and J directly in one loop body on one engine issue alternately (I J I J
-  // ...) and retire in issue order (semantics.md §3), so R(J) <= R(I) <= R(J) + 1 when I comes
+  // ...) and retire in issue order (docs/semantics.md §3), so R(J) <= R(I) <= R(J) + 1 when I comes
   // first. Nothing else relates retirements: another engine may be ahead or behind.
   for (const auto& [a, ra] : R_)
     for (const auto& [b, rb] : R_) {

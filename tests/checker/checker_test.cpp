@@ -1,4 +1,4 @@
-// The differential checker on tiny inline programs (semantics.md §5; formats.md verdicts).
+// The differential checker on tiny inline programs (docs/semantics.md §5; docs/formats.md verdicts).
 #include <doctest/doctest.h>
 
 #include "check_support.h"

@@ -1,4 +1,4 @@
-// Differential test (prover.md "What makes it worth having"): wherever the prover decides a
+// Differential test (docs/prover.md "Tests and figures"): wherever the prover decides a
 // consumer, the exhaustive explorer agrees; and a bug that needs more than 20 iterations is
 // refuted by the prover while a bounded exploration misses it.
 #include <doctest/doctest.h>

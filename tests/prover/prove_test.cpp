@@ -1,4 +1,4 @@
-// The prover on the paper's figures, the allocator's output and the corpus bugs (prover.md).
+// The prover on the paper's figures, the allocator's output and the corpus bugs (docs/prover.md).
 #include <doctest/doctest.h>
 
 #include "allocator/allocate.h"
