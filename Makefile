@@ -1,12 +1,13 @@
 # `make demo` and `make test` work from a fresh Debian 12 machine: they install what is missing
 # (as root; otherwise they print the apt-get line to run), configure, build into build/, then run.
+# `make demo` builds only the syncbisim executable it runs; `make test` builds everything.
 BUILD  ?= build
 JOBS   ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
 PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3-dev \
             doctest-dev nlohmann-json3-dev libcli11-dev
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build tool demo test bench clean
 
 all: build
 
@@ -29,13 +30,16 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+tool: configure
+	@cmake --build $(BUILD) --target syncbisim -j $(JOBS)
+
+demo: tool
 	./$(BUILD)/syncbisim demo
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-bench: build
+bench: configure
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
 	@for b in $(BUILD)/bench/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b"; done
 
