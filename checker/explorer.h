@@ -1,5 +1,5 @@
 #pragma once
-// The differential bisimulation checker (semantics.md §5): explores the lock-step product of
+// The differential bisimulation checker (docs/semantics.md §5): explores the lock-step product of
 // the spec and the impl and classifies every reachable state. Exhaustive mode is a breadth-first
 // search over a visited set, so each violation's trace is a shortest one (in steps of the
 // explored graph); random mode runs seeded walks with the same checks at every step.

@@ -1,4 +1,4 @@
-// syncbisim check SPEC IMPL: the differential bisimulation check (semantics.md §5).
+// syncbisim check SPEC IMPL: the differential bisimulation check (docs/semantics.md §5).
 #include <unistd.h>
 
 #include <chrono>

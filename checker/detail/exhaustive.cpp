@@ -82,6 +82,7 @@ CheckResult Exhaustive::run() {
   }
   flush();
   r.exhaustive = next >= parents_.size() && r.limit.empty();
+  classifier_.add_limits(r);
   r.states = parents_.size();
   r.seconds = since(t0);
   r.bytes = bytes();

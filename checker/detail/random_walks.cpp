@@ -45,6 +45,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
   r.exhaustive = false;
   if (r.limit.empty())
     r.limit = "random: " + std::to_string(o.walks) + " walks of at most " + std::to_string(o.depth) + " steps";
+  classifier.add_limits(r);
   r.states = distinct.size();
   r.seconds = since(t0);
   r.violations = std::move(classifier.found());
