@@ -1,6 +1,7 @@
 #include "allocator/allocate.h"
 
 #include "allocator/draft.h"
+#include "allocator/share_waits.h"
 #include "allocator/spec_facts.h"
 #include "allocator/strategies.h"
 #include "analysis/correspondence.h"
@@ -85,8 +86,13 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
       draft.note(std::to_string(extended) +
                  " dependencies are outside paper §5.2 and use the extended closed forms (docs/allocator.md)");
   }
-  auto out = draft.finish(prune, Reductions{options.licm, options.cse});
+  // --share-waits does the CSE at the stream level, and better (it distributes masks first, so the
+  // decodes of one body share mask * N * r): the draft's own CSE would leave it nothing to share.
+  auto out = draft.finish(prune, Reductions{options.licm, options.cse && !options.share_wait_values});
   if (!out) return out;
+  if (options.share_wait_values)
+    if (const auto n = share_wait_values(out->impl); n > 0)
+      out->notes.push_back(std::to_string(n) + " subexpressions of wait values shared (paper §6.2)");
   // The impl must be a valid program that corresponds to the spec: anything else is our bug.
   auto impl_ix = model::ProgramIndex::build(out->impl);
   if (!impl_ix) return model::make_error("", "allocator-bug", "emitted impl is invalid: " + impl_ix.error().message);

@@ -28,6 +28,9 @@ std::vector<Strategy> all_strategies();
 struct Options {
   Strategy strategy = Strategy::Auto;
   bool prune_registers = false;  // keep only registers some wait reads (and what they depend on)
+  // paper §6.2: wait values of one straight-line stream share their common subexpressions
+  // (allocator/share_waits.h); third, so that {strategy, prune, share} reads as it always has
+  bool share_wait_values = false;
   // Dependencies outside paper §5.2 get the paper's barrier fallback instead of the extended
   // closed forms (docs/allocator.md "Beyond the paper").
   bool barrier_fallback = false;

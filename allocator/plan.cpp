@@ -65,7 +65,9 @@ struct Emitter {
             const auto& in = std::get<model::Instr>(item);
             const auto& ip = plan.instrs[*ix.instr(in.id)];
             for (const auto& r : ip.pre) ns.items.push_back(r);
-            model::Instr out_in{in.id, ip.waits, ip.signal, in.extra, in.loc};
+            // Extra fields describe the spec's instruction (cost models read them there):
+            // an impl instruction carries none (docs/formats.md).
+            model::Instr out_in{in.id, ip.waits, ip.signal, {}, in.loc};
             ns.items.push_back(std::move(out_in));
           }
           nb.streams.push_back(std::move(ns));

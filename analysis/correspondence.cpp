@@ -11,7 +11,7 @@ namespace {
 using model::Diagnostic;
 using model::Status;
 
-// A statement list seen the way semantics.md §1 reads it: maximal runs of blocks become one
+// A statement list seen the way docs/semantics.md §1 reads it: maximal runs of blocks become one
 // region with per-engine datapath instructions (register operations and barriers are the
 // impl's own and do not count); a region without instructions disappears.
 struct Region {
@@ -76,7 +76,8 @@ const model::Loc& loc_of(const Node& n) {
 
 class Matcher {
  public:
-  explicit Matcher(const std::vector<std::string>& engines) : engines_(engines) {}
+  Matcher(const model::ProgramIndex& spec_ix, const model::ProgramIndex& impl_ix)
+      : spec_ix_(spec_ix), impl_ix_(impl_ix), engines_(spec_ix.engines) {}
 
   // `where` names the body ("loop A", "branch C.then", "the top level"); `outer` is the
   // place to blame when neither side has a node of its own there.
@@ -129,12 +130,13 @@ class Matcher {
         if (n >= b.size())
           return error(model::Loc{}, a[n]->loc, "impl-instrs",
                        at + "the spec has " + a[n]->id + (b.empty() ? "" : " after " + b.back()->id) +
-                           " where the impl has nothing more",
+                           " where the impl has nothing more" + place_in(impl_ix_, "impl", a[n]->id),
                        i.loc);
-        if (n >= a.size()) return error(b[n]->loc, s.loc, "impl-instrs", at + "the impl has an extra " + b[n]->id);
+        if (n >= a.size())
+          return error(b[n]->loc, s.loc, "impl-instrs", at + "the impl has an extra " + b[n]->id + hint(b[n]->id, a));
         if (a[n]->id != b[n]->id)
           return error(b[n]->loc, a[n]->loc, "impl-instrs",
-                       at + "the spec has " + a[n]->id + " where the impl has " + b[n]->id);
+                       at + "the spec has " + a[n]->id + " where the impl has " + b[n]->id + hint(b[n]->id, a));
       }
     }
     for (const auto& [e, items] : i.lanes)  // the index rejects undeclared engines; be total
@@ -160,6 +162,22 @@ class Matcher {
     return body(s.else_body, i.else_body, "branch " + model::else_loop(s.id), s.loc, i.loc);
   }
 
+  // Where the impl's instruction `id` is in the spec, for a person who wonders why it does not fit
+  // here: later in the same stream (another order), in another loop or engine, or nowhere.
+  std::string hint(const std::string& id, const std::vector<const model::Instr*>& spec_lane) const {
+    const auto in_lane = std::find_if(spec_lane.begin(), spec_lane.end(), [&](const auto* x) { return x->id == id; });
+    if (in_lane != spec_lane.end()) return " (the spec has " + id + " later in this stream: the order differs)";
+    return place_in(spec_ix_, "spec", id);
+  }
+  static std::string place_in(const model::ProgramIndex& ix, const char* side, const std::string& id) {
+    const auto i = ix.instr(id);
+    if (!i) return std::string(" (") + id + " is not an instruction of the " + side + ")";
+    const auto& info = ix.instrs[*i];
+    const std::string place = info.parent == model::kTop ? "at the top level" : "in " + ix.loops[info.parent].name;
+    return std::string(" (the ") + side + " has " + id + " " + place + ", engine " + ix.engines[info.engine] +
+           (info.loc.where.empty() ? "" : ", at " + info.loc.where) + ")";
+  }
+
   // The impl's place when it has one, else the spec's (then `fallback`, the impl's enclosing
   // region), so the message always points somewhere.
   static Diagnostic error(const model::Loc& impl, const model::Loc& spec, std::string rule, std::string message,
@@ -168,6 +186,8 @@ class Matcher {
     return model::make_error(std::move(place), std::move(rule), std::move(message));
   }
 
+  const model::ProgramIndex& spec_ix_;
+  const model::ProgramIndex& impl_ix_;
   const std::vector<std::string>& engines_;
 };
 
@@ -185,7 +205,7 @@ Status check_correspondence(const model::Program& spec, const model::ProgramInde
     return model::make_error("/engines", "impl-engines",
                              "the spec's engines are " + list(spec_ix.engines) + " but the impl's are " +
                                  list(impl_ix.engines) + " (same names, same order)");
-  return Matcher(spec_ix.engines).body(spec.body, impl.body, "the top level", model::Loc{}, model::Loc{});
+  return Matcher(spec_ix, impl_ix).body(spec.body, impl.body, "the top level", model::Loc{}, model::Loc{});
 }
 
 }  // namespace syncbisim::analysis

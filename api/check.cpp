@@ -69,18 +69,28 @@ Violation violation_of(const nlohmann::json& j, const checker::Violation& v, con
       out.threshold = number_of(j["impl"], "threshold");
     }
   }
-  for (const auto& st : j["trace"]) {
+  out.trace = api::detail::trace_steps(j["trace"]);
+  return out;
+}
+
+}  // namespace
+
+namespace api::detail {
+
+std::vector<TraceStep> trace_steps(const nlohmann::json& steps) {
+  std::vector<TraceStep> out;
+  for (const auto& st : steps) {
     TraceStep t{text_of(st, "step"), text_of(st, "engine"), text_of(st, "instr"), ""};
     if (st.contains("loop")) t.instr = text_of(st, "loop");
     if (st.contains("cond")) t.instr = text_of(st, "cond");
     if (st.contains("trip")) t.value = std::to_string(st["trip"].get<std::uint64_t>());
     if (st.contains("taken")) t.value = text_of(st, "taken");
-    out.trace.push_back(std::move(t));
+    out.push_back(std::move(t));
   }
   return out;
 }
 
-}  // namespace
+}  // namespace api::detail
 
 std::string to_string(Verdict v) {
   switch (v) {
@@ -98,10 +108,11 @@ int CheckResult::exit_status() const {
 }
 
 CheckResult check(const Program& spec, const Program& impl, const CheckOptions& options) {
+  api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  auto pair =
-      checker::ProgramPair::make(spec.data().program, impl.data().program, semantics::Options{options.reduction});
+  auto pair = checker::ProgramPair::make(spec.data().program, impl.data().program,
+                                         checker::PairOptions{semantics::Options{options.reduction}, options.max_trip});
   if (!pair) {
     auto d = pair.error();
     if (d.file.empty()) d.file = impl.data().name;
@@ -115,7 +126,7 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   o.seed = options.seed;
   o.depth = options.depth;
   const auto& both = (*pair)->lockstep();
-  const auto r = checker::check(both, o);
+  const auto r = checker::check(**pair, o);
   const auto j = checker::render_json(both, spec.data().program, r);
   CheckResult out;
   out.verdict = verdict_of(r.verdict);

@@ -44,6 +44,12 @@ void require_kind(const Program& p, model::ProgramKind kind, const char* role) {
               std::string("the ") + role + " must be a " + want + " program, found " + got);
 }
 
+void require_order(const Program& spec, const Program& impl) {
+  if (spec.data().program.kind == model::ProgramKind::Impl && impl.data().program.kind == model::ProgramKind::Spec)
+    throw Error(spec.data().name, "", "wrong-order",
+                "this is an impl and " + impl.data().name + " a spec: give the spec first, then the impl");
+}
+
 }  // namespace api::detail
 
 Program::Program(std::shared_ptr<const Data> data) : data_(std::move(data)) {}

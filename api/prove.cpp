@@ -2,6 +2,8 @@
 #include "prover/prove.h"
 #include "analysis/correspondence.h"
 #include "api/detail/program_data.h"
+#include "checker/program_pair.h"
+#include "checker/trace_view.h"
 #include "prover/report.h"
 
 namespace syncbisim {
@@ -29,6 +31,7 @@ std::string to_string(Answer a) {
 int ProveResult::exit_status() const { return verdict == Answer::Proved ? 0 : verdict == Answer::Refuted ? 1 : 3; }
 
 ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& options) {
+  api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
   if (auto s = analysis::check_correspondence(spec.data().program, spec.data().index, impl.data().program,
@@ -45,8 +48,23 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   ProveResult out;
   out.verdict = answer_of(r.verdict);
   out.seconds = r.seconds;
+  // Witnesses in the trace encoding every command writes: visible steps, then where they part.
+  const auto property = [&](const prover::Property& p) {
+    PropertyProof out{answer_of(p.answer), p.reason, {}};
+    if (p.witness && r.pair) {
+      nlohmann::json steps = nlohmann::json::array();
+      for (const auto& st : p.witness->trace) steps.push_back(checker::step_to_json(r.pair->impl_code(), st));
+      const auto& m = p.witness->mismatch;
+      steps.push_back({{"step", "part"},
+                       {"engine", r.pair->spec_code().engines[m.engine]},
+                       {"instr", r.pair->spec_code().instrs[m.instr].name}});
+      out.witness = api::detail::trace_steps(steps);
+    }
+    return out;
+  };
   for (const auto& c : r.consumers)
-    out.consumers.push_back(ConsumerProof{c.instr, c.engine, answer_of(c.answer), c.reason, c.replay.trace, c.seconds});
+    out.consumers.push_back(
+        ConsumerProof{c.instr, c.engine, answer_of(c.answer), property(c.safe), property(c.exact), c.seconds});
   out.text = prover::render_text(r);
   out.json = prover::render_json(r).dump(2) + "\n";
   return out;

@@ -19,6 +19,8 @@ ShrinkResult run(const Program& spec, const fuzz::ShrinkMode& mode, fuzz::Counts
   so.check.max_states = o.max_states;
   so.check.policy = policy;
   so.stop = &o.stop.state().flag;
+  so.keep_spec = o.keep_spec;
+  so.free = o.free;
   auto r = fuzz::shrink(spec.data().program, mode, std::nullopt, so);
   if (!r) {
     auto d = r.error();

@@ -1,6 +1,9 @@
-// The prover on every corpus kernel (prover.md "It is fast"): seconds for all of a kernel's
-// queries, per-instruction and per-loop allocations, plus the large-trip bug pair's refutation
-// (query, constant-trip search and replay). Usage: bench_prover [REPEATS] (default 5; best of).
+// The prover on every corpus kernel (docs/prover.md "Figures"): seconds for all of a kernel's
+// queries (safe and exact of every consumer) for every allocation strategy, with the consumers
+// proved, refuted and unknown; then the deep refutation: a wait wrong only at iteration 100,000
+// of a 1..100,000 loop, found, replayed by a directed run and rendered (head and tail, and the
+// whole trace as --trace-out writes it).
+// Usage: bench_prover [REPEATS] (default 3; best of).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,14 +15,19 @@
 #include "formats/load.h"
 #include "formats/text_format.h"
 #include "prover/prove.h"
+#include "prover/report.h"
 
 using namespace syncbisim;
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
 struct Timing {
   double seconds = 1e9;
-  std::size_t consumers = 0, proved = 0;
+  std::size_t consumers = 0, proved = 0, refuted = 0, unknown = 0;
 };
 
 Timing time_prove(const formats::LoadedProgram& spec, const model::Program& impl, int repeats) {
@@ -27,12 +35,16 @@ Timing time_prove(const formats::LoadedProgram& spec, const model::Program& impl
   auto iix = model::ProgramIndex::build(impl);
   if (!iix) return t;
   for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     const auto r = prover::prove(spec.program, spec.index, impl, *iix);
-    t.seconds = std::min(t.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    t.seconds = std::min(t.seconds, since(start));
     t.consumers = r.consumers.size();
-    t.proved = static_cast<std::size_t>(std::count_if(
-        r.consumers.begin(), r.consumers.end(), [](const auto& c) { return c.answer == prover::Answer::Proved; }));
+    t.proved = t.refuted = t.unknown = 0;
+    for (const auto& c : r.consumers) {
+      t.proved += c.answer == prover::Answer::Proved;
+      t.refuted += c.answer == prover::Answer::Refuted;
+      t.unknown += c.answer == prover::Answer::Unknown;
+    }
   }
   return t;
 }
@@ -46,37 +58,63 @@ model::Program read(const char* text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int repeats = argc > 1 ? std::stoi(argv[1]) : 5;
+  const int repeats = argc > 1 ? std::stoi(argv[1]) : 3;
   std::vector<std::filesystem::path> kernels;
   for (const auto& e : std::filesystem::directory_iterator(SYNCBISIM_SOURCE_DIR "/corpus/kernels"))
     kernels.push_back(e.path());
   std::sort(kernels.begin(), kernels.end());
-  std::printf("%-26s %-16s %9s %7s %10s\n", "kernel", "strategy", "consumers", "proved", "seconds");
+  std::printf("%-24s %-16s %9s %7s %8s %8s %9s\n", "kernel", "strategy", "consumers", "proved", "refuted", "unknown",
+              "seconds");
+  std::size_t unknown = 0;
+  double worst = 0;
   for (const auto& k : kernels) {
     auto spec = formats::load_program_file(k.string(), model::ProgramKind::Spec);
     if (!spec) continue;
-    for (auto s : {allocator::Strategy::PerInstruction, allocator::Strategy::PerLoop}) {
+    for (auto s : {allocator::Strategy::Barrier, allocator::Strategy::PerInstruction, allocator::Strategy::PerLoop,
+                   allocator::Strategy::PerEngine, allocator::Strategy::Auto}) {
       allocator::Options o{s, false};
       o.licm = false;  // the prover does not read hoisted registers (docs/allocator.md)
       auto alloc = allocator::allocate(spec->program, spec->index, o);
       if (!alloc) continue;
       const auto t = time_prove(*spec, alloc->impl, repeats);
-      std::printf("%-26s %-16s %9zu %7zu %10.4f\n", k.filename().string().c_str(), allocator::to_string(s), t.consumers,
-                  t.proved, t.seconds);
+      unknown += t.unknown;
+      worst = std::max(worst, t.seconds);
+      std::printf("%-24s %-16s %9zu %7zu %8zu %8zu %9.4f\n", k.stem().string().c_str(), allocator::to_string(s),
+                  t.consumers, t.proved, t.refuted, t.unknown, t.seconds);
     }
   }
-  // A refutation end to end: the wait wrong only from iteration 21 on (tests/prover).
+  std::printf("unknown consumers: %zu; slowest kernel: %.4f s\n\n", unknown, worst);
+
+  // The deep refutation: wrong only at iteration 100,000.
   const auto spec_p =
-      read("syncbisim spec/1\nengines E0 E1\nloop A trip 1..30 {\n  E0: P\n  E1: C\n}\ndep P -> C distance A=1\n");
+      read("syncbisim spec/1\nengines E0 E1\nloop A trip 1..100000 {\n  E0: P\n  E1: C\n}\ndep P -> C distance A=1\n");
   const auto impl_p = read(
       "syncbisim impl/1\nengines E0 E1\nsemaphores s\nE1: [rh := 0]\nloop A {\n  E0: P {s += 1}\n"
-      "  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * isgt(21, rh) * (r - 1)] {s >= w} C\n}\n");
+      "  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * isgt(100000, rh) * (r - 1)] {s >= w} C\n}\n");
   auto six = model::ProgramIndex::build(spec_p);
-  if (six) {
-    const formats::LoadedProgram spec{spec_p, *six};
-    const auto t = time_prove(spec, impl_p, repeats);
-    std::printf("%-26s %-16s %9zu %7zu %10.4f  (refuted: query + replay at trip >= 21)\n", "large_trip_bug",
-                "hand-written", t.consumers, t.proved, t.seconds);
+  auto iix = model::ProgramIndex::build(impl_p);
+  if (!six || !iix) return 1;
+  double best = 1e9, render = 1e9, trace_out = 1e9;
+  std::size_t steps = 0, bytes = 0;
+  std::string answer;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = Clock::now();
+    const auto r = prover::prove(spec_p, *six, impl_p, *iix);
+    best = std::min(best, since(start));
+    const auto& c = r.consumers.at(0);
+    answer = std::string(prover::to_string(c.safe.answer)) + " / " + c.safe.reason;
+    if (!c.safe.witness) continue;
+    steps = c.safe.witness->trace.size();
+    const auto t1 = Clock::now();
+    const auto text = prover::render_text(r);
+    render = std::min(render, since(t1));
+    const auto t2 = Clock::now();
+    bytes = prover::traces_json(r).size();
+    trace_out = std::min(trace_out, since(t2));
   }
+  std::printf("deep refutation (A in 1..100000, wrong at iteration 100000): %s\n", answer.c_str());
+  std::printf("  prove (query, constant-trip search, directed run): %.3f s, witness of %zu steps\n", best, steps);
+  std::printf("  terminal rendering (head and tail): %.3f s; whole trace as JSON: %.3f s, %.1f MB\n", render, trace_out,
+              bytes / 1e6);
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include "checker/detail/exhaustive.h"
 #include "checker/detail/random_walks.h"
+#include "checker/program_pair.h"
 
 namespace syncbisim::checker {
 
@@ -28,6 +29,16 @@ CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) 
   auto r = detail::Exhaustive(both, options).run();
   if (options.reduction)
     for (auto& v : r.violations) shorten(both, options, v);
+  return r;
+}
+
+CheckResult check(const ProgramPair& pair, const CheckOptions& options) {
+  auto r = check(pair.lockstep(), options);
+  if (!pair.cut().empty()) {
+    r.exhaustive = false;
+    r.limit = r.limit.empty() ? pair.cut() : r.limit + ", " + pair.cut();
+    r.verdict = verdict_of(r.violations, false);
+  }
   return r;
 }
 

@@ -3,21 +3,23 @@
 #include <stdexcept>
 
 #include "analysis/correspondence.h"
+#include "checker/trip_cap.h"
 
 namespace syncbisim::checker {
 
 ProgramPair::ProgramPair(model::ProgramIndex spec_ix, model::ProgramIndex impl_ix, semantics::CompiledProgram spec_code,
-                         semantics::CompiledProgram impl_code, semantics::Options options)
+                         semantics::CompiledProgram impl_code, semantics::Options options, std::string cut)
     : spec_ix_(std::move(spec_ix)),
       impl_ix_(std::move(impl_ix)),
       spec_code_(std::move(spec_code)),
       impl_code_(std::move(impl_code)),
+      cut_(std::move(cut)),
       spec_(spec_code_, options),
       impl_(impl_code_, options),
       both_(spec_, impl_) {}
 
 model::Result<std::unique_ptr<ProgramPair>> ProgramPair::make(const model::Program& spec, const model::Program& impl,
-                                                              semantics::Options options) {
+                                                              PairOptions options) {
   auto six = model::ProgramIndex::build(spec);
   if (!six) return six.error();
   auto iix = model::ProgramIndex::build(impl);
@@ -26,8 +28,14 @@ model::Result<std::unique_ptr<ProgramPair>> ProgramPair::make(const model::Progr
   try {
     auto scode = semantics::compile(spec, *six);
     auto icode = semantics::compile(impl, *iix, &*six);
-    return std::unique_ptr<ProgramPair>(
-        new ProgramPair(std::move(*six), std::move(*iix), std::move(scode), std::move(icode), options));
+    std::string cut;
+    if (options.max_trip > 0) {
+      const bool spec_cut = cap_trip_ranges(scode, options.max_trip);
+      const bool impl_cut = cap_trip_ranges(icode, options.max_trip);
+      if (spec_cut || impl_cut) cut = "max-trip " + std::to_string(options.max_trip);
+    }
+    return std::unique_ptr<ProgramPair>(new ProgramPair(std::move(*six), std::move(*iix), std::move(scode),
+                                                        std::move(icode), options.semantics, std::move(cut)));
   } catch (const std::invalid_argument& e) {  // a loop without a trip rule in either program
     return model::make_error("", "impl-trip", e.what());
   }

@@ -1,10 +1,13 @@
 #pragma once
 // A spec and an impl made ready to check: both indexed, the impl's correspondence to the spec
 // verified (analysis::check_correspondence), both compiled (the impl against the spec's ids),
-// their transition systems and the lock-step pair built. Every tool that checks a pair (the CLI,
-// fuzzing, the prover's replay, the demo, tests, benchmarks) goes through this one sequence.
+// dynamic trip ranges capped if asked, their transition systems and the lock-step pair built.
+// The CLI's commands, fuzzing, the prover's replay, the demo, the tests and the benchmarks all
+// set a pair up through make(); the CLI only adds file names to its diagnostics.
 // The parts point at each other, so a pair lives behind a unique_ptr and is never moved.
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "model/index.h"
 #include "model/program.h"
@@ -13,12 +16,22 @@
 
 namespace syncbisim::checker {
 
+struct PairOptions {
+  PairOptions(semantics::Options semantics = {}, std::uint32_t max_trip = 0)
+      : semantics(semantics), max_trip(max_trip) {}
+  semantics::Options semantics;  // commit fusion
+  // `check --max-trip K`: every dynamic range trip capped at K (0: no cap). A capped pair runs
+  // fewer executions than the programs allow: a search of it can find violations, never prove
+  // the pair bisimilar (checker::check(const ProgramPair&, ...) says so in its verdict).
+  std::uint32_t max_trip = 0;
+};
+
 class ProgramPair {
  public:
   // Index errors carry the rule of model/index.cpp; a pair that does not correspond, the rule of
-  // analysis/correspondence.h. `options` choose commit fusion (semantics::Options).
+  // analysis/correspondence.h.
   static model::Result<std::unique_ptr<ProgramPair>> make(const model::Program& spec, const model::Program& impl,
-                                                          semantics::Options options = {});
+                                                          PairOptions options = {});
 
   ProgramPair(const ProgramPair&) = delete;
   ProgramPair& operator=(const ProgramPair&) = delete;
@@ -28,13 +41,16 @@ class ProgramPair {
   const semantics::CompiledProgram& impl_code() const { return impl_code_; }
   const model::ProgramIndex& spec_index() const { return spec_ix_; }
   const model::ProgramIndex& impl_index() const { return impl_ix_; }
+  // The limit that cut some trip range ("max-trip 3"), or "" if the pair runs every execution.
+  const std::string& cut() const { return cut_; }
 
  private:
   ProgramPair(model::ProgramIndex spec_ix, model::ProgramIndex impl_ix, semantics::CompiledProgram spec_code,
-              semantics::CompiledProgram impl_code, semantics::Options options);
+              semantics::CompiledProgram impl_code, semantics::Options options, std::string cut);
 
   model::ProgramIndex spec_ix_, impl_ix_;
   semantics::CompiledProgram spec_code_, impl_code_;
+  std::string cut_;
   semantics::SpecSystem spec_;
   semantics::ImplSystem impl_;
   semantics::Lockstep both_;

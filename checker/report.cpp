@@ -19,7 +19,33 @@ std::string headline(const semantics::CompiledProgram& p, const Violation& v) {
   std::string out = to_string(v.kind);
   out += " on " + p.engines[v.engine];
   if (v.instr) out += " at " + p.instrs[*v.instr].name;
+  if (v.kind != ViolationKind::Deadlock && !v.mismatch.spec_checks.empty()) {
+    const auto& c = v.mismatch.spec_checks.front();
+    if (c.target.size() > 1) out += " " + named_vector(p, p.deps[c.dep], iteration_of(p.deps[c.dep], c));
+  }
   return out;
+}
+
+// The trace's last row: the step where the two sides part, or the engines that are stuck.
+TraceOptions closing_rows(const semantics::CompiledProgram& sp, const Violation& v) {
+  TraceOptions o;
+  if (v.kind == ViolationKind::Deadlock) {
+    o.closing_label = "stuck";
+    for (auto e : v.stuck) o.closing.push_back({e, v.spec_deadlocks_too ? "stuck (spec too)" : "stuck (impl only)"});
+  } else {
+    o.closing.push_back({v.engine, parting_text(sp, v.mismatch)});
+  }
+  return o;
+}
+
+// The same as the trace's last element in JSON (docs/schema/trace.schema.json: "part" and "stuck").
+nlohmann::json closing_json(const semantics::CompiledProgram& sp, const Violation& v) {
+  if (v.kind == ViolationKind::Deadlock) {
+    nlohmann::json engines = nlohmann::json::array();
+    for (auto e : v.stuck) engines.push_back(sp.engines[e]);
+    return {{"step", "stuck"}, {"engines", engines}, {"spec_deadlocks_too", v.spec_deadlocks_too}};
+  }
+  return parting_json(sp, v.mismatch);
 }
 
 nlohmann::json violation_json(const semantics::Lockstep& both, const model::Program& spec, const Violation& v) {
@@ -31,6 +57,7 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
     j["engine"] = sp.engines[v.engine];
     j["instr"] = v.instr ? nlohmann::json(sp.instrs[*v.instr].name) : nlohmann::json(nullptr);
     j["spec_deadlocks_too"] = v.spec_deadlocks_too;
+    if (v.spec_search_cut) j["spec_search_cut"] = true;
     j["stuck"] = nlohmann::json::array();
     for (auto e : v.stuck) j["stuck"].push_back(sp.engines[e]);
     j["dependency"] = nullptr;
@@ -39,6 +66,7 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
   }
   auto trace = nlohmann::json::array();
   for (const auto& st : v.trace) trace.push_back(step_to_json(ip, st));
+  trace.push_back(closing_json(sp, v));
   j["trace"] = std::move(trace);
   return j;
 }
@@ -57,9 +85,12 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
     const auto& v = r.violations[i];
     out += "\nviolation " + std::to_string(i + 1) + ": " + headline(sp, v) + "\n";
     if (v.kind == ViolationKind::Deadlock) {
-      out += v.spec_deadlocks_too
-                 ? "  the spec deadlocks here too: the dependency graph or the control flow is at fault\n"
-                 : "  only the implementation deadlocks: over-synchronization\n";
+      if (v.spec_search_cut)
+        out += "  unknown whether the spec deadlocks here too: its own search was cut (see the limit)\n";
+      else
+        out += v.spec_deadlocks_too
+                   ? "  the spec deadlocks here too: the dependency graph or the control flow is at fault\n"
+                   : "  only the implementation deadlocks: over-synchronization\n";
       out += "  stuck:";
       for (auto e : v.stuck) out += " " + sp.engines[e];
       out += "\n";
@@ -72,8 +103,8 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
       }
       out += indented + "\n";
     }
-    out += "  shortest trace (" + std::to_string(v.trace.size()) + " steps; the two sides part after the last):\n";
-    std::string cols = render_columns(ip, semantics::replay_lockstep(both, v.trace));
+    out += "  shortest trace (" + std::to_string(v.trace.size()) + " steps; then the two sides part):\n";
+    std::string cols = render_columns(ip, semantics::replay_lockstep(both, v.trace), closing_rows(sp, v));
     std::string indented = "    ";
     for (std::size_t k = 0; k < cols.size(); ++k) {
       indented += cols[k];
@@ -86,6 +117,7 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
 
 nlohmann::json render_json(const semantics::Lockstep& both, const model::Program& spec, const CheckResult& r) {
   nlohmann::json j;
+  j["syncbisim"] = "check/1";  // docs/schema/check.schema.json
   j["verdict"] = to_string(r.verdict);
   j["exhaustive"] = r.exhaustive;
   j["states"] = r.states;
@@ -101,6 +133,7 @@ nlohmann::json render_json(const semantics::Lockstep& both, const model::Program
 nlohmann::json traces_json(const semantics::Lockstep& both, const CheckResult& r) {
   const auto& ip = both.impl().program();
   nlohmann::json j;
+  j["syncbisim"] = "traces/1";  // docs/schema/trace.schema.json
   j["violations"] = nlohmann::json::array();
   for (const auto& v : r.violations) {
     nlohmann::json one;
@@ -108,6 +141,7 @@ nlohmann::json traces_json(const semantics::Lockstep& both, const CheckResult& r
     one["engine"] = ip.engines[v.engine];
     if (v.instr) one["instr"] = ip.instrs[*v.instr].name;
     one["trace"] = events_to_json(ip, semantics::replay_lockstep(both, v.trace));
+    one["trace"].push_back(closing_json(both.spec().program(), v));
     j["violations"].push_back(std::move(one));
   }
   return j;

@@ -1,5 +1,5 @@
 #pragma once
-// Compact encoding of a lock-step product state (issue 5, "State storage"). The state splits
+// Compact encoding of a lock-step product state (docs/checker.md, "State storage"). The state splits
 // into one part per engine and one global part; each part is a short sequence of 32-bit words.
 // Parts repeat across states far more than whole states do, so the explorer interns them
 // (checker/part_table.h) and stores a state as one part id per part ("tree compression" in the
@@ -16,15 +16,20 @@
 #include <vector>
 
 #include "checker/part_words.h"
+#include "semantics/engine_set.h"
 #include "semantics/lockstep.h"
 
 namespace syncbisim::checker {
+
+// A set of a state's parts: engine e's part is number e, the global part comes last.
+using PartSet = semantics::EngineSet;
 
 class StateCodec {
  public:
   explicit StateCodec(const semantics::Lockstep& both);
 
   std::size_t parts() const { return engines_ + 1; }  // engine parts, then the global part
+  std::size_t global_part() const { return engines_; }
   // The words of part `i` of `s`.
   void encode_part(const semantics::LockstepState& s, std::size_t i, PartWords& out) const;
   // Every vector sized, all zero: the shape decode() expects.
@@ -35,9 +40,6 @@ class StateCodec {
   // decode() of part `i` alone: the other parts of `s` stay as they are. Fields no part encodes
   // are never read (see above), so they may keep whatever `s` held.
   void decode_part(std::size_t i, const std::uint32_t* words, semantics::LockstepState& s) const;
-  // The bit of part i in a `touched` mask (all bits from part 64 on).
-  static std::uint64_t part_bit(std::size_t i) { return i < 64 ? std::uint64_t{1} << i : ~std::uint64_t{0}; }
-  static bool is_touched(std::uint64_t touched, std::size_t i) { return i >= 64 || (touched >> i & 1U) != 0; }
 
  private:
   void encode_engine(const semantics::LockstepState& s, semantics::EngineId e, PartWords& out) const;

@@ -57,6 +57,11 @@ std::string render_columns(const semantics::CompiledProgram& p, const std::vecto
     if (e < engines) width[e] = std::max(width[e], text.size());
     rows.push_back(Row{ev.visible ? visible : 0, e, std::move(text)});
   }
+  const std::size_t closing_first = rows.size();
+  for (const auto& [e, text] : o.closing) {
+    if (e < engines) width[e] = std::max(width[e], text.size());
+    rows.push_back(Row{0, e, text});
+  }
   auto pad = [](std::string s, std::size_t w) {
     if (s.size() < w) s.append(w - s.size(), ' ');
     return s;
@@ -65,8 +70,9 @@ std::string render_columns(const semantics::CompiledProgram& p, const std::vecto
   for (std::size_t e = 0; e < engines; ++e) out += "  " + pad(p.engines[e], width[e]);
   while (!out.empty() && out.back() == ' ') out.pop_back();
   out += "\n";
-  for (const auto& r : rows) {
-    std::string line = pad(r.step ? std::to_string(r.step) : "", 6);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto& r = rows[k];
+    std::string line = pad(k >= closing_first ? o.closing_label : r.step ? std::to_string(r.step) : "", 6);
     for (std::size_t e = 0; e < engines; ++e)
       line += "  " + pad(r.engine == e || r.engine == engines ? r.text : "", width[e]);
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -115,6 +121,55 @@ nlohmann::json events_to_json(const semantics::CompiledProgram& p, const std::ve
   return out;
 }
 
+std::string named_vector(const semantics::CompiledProgram& spec, const semantics::CompiledDep& d,
+                         const std::vector<std::int64_t>& v) {
+  std::string out = "(";
+  bool first = true;
+  for (std::size_t j = 0; j < v.size() && j < d.common.size(); ++j) {
+    if (d.common[j] == model::kTop && v[j] == 1) continue;  // @top runs once: its 1 says nothing
+    out += (first ? "" : ", ") + spec.loops[d.common[j]].name + "=" + std::to_string(v[j]);
+    first = false;
+  }
+  return out + ")";
+}
+
+nlohmann::json named_vector_json(const semantics::CompiledProgram& spec, const semantics::CompiledDep& d,
+                                 const std::vector<std::int64_t>& v) {
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t k = 0; k < v.size() && k < d.common.size(); ++k) j[spec.loops[d.common[k]].name] = v[k];
+  return j;
+}
+
+std::vector<std::int64_t> target_of(const semantics::DependencyCheck& c) { return {c.target.begin(), c.target.end()}; }
+
+std::vector<std::int64_t> iteration_of(const semantics::CompiledDep& d, const semantics::DependencyCheck& c) {
+  std::vector<std::int64_t> v(c.target.begin(), c.target.end());
+  for (std::size_t j = 0; j < v.size() && j < d.distance.size(); ++j) v[j] += d.distance[j];
+  return v;
+}
+
+std::string parting_text(const semantics::CompiledProgram& spec, const semantics::Mismatch& m) {
+  std::string s = spec.instrs[m.instr].name;
+  if (!m.spec_checks.empty()) {
+    const auto& c = m.spec_checks.front();
+    s += " " + named_vector(spec, spec.deps[c.dep], iteration_of(spec.deps[c.dep], c));
+  }
+  return s + (m.impl_can ? " issues in the impl only" : " issues in the spec only");
+}
+
+nlohmann::json parting_json(const semantics::CompiledProgram& spec, const semantics::Mismatch& m) {
+  nlohmann::json j{{"step", "part"},
+                   {"engine", spec.engines[m.engine]},
+                   {"instr", spec.instrs[m.instr].name},
+                   {"spec", m.spec_can ? "issues" : "waits"},
+                   {"impl", m.impl_can ? "issues" : "waits"}};
+  if (!m.spec_checks.empty()) {
+    const auto& c = m.spec_checks.front();
+    j["iteration"] = named_vector_json(spec, spec.deps[c.dep], iteration_of(spec.deps[c.dep], c));
+  }
+  return j;
+}
+
 std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                               const semantics::Mismatch& m) {
   const auto& instr = spec.instrs[m.instr].name;
@@ -127,9 +182,8 @@ std::string describe_mismatch(const semantics::CompiledProgram& spec, const sema
   if (m.spec_checks.empty()) out += " no dependency";
   for (const auto& c : m.spec_checks) {
     const auto& d = spec.deps[c.dep];
-    out += "\n    " + spec.instrs[d.producer].name + " -> " + spec.instrs[d.consumer].name + ": target (";
-    for (std::size_t j = 0; j < c.target.size(); ++j) out += (j ? "," : "") + std::to_string(c.target[j]);
-    out += ") ";
+    out += "\n    " + spec.instrs[d.producer].name + " -> " + spec.instrs[d.consumer].name + " at " +
+           named_vector(spec, d, iteration_of(d, c)) + ": target " + named_vector(spec, d, target_of(c)) + " ";
     out += c.underflow ? "underflows, nothing owed"
                        : "R(" + spec.instrs[d.producer].name + ") = " + std::to_string(c.retired) + ", owed " +
                              std::to_string(c.owed) + (c.satisfied() ? " (satisfied)" : " (not satisfied)");
@@ -158,7 +212,12 @@ nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const se
     nlohmann::json dist = nlohmann::json::object();
     for (const auto& [loop, k] : d.distance) dist[loop] = k;
     j["dependency"] = {{"producer", d.producer}, {"consumer", d.consumer}, {"distance", dist}};
-    j["spec"] = {{"retired", pick->retired}, {"owed", pick->owed}, {"underflow", pick->underflow}};
+    const auto& cd = spec.deps[pick->dep];
+    j["spec"] = {{"retired", pick->retired},
+                 {"owed", pick->owed},
+                 {"underflow", pick->underflow},
+                 {"iteration", named_vector_json(spec, cd, iteration_of(cd, *pick))},
+                 {"target", named_vector_json(spec, cd, target_of(*pick))}};
   } else {
     j["dependency"] = nullptr;
     j["spec"] = {{"retired", 0}, {"owed", 0}};

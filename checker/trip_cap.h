@@ -1,6 +1,7 @@
 #pragma once
-// --max-trip K: caps every dynamic range trip at K (issue 5, "Limits"). A capped search covers
-// fewer executions, so it can find violations but never prove the pair bisimilar.
+// --max-trip K: caps every dynamic range trip at K (docs/checker.md, "Limits"). A capped search
+// covers fewer executions, so it can find violations but never prove the pair bisimilar
+// (ProgramPair::make applies the cap and checker::check of the pair says so).
 #include <cstdint>
 
 #include "semantics/compiled_program.h"

@@ -1,11 +1,14 @@
 // syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers] [--barrier-fallback]
-// [--no-licm] [--no-cse]: writes the impl
-// program an allocation strategy gives (docs/allocator.md); one line per dependency on stderr
-// saying what it got and why.
+//                        [--no-licm] [--no-cse] [--share-waits] [--unroll LOOP]... [--spec-out FILE]:
+// writes the impl program an allocation strategy gives (docs/allocator.md); one line per
+// dependency on stderr saying what it got and why. With --unroll the spec is unrolled first
+// (allocator/unroll.h) and the impl belongs to the unrolled spec, which --spec-out writes so that
+// `check` can verify the pair.
 #include <iostream>
 #include <memory>
 
 #include "allocator/allocate.h"
+#include "allocator/unroll.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
@@ -16,8 +19,9 @@ namespace syncbisim::cli {
 namespace {
 
 struct AllocateArgs {
-  std::string spec, out, strategy = "auto";
-  bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false;
+  std::string spec, out, strategy = "auto", spec_out;
+  std::vector<std::string> unroll;
+  bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false, share = false;
 };
 
 int run(const AllocateArgs& a) {
@@ -30,12 +34,33 @@ int run(const AllocateArgs& a) {
   }
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
+  if (!a.unroll.empty()) {
+    auto u = allocator::unroll(spec->program, spec->index, a.unroll);
+    if (!u) {
+      auto d = u.error();
+      d.file = a.spec;
+      return input_error(d);
+    }
+    auto ix = model::ProgramIndex::build(*u);
+    if (!ix) return input_error(ix.error());
+    spec->program = std::move(*u);
+    spec->index = std::move(*ix);
+  }
+  if (!a.spec_out.empty()) {
+    const auto text = a.text ? formats::write_text(spec->program) : formats::write_json(spec->program);
+    if (auto s = formats::write_file_atomically(a.spec_out, text); !s) {
+      auto d = s.error();
+      if (d.file.empty()) d.file = a.spec_out;
+      return input_error(d);
+    }
+  }
   allocator::Options o;
   o.strategy = *strategy;
   o.prune_registers = a.prune;
   o.barrier_fallback = a.barrier_fallback;
   o.licm = !a.no_licm;
   o.cse = !a.no_cse;
+  o.share_wait_values = a.share;
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
     auto d = r.error();
@@ -72,6 +97,9 @@ void add_allocate(CLI::App& app, Context& ctx) {
                 "dependencies outside paper §5.2 get the paper's barrier fallback, not the extended closed forms");
   cmd->add_flag("--no-licm", args->no_licm, "no loop-invariant code motion of wait values (paper §6.2)");
   cmd->add_flag("--no-cse", args->no_cse, "no common-subexpression elimination of wait values (paper §6.2)");
+  cmd->add_flag("--share-waits", args->share, "share common subexpressions of wait values in a stream (paper §6.2)");
+  cmd->add_option("--unroll", args->unroll, "unroll this constant-trip loop first (repeatable; docs/formats.md names)");
+  cmd->add_option("--spec-out", args->spec_out, "write the spec allocated (the unrolled one with --unroll) here");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

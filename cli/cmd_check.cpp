@@ -1,51 +1,59 @@
-// syncbisim check SPEC IMPL: the differential bisimulation check (semantics.md §5).
+// syncbisim check SPEC IMPL: the differential bisimulation check (docs/semantics.md §5).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <vector>
 
+#include "checker/coverage.h"
 #include "checker/explorer.h"
 #include "checker/report.h"
-#include "checker/trip_cap.h"
+#include "cli/all_trips.h"
+#include "cli/check_batch.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/pictures.h"
+#include "cli/progress.h"
 #include "formats/load.h"
+#include "latency/price.h"
 
 namespace syncbisim::cli {
 
 namespace {
 
 struct CheckArgs {
-  std::string spec, impl, trace_out;
+  std::string spec, impl, trace_out, svg;
+  std::vector<std::string> batch;
+  unsigned jobs = 1;
   bool json = false;
   bool no_reduction = false;
+  bool quiet = false;
+  bool all_trips = false;
+  bool coverage = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
 };
 
-void print_progress(const checker::Progress& p) {
-  std::fprintf(stderr, "\r%llu states (%.0f/s), frontier %llu, memory %.1f MiB   ",
-               static_cast<unsigned long long>(p.states), p.seconds > 0 ? p.states / p.seconds : 0.0,
-               static_cast<unsigned long long>(p.frontier), p.bytes / 1048576.0);
-  std::fflush(stderr);
+// "check: 1200000 states, 1.3 M/s, depth 57, 74 MiB, 4 s (limit in about 3 s)": what a person
+// watching a long search, or reading a CI log, wants to know.
+std::string progress_line(const checker::Progress& p, const CheckArgs& a) {
+  char line[200];
+  const double rate = p.seconds > 0 ? p.states / p.seconds : 0.0;
+  std::string eta;
+  if (a.max_states > 0 && rate > 0 && p.states < a.max_states)
+    eta = ", max-states in about " + std::to_string(static_cast<long long>((a.max_states - p.states) / rate)) + " s";
+  if (a.max_seconds > 0 && p.seconds < a.max_seconds)
+    eta += ", max-seconds in " + std::to_string(static_cast<long long>(a.max_seconds - p.seconds)) + " s";
+  std::snprintf(line, sizeof line, "check: %llu states, %.2f M states/s, depth %llu, frontier %llu, %.1f MiB, %.0f s%s",
+                static_cast<unsigned long long>(p.states), rate / 1e6, static_cast<unsigned long long>(p.depth),
+                static_cast<unsigned long long>(p.frontier), p.bytes / 1048576.0, p.seconds, eta.c_str());
+  return line;
 }
 
-int check(const CheckArgs& a) {
-  int status = 0;
-  auto pair = load_pair(a.spec, a.impl, status);
-  if (!pair) return status;
-  bool capped = false;
-  if (a.max_trip > 0) {
-    capped = checker::cap_trip_ranges(pair->spec_code, a.max_trip);
-    checker::cap_trip_ranges(pair->impl_code, a.max_trip);
-  }
-  // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
-  const semantics::Options sem{!a.no_reduction};
-  const semantics::SpecSystem spec(pair->spec_code, sem);
-  const semantics::ImplSystem impl(pair->impl_code, sem);
-  const semantics::Lockstep both(spec, impl);
+checker::CheckOptions check_options(const CheckArgs& a) {
   checker::CheckOptions o;
   o.reduction = !a.no_reduction;
   o.max_states = a.max_states;
@@ -53,16 +61,55 @@ int check(const CheckArgs& a) {
   o.walks = a.walks;
   o.seed = a.seed;
   o.depth = a.depth;
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  if (tty) o.progress = print_progress;
-  auto r = checker::check(both, o);
-  if (tty && r.seconds >= 2.0) std::fprintf(stderr, "\r%80s\r", "");
-  if (capped) {
-    r.exhaustive = false;
-    r.limit = r.limit.empty() ? "max-trip " + std::to_string(a.max_trip)
-                              : r.limit + ", max-trip " + std::to_string(a.max_trip);
-    if (r.verdict == checker::Verdict::Bisimilar) r.verdict = checker::Verdict::Inconclusive;
+  return o;
+}
+
+int check_batch(const CheckArgs& a) {
+  if (!a.spec.empty() || !a.impl.empty()) {
+    std::cerr << "syncbisim check: --batch takes the pairs from its manifest, not SPEC IMPL\n";
+    return 2;
   }
+  std::vector<BatchEntry> entries;
+  for (const auto& source : a.batch) {
+    auto some = read_batch(source);
+    if (!some) return input_error(some.error());
+    entries.insert(entries.end(), some->begin(), some->end());
+  }
+  BatchOptions o;
+  o.check = check_options(a);
+  o.pair = checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip};
+  o.jobs = a.jobs;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto results = run_batch(entries, o);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (a.json) std::cout << batch_json(results, seconds).dump(2) << "\n";
+  else std::cout << batch_text(results, seconds);
+  return batch_status(results);
+}
+
+int check(const CheckArgs& a) {
+  if (!a.batch.empty()) return check_batch(a);
+  if (a.spec.empty() || a.impl.empty()) {
+    std::cerr << "syncbisim check: give SPEC and IMPL (or --batch MANIFEST)\n";
+    return 2;
+  }
+  if (a.all_trips)
+    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds});
+  int status = 0;
+  // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
+  if (!pair) return status;
+  const auto& both = pair->lockstep();
+  auto o = check_options(a);
+  ProgressLine progress(a.quiet);
+  if (progress.enabled()) o.progress = [&](const checker::Progress& p) { progress.show(progress_line(p, a)); };
+  std::optional<checker::Coverage> coverage;
+  if (a.coverage) {
+    coverage.emplace(both);
+    o.coverage = &*coverage;
+  }
+  const auto r = checker::check(*pair->checked, o);
+  progress.finish();
   if (!a.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(a.trace_out, checker::traces_json(both, r).dump(2) + "\n"); !s) {
       auto d = s.error();
@@ -70,8 +117,22 @@ int check(const CheckArgs& a) {
       return input_error(d);
     }
   }
-  if (a.json) std::cout << checker::render_json(both, pair->spec.program, r).dump(2) << "\n";
-  else std::cout << checker::render_text(both, pair->spec.program, r);
+  if (!a.svg.empty())
+    if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
+  // An over-synchronization gets its price in cycles on the timing model (docs/timing.md).
+  std::optional<latency::Price> price;
+  if (r.verdict == checker::Verdict::OverSynchronized)
+    price =
+        latency::price_over_synchronization(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index);
+  if (a.json) {
+    auto j = checker::render_json(both, pair->spec.program, r);
+    if (price) j["price"] = latency::price_json(*price);
+    if (coverage) j["coverage"] = coverage->render_json();
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << checker::render_text(both, pair->spec.program, r) << (price ? latency::price_text(*price) : "");
+    if (coverage) std::cout << "\n" << coverage->render_text();
+  }
   return checker::exit_status(r.verdict);
 }
 
@@ -80,9 +141,17 @@ int check(const CheckArgs& a) {
 void add_check(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "Check an impl against its spec: bisimilar, over- or under-synchronized");
-  cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->check(CLI::ExistingFile);
+  cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
+  cmd->add_option(
+         "--batch", a->batch,
+         "check many pairs: a manifest (lines SPEC IMPL [expected verdict]) or a directory of impls (repeatable)")
+      ->check(CLI::ExistingPath);
+  cmd->add_option("--jobs", a->jobs, "with --batch: pairs checked at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("--json", a->json, "print one JSON document");
+  cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr (else: a line every 10 s in a log)");
   cmd->add_option("--random", a->walks, "random mode: this many seeded walks instead of the exhaustive search");
   cmd->add_option("--seed", a->seed, "seed of the random walks")->capture_default_str();
   cmd->add_option("--depth", a->depth, "steps per random walk at most")->capture_default_str();
@@ -91,6 +160,13 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
+  cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");
+  cmd->add_flag("--coverage", a->coverage,
+                "list each dependency with whether it ever held its consumer back, and each wait with whether it "
+                "ever blocked, over the explored states");
+  cmd->add_flag("--all-trips", a->all_trips,
+                "one verdict for every trip count: the prover on every consumer plus the explorer at trips capped by "
+                "--max-trip (default 3)");
   cmd->callback([a, &ctx] { ctx.status = check(*a); });
 }
 

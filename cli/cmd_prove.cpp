@@ -1,7 +1,10 @@
-// syncbisim prove SPEC IMPL: the Z3 prover (prover.md, docs/prover.md). Verdict first, one word;
-// then one line per consumer.
+// syncbisim prove SPEC IMPL: the Z3 prover (docs/prover.md). Verdict first, one word; then one
+// line per consumer (safe and exact), and under every refuted property its witness: both sides'
+// numbers and the head and tail of the trace (--trace-out writes every step).
 #include <iostream>
 #include <memory>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/inputs.h"
@@ -13,7 +16,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct ProveArgs {
-  std::string spec, impl;
+  std::string spec, impl, trace_out;
   bool json = false;
   bool no_replay = false;
   unsigned timeout_ms = 10000;
@@ -27,6 +30,13 @@ int prove(const ProveArgs& a) {
   o.replay = !a.no_replay;
   o.z3_timeout_ms = a.timeout_ms;
   const auto r = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, o);
+  if (!a.trace_out.empty()) {
+    if (auto s = formats::write_file_atomically(a.trace_out, prover::traces_json(r)); !s) {
+      auto d = s.error();
+      d.file = a.trace_out;
+      return input_error(d);
+    }
+  }
   if (a.json) std::cout << prover::render_json(r).dump(2) << "\n";
   else std::cout << prover::render_text(r);
   return prover::exit_status(r.verdict);
@@ -36,13 +46,14 @@ int prove(const ProveArgs& a) {
 
 void add_prove(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<ProveArgs>();
-  auto* cmd = app.add_subcommand(
-      "prove", "Prove with Z3, for every trip count, that each wait holds exactly when its dependencies are satisfied");
+  auto* cmd =
+      app.add_subcommand("prove", "Prove with Z3, for every trip count, that each consumer's waits are safe and exact");
   cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "print one JSON document");
-  cmd->add_flag("--no-replay", a->no_replay, "do not replay counterexamples with the explorer (they stay unknown)");
+  cmd->add_flag("--no-replay", a->no_replay, "do not look for concrete executions (counterexamples stay unknown)");
   cmd->add_option("--timeout-ms", a->timeout_ms, "Z3 time limit per query")->capture_default_str();
+  cmd->add_option("--trace-out", a->trace_out, "write every witness's whole trace as JSON to this file");
   cmd->callback([a, &ctx] { ctx.status = prove(*a); });
 }
 

@@ -5,6 +5,7 @@
 #include "checker/trace_view.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/pictures.h"
 #include "semantics/random_run.h"
 
 namespace syncbisim::cli {
@@ -12,7 +13,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct RunArgs {
-  std::string spec, impl;
+  std::string spec, impl, svg, from;
   std::uint64_t seed = 1;
   std::size_t max_steps = 100000;
   bool json = false;
@@ -37,7 +38,8 @@ int run(const RunArgs& a) {
     const semantics::SpecSystem sys(code);
     const auto r = semantics::run_spec(sys, a.seed, a.max_steps);
     if (a.json) {
-      nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
+      nlohmann::json j{{"syncbisim", "run/1"},
+                       {"outcome", semantics::to_string(r.outcome)},
                        {"seed", a.seed},
                        {"events", checker::events_to_json(code, r.events, view)}};
       for (auto e : r.stuck) j["stuck"].push_back(code.engines[e]);
@@ -52,26 +54,41 @@ int run(const RunArgs& a) {
     }
     return status_of(r.outcome);
   }
-  auto pair = load_pair(a.spec, a.impl, status);
+  std::optional<checker::TraceSteps> from;
+  if (!a.from.empty()) {
+    from = load_trace(a.from, 0, status);
+    if (!from) return status;
+  }
+  auto pair = load_pair(a.spec, a.impl, status,
+                        checker::PairOptions{semantics::Options{!from || !checker::trace_has_commits(*from)}});
   if (!pair) return status;
-  const semantics::SpecSystem spec(pair->spec_code);
-  const semantics::ImplSystem impl(pair->impl_code);
-  const semantics::Lockstep both(spec, impl);
-  const auto r = semantics::run_lockstep(both, a.seed, a.max_steps);
+  const auto& both = pair->lockstep();
+  std::vector<semantics::Step> prefix;
+  if (from) {  // --from: the trace's steps first (they must fit), then at random from its end
+    const auto replayed = checker::replay_trace(*pair->checked, *from);
+    if (!replayed.misfit.empty())
+      return input_error(
+          model::Diagnostic{a.from, "", "trace-misfit", "the trace does not fit the pair: " + replayed.misfit});
+    prefix = replayed.visible;
+  }
+  const auto r = semantics::run_lockstep(both, a.seed, a.max_steps, prefix);
+  if (!a.svg.empty())
+    if (const int s = write_run_svg(a.svg, both, r); s != 0) return s;
   if (a.json) {
-    nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
+    nlohmann::json j{{"syncbisim", "run/1"},
+                     {"outcome", semantics::to_string(r.outcome)},
                      {"seed", a.seed},
-                     {"events", checker::events_to_json(pair->impl_code, r.events, view)}};
+                     {"events", checker::events_to_json(pair->impl_code(), r.events, view)}};
     if (r.mismatch)
-      j["mismatch"] = checker::mismatch_to_json(pair->spec_code, pair->impl_code, pair->spec.program, *r.mismatch);
-    for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code.engines[e]);
+      j["mismatch"] = checker::mismatch_to_json(pair->spec_code(), pair->impl_code(), pair->spec.program, *r.mismatch);
+    for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code().engines[e]);
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code, r.events, view);
-    if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code, pair->impl_code, *r.mismatch) << "\n";
+    std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code(), r.events, view);
+    if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code(), pair->impl_code(), *r.mismatch) << "\n";
     if (!r.stuck.empty()) {
       std::cout << "stuck engines:";
-      for (auto e : r.stuck) std::cout << " " << pair->impl_code.engines[e];
+      for (auto e : r.stuck) std::cout << " " << pair->impl_code().engines[e];
       std::cout << "\n";
     }
   }
@@ -90,6 +107,9 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-steps", args->max_steps, "stop after this many steps (exit 3)")->capture_default_str();
   cmd->add_flag("--json", args->json, "print the event list as JSON");
   cmd->add_flag("--visible-only", args->visible_only, "show issue, retire and choices only");
+  cmd->add_option("--from", args->from, "with IMPL: take the steps of this trace first, then go on at random")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--svg", args->svg, "with IMPL: draw the run as an SVG timeline into this file");
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

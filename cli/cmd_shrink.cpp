@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/progress.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
@@ -24,7 +25,7 @@ struct ShrinkArgs {
   std::string spec, impl, strategy, allocator, out;
   std::uint64_t max_steps = 5000, max_states = 100000;
   double max_seconds = 60, allocator_timeout = 10;
-  bool quiet = false, declined_is_failure = false;
+  bool quiet = false, declined_is_failure = false, keep_spec = false, free = false;
 };
 
 int run(const ShrinkArgs& a) {
@@ -40,6 +41,8 @@ int run(const ShrinkArgs& a) {
   o.max_steps = a.max_steps;
   o.max_seconds = a.max_seconds;
   o.check.max_states = a.max_states;
+  o.keep_spec = a.keep_spec;
+  o.free = a.free;
   if (!a.impl.empty()) {
     auto pair = load_pair(a.spec, a.impl, status);
     if (!pair) return status;
@@ -62,12 +65,21 @@ int run(const ShrinkArgs& a) {
     o.check.policy =
         *strategy == allocator::Strategy::Barrier ? fuzz::Counts::UnderSyncOnly : fuzz::Counts::AllOnAllocatable;
   }
-  if (!a.quiet)
-    o.progress = [](const fuzz::ShrinkProgress& p) {
-      std::fprintf(stderr, "shrink: step %llu, %s (%s, %.1f s)\n", (unsigned long long)p.steps,
-                   p.size.to_string().c_str(), p.pass.c_str(), p.seconds);
+  ProgressLine progress(a.quiet);
+  std::string last;
+  if (progress.enabled())
+    o.progress = [&](const fuzz::ShrinkProgress& p) {
+      char line[300];
+      std::snprintf(line, sizeof line, "shrink: step %llu, %llu kept, %s (%s, %.1f s)",
+                    static_cast<unsigned long long>(p.steps), static_cast<unsigned long long>(p.accepted),
+                    p.size.to_string().c_str(), p.pass.c_str(), p.seconds);
+      last = line;
+      progress.show(last);
     };
   auto r = fuzz::shrink(spec->program, *mode, std::nullopt, o);
+  progress.finish();
+  if (!last.empty()) progress.show(last, true);  // where it ended, also in a log
+  progress.finish();
   if (!r) {
     std::cerr << a.spec << ": " << r.error().message << " [" << r.error().rule << "]\n";
     return 2;
@@ -75,6 +87,15 @@ int run(const ShrinkArgs& a) {
   std::cout << "failure: " << r->what << "\n"
             << "before: " << r->before.to_string() << "\n"
             << "after: " << r->after.to_string() << "\n";
+  if (r->impl_before.engines > 0 || r->impl_after.engines > 0)
+    std::cout << "impl before: " << r->impl_before.to_string() << "\n"
+              << "impl after: " << r->impl_after.to_string() << "\n";
+  // The question kept: the failing instruction's dependencies, as they were and as they are.
+  for (const auto& k : r->kinds_before) std::cout << "  dependency before: " << k.to_string() << "\n";
+  for (const auto& k : r->kinds_after) std::cout << "  dependency after:  " << k.to_string() << "\n";
+  if (r->kind_changes > 0)
+    std::cout << "  " << r->kind_changes << " candidates refused: a dependency would have changed its kind"
+              << " (--free allows it)\n";
   char line[200];
   std::snprintf(line, sizeof line, "%llu candidates checked, %llu kept, %llu cache hits, %.2f s%s%s\n",
                 (unsigned long long)r->steps, (unsigned long long)r->accepted, (unsigned long long)r->cache_hits,
@@ -95,7 +116,15 @@ int run(const ShrinkArgs& a) {
   if (ec) return input_error(model::Diagnostic{a.out, "", "io", "cannot create the directory: " + ec.message()});
   const std::string stem = (std::filesystem::path(a.out) / std::filesystem::path(a.spec).stem()).string() + ".min";
   std::vector<std::pair<std::string, std::string>> files = {{stem + ".spec.json", formats::write_json(r->spec)}};
-  if (has_impl) files.push_back({stem + ".impl.json", formats::write_json(r->impl)});
+  if (has_impl) {
+    files.push_back({stem + ".impl.json", formats::write_json(r->impl)});
+    // The minimized case's traces, for `syncbisim replay` (the same file as check --trace-out).
+    fuzz::CaseOptions traced = o.check;
+    traced.want_traces = true;
+    const auto c = fuzz::check_case(r->spec, r->impl, traced);
+    if (c.invalid.empty() && !c.check.violations.empty())
+      files.push_back({stem + ".trace.json", c.traces.dump(2) + "\n"});
+  }
   if (!a.allocator.empty()) {
     files.push_back({stem + ".allocator.out", r->reply.output});
     files.push_back({stem + ".allocator.err", r->reply.errors});
@@ -135,6 +164,9 @@ void add_shrink(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-seconds", a->max_seconds, "seconds at most (the result then depends on speed)")
       ->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "state limit per check")->capture_default_str();
+  cmd->add_flag("--keep-spec", a->keep_spec, "with IMPL: shrink only the impl, the spec stays as given");
+  cmd->add_flag("--free", a->free,
+                "let a kept dependency change its kind (the loop it is carried at, its case, a lower offset)");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
   cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Each subcommand registers itself on the app and leaves its exit status in `status`
-// (0 holds, 1 violation found, 2 bad usage or input, 3 inconclusive: formats.md).
+// (0 holds, 1 violation found, 2 bad usage or input, 3 inconclusive: docs/formats.md).
 #include <CLI/CLI.hpp>
 
 namespace syncbisim::cli {
@@ -19,5 +19,8 @@ void add_fuzz(CLI::App& app, Context& ctx);
 void add_shrink(CLI::App& app, Context& ctx);
 void add_prove(CLI::App& app, Context& ctx);
 void add_gen(CLI::App& app, Context& ctx);
+void add_replay(CLI::App& app, Context& ctx);
+void add_simulate(CLI::App& app, Context& ctx);
+void add_table2(CLI::App& app, Context& ctx);
 
 }  // namespace syncbisim::cli

@@ -1,8 +1,9 @@
 #include "cli/inputs.h"
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
-#include "analysis/correspondence.h"
 #include "analysis/dependency_analysis.h"
 #include "analysis/register_use.h"
 
@@ -31,7 +32,7 @@ void warn(const std::string& file, const analysis::Warning& w) {
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status) {
   auto spec = load_kind(path, model::ProgramKind::Spec, status);
   if (spec) {
-    // Warnings go to stderr (formats.md): dependencies that never bind, certain deadlocks.
+    // Warnings go to stderr (docs/formats.md): dependencies that never bind, certain deadlocks.
     const auto a = analysis::analyze_dependencies(spec->program, spec->index);
     for (const auto& w : a.warnings) warn(path, w);
     for (const auto& d : a.deadlocks) warn(path, analysis::Warning{"", d.message});
@@ -46,21 +47,47 @@ std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& st
   return impl;
 }
 
-std::optional<ProgramPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status) {
+std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status,
+                                    checker::PairOptions options) {
+  // The slip people make most: the two files the wrong way round. Said as such, not as two kinds.
+  if (auto a = formats::load_program_file(spec_path); a && a->program.kind == model::ProgramKind::Impl)
+    if (auto b = formats::load_program_file(impl_path); b && b->program.kind == model::ProgramKind::Spec) {
+      status = input_error(
+          model::Diagnostic{spec_path, "", "wrong-order",
+                            "this is an impl and " + impl_path + " a spec: give the spec first, then the impl"});
+      return std::nullopt;
+    }
   auto spec = load_spec(spec_path, status);
   if (!spec) return std::nullopt;
   auto impl = load_impl(impl_path, status);
   if (!impl) return std::nullopt;
-  if (auto s = analysis::check_correspondence(spec->program, spec->index, impl->program, impl->index); !s) {
-    auto d = s.error();
-    d.file = impl_path;
+  auto checked = checker::ProgramPair::make(spec->program, impl->program, options);
+  if (!checked) {
+    auto d = checked.error();
+    d.file = impl_path;  // both files loaded: what is left is how the impl fits its spec
     status = input_error(d);
     return std::nullopt;
   }
-  ProgramPair pair{std::move(*spec), std::move(*impl), {}, {}};
-  pair.spec_code = semantics::compile(pair.spec.program, pair.spec.index);
-  pair.impl_code = semantics::compile(pair.impl.program, pair.impl.index, &pair.spec.index);
-  return pair;
+  return LoadedPair{std::move(*spec), std::move(*impl), std::move(*checked)};
+}
+
+std::optional<checker::TraceSteps> load_trace(const std::string& path, std::size_t which, int& status) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto doc = nlohmann::json::parse(text.str(), nullptr, false);
+  if (!in || doc.is_discarded()) {
+    status = input_error(model::Diagnostic{path, "", "bad-json", "not a JSON trace file"});
+    return std::nullopt;
+  }
+  auto t = checker::read_trace(doc, which);
+  if (!t) {
+    auto d = t.error();
+    d.file = path;
+    status = input_error(d);
+    return std::nullopt;
+  }
+  return std::move(*t);
 }
 
 }  // namespace syncbisim::cli

@@ -1,11 +1,13 @@
 #pragma once
 // Loading the programs a command works on, with every input error turned into the one line
-// formats.md asks for (FILE: PLACE: message [rule]) on stderr and exit status 2.
+// docs/formats.md asks for (FILE: PLACE: message [rule]) on stderr and exit status 2.
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "checker/program_pair.h"
+#include "checker/trace_replay.h"
 #include "formats/load.h"
-#include "semantics/compiled_program.h"
 
 namespace syncbisim::cli {
 
@@ -15,13 +17,20 @@ int input_error(const model::Diagnostic& d);
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status);
 std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& status);
 
-// A spec and an impl that structurally correspond (analysis::check_correspondence).
-struct ProgramPair {
+// A spec and an impl as loaded, and set up as a pair by checker::ProgramPair::make (which checks
+// that they correspond); its diagnostics get the impl's file name.
+struct LoadedPair {
   formats::LoadedProgram spec;
   formats::LoadedProgram impl;
-  semantics::CompiledProgram spec_code;
-  semantics::CompiledProgram impl_code;
+  std::unique_ptr<checker::ProgramPair> checked;
+  const semantics::CompiledProgram& spec_code() const { return checked->spec_code(); }
+  const semantics::CompiledProgram& impl_code() const { return checked->impl_code(); }
+  const semantics::Lockstep& lockstep() const { return checked->lockstep(); }
 };
-std::optional<ProgramPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status);
+std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status,
+                                    checker::PairOptions options = {});
+
+// A trace file of any command (checker/trace_replay.h), its `which`-th trace (0: the first).
+std::optional<checker::TraceSteps> load_trace(const std::string& path, std::size_t which, int& status);
 
 }  // namespace syncbisim::cli

@@ -19,13 +19,16 @@ int main(int argc, char** argv) {
   syncbisim::cli::add_shrink(app, ctx);
   syncbisim::cli::add_prove(app, ctx);
   syncbisim::cli::add_gen(app, ctx);
+  syncbisim::cli::add_replay(app, ctx);
+  syncbisim::cli::add_simulate(app, ctx);
+  syncbisim::cli::add_table2(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return 2;  // bad usage (formats.md)
+    return 2;  // bad usage (docs/formats.md)
   }
   return ctx.status;
 }

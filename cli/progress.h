@@ -1,7 +1,8 @@
 #pragma once
 // Progress of a long command on stderr: on a terminal one line rewritten in place (at most ten
-// times a second); in a log (stderr is a file or a pipe, as in CI) a plain line every 10 seconds;
-// nothing with --quiet. The caller says what the line holds.
+// times a second); in a log (stderr is a file or a pipe, as in CI) a plain line every 10 seconds
+// (SYNCBISIM_PROGRESS_SECONDS sets another interval); nothing with --quiet. The caller says what
+// the line holds.
 #include <chrono>
 #include <string>
 

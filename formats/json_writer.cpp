@@ -116,6 +116,7 @@ ordered_json stmt(const Stmt& s, ProgramKind kind) {
   } else if (const auto* l = std::get_if<Loop>(&s.node)) {
     o["loop"] = l->id;
     if (l->trip) o["trip"] = trip(*l->trip, false);
+    if (l->sim_trip) o["sim_trip"] = *l->sim_trip;
     o["body"] = body(l->body, kind);
   } else {
     const auto& c = std::get<Cond>(s.node);

@@ -9,6 +9,7 @@
 #include "formats/detail/json_check.h"
 #include "formats/expr_parser.h"
 #include "formats/text_format.h"
+#include "model/walk.h"
 
 namespace syncbisim::formats {
 
@@ -16,7 +17,7 @@ namespace {
 
 using namespace model;
 
-// Loops and conds nest at most this deep; checked before recursing (formats.md "Bad input").
+// Loops and conds nest at most this deep; checked before recursing (docs/formats.md "Bad input").
 constexpr std::size_t kMaxNesting = 200;
 
 struct ReadError {
@@ -48,6 +49,15 @@ class TextReader {
     p_.body = body(0, "");
     if (!have_header) p_.kind = headerless_ ? *headerless_ : saw_impl_ ? ProgramKind::Impl : ProgramKind::Spec;
     if (p_.kind == ProgramKind::Spec) default_taken(p_.body);
+    // Extra fields describe a spec's instructions (a cost model reads them there); an impl's
+    // carry none, as in JSON (docs/formats.md), rather than some that writers would drop.
+    if (p_.kind == ProgramKind::Impl)
+      model::for_each_stream(p_.body, [&](const model::Stream& st) {
+        for (const auto& item : st.items)
+          if (const auto* in = std::get_if<Instr>(&item); in && !in->extra.empty())
+            fail(in->loc.where, "unknown-field",
+                 "instruction " + in->id + ": extra fields belong to the spec's instructions, not the impl's");
+      });
     return std::move(p_);
   }
 
@@ -209,6 +219,10 @@ class TextReader {
     if (peek_word() == "trip") {
       word();
       l.trip = trip(false);
+    }
+    if (peek_word() == "sim_trip") {
+      word();
+      l.sim_trip = u32("a simulation trip count");
     }
     expect("{", "after the loop header");
     end_line();
@@ -480,16 +494,11 @@ class TextReader {
     }
   }
 
-  // A spec's cond without "taken" may take either branch (formats.md: "any" is the default).
+  // A spec's cond without "taken" may take either branch (docs/formats.md: "any" is the default).
   void default_taken(std::vector<Stmt>& stmts) {
-    for (auto& st : stmts) {
-      if (auto* l = std::get_if<Loop>(&st.node)) default_taken(l->body);
-      if (auto* c = std::get_if<Cond>(&st.node)) {
-        if (!c->taken) c->taken = TripRule{RangeTrip{0, 1}, {}, false};
-        default_taken(c->then_body);
-        default_taken(c->else_body);
-      }
-    }
+    model::for_each_stmt(stmts, [](Stmt& st, const model::LoopPath&) {
+      if (auto* c = std::get_if<Cond>(&st.node); c && !c->taken) c->taken = TripRule{RangeTrip{0, 1}, {}, false};
+    });
   }
 
   std::string_view s_;

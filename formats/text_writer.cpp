@@ -87,6 +87,7 @@ void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
     } else if (const auto* l = std::get_if<Loop>(&s.node)) {
       out += indent + "loop " + l->id;
       if (l->trip) out += " trip " + trip(*l->trip, false);
+      if (l->sim_trip) out += " sim_trip " + std::to_string(*l->sim_trip);
       out += " {\n";
       body(out, l->body, depth + 1);
       out += indent + "}\n";

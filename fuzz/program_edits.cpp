@@ -4,6 +4,8 @@
 #include <functional>
 #include <map>
 
+#include "model/walk.h"
+
 namespace syncbisim::fuzz {
 
 namespace {
@@ -262,15 +264,24 @@ std::string ProgramSize::to_string() const {
     return std::to_string(k) + " " + (k == 1 ? one : many);
   };
   return n(engines, "engine", "engines") + ", " + n(statements, "statement", "statements") + ", " +
-         n(instructions, "instruction", "instructions") + ", " + n(dependencies, "dependency", "dependencies");
+         n(instructions, "instruction", "instructions") + ", " +
+         (synchronization > 0 ? n(synchronization, "synchronization item", "synchronization items")
+                              : n(dependencies, "dependency", "dependencies"));
 }
 
-ProgramSize size_of(const model::Program& spec) {
+ProgramSize size_of(const model::Program& p) {
   ProgramSize s;
-  s.engines = spec.engines.size();
-  s.dependencies = spec.deps.size();
-  for_each_stmt(spec.body, 0, [&](const model::Stmt&, std::uint32_t) { ++s.statements; });
-  s.instructions = instr_ids(spec).size();
+  s.engines = p.engines.size();
+  s.dependencies = p.deps.size();
+  for_each_stmt(p.body, 0, [&](const model::Stmt&, std::uint32_t) { ++s.statements; });
+  s.instructions = instr_ids(p).size();
+  model::for_each_stream(p.body, [&](const model::Stream& st) {
+    for (const auto& item : st.items) {
+      if (const auto* in = std::get_if<model::Instr>(&item))
+        s.synchronization += in->waits.size() + (in->signal ? 1 : 0);
+      else ++s.synchronization;  // a register operation or a barrier
+    }
+  });
   return s;
 }
 

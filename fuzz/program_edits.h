@@ -54,8 +54,11 @@ std::vector<std::string> instr_ids(const model::Program& p);
 // Sizes for "before and after".
 struct ProgramSize {
   std::size_t engines = 0, statements = 0, instructions = 0, dependencies = 0;
-  std::string to_string() const;  // "2 engines, 3 statements, 4 instructions, 1 dependency"
+  std::size_t synchronization = 0;  // an impl's waits, signals, register operations and barriers
+  // "2 engines, 3 statements, 4 instructions, 1 dependency" (a spec);
+  // "2 engines, 3 statements, 4 instructions, 7 synchronization items" (an impl)
+  std::string to_string() const;
 };
-ProgramSize size_of(const model::Program& spec);
+ProgramSize size_of(const model::Program& p);
 
 }  // namespace syncbisim::fuzz

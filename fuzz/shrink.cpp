@@ -40,14 +40,18 @@ class Shrinker {
         target_(std::move(target)),
         violation_(std::get_if<ViolationAt>(&target_)),
         options_(options),
-        t0_(Clock::now()) {}
+        t0_(Clock::now()) {
+    if (const auto ix = model::ProgramIndex::build(cur_.spec)) kinds_ = dependency_kinds(cur_.spec, *ix);
+  }
 
   ShrinkResult run() {
     ShrinkResult out;
     out.before = size_of(cur_.spec);
+    out.impl_before = size_of(cur_.impl);
     remember(cur_);
     bool progress = true;
-    while (progress && stopped_.empty()) {
+    while (options_.keep_spec && progress && stopped_.empty()) progress = drop_impl_items();
+    while (!options_.keep_spec && progress && stopped_.empty()) {
       progress = false;
       progress |= drop_engines();
       for (std::uint32_t depth = 0; depth < 64 && stopped_.empty(); ++depth) {
@@ -79,9 +83,14 @@ class Shrinker {
     out.what = std::move(cur_.what);
     out.failure = target_;
     out.after = size_of(out.spec);
+    out.impl_after = size_of(out.impl);
     out.steps = steps_;
     out.accepted = accepted_;
     out.cache_hits = cache_hits_;
+    out.kind_changes = kind_changes_;
+    out.kinds_before = of_target(kinds_);
+    if (const auto ix = model::ProgramIndex::build(out.spec))
+      out.kinds_after = of_target(dependency_kinds(out.spec, *ix));
     out.seconds = elapsed();
     out.stopped = stopped_;
     return out;
@@ -89,6 +98,15 @@ class Shrinker {
 
  private:
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+
+  // The dependencies the summary shows: those of the failing instruction, else all of them.
+  std::vector<DependencyKind> of_target(const std::vector<DependencyKind>& all) const {
+    if (!violation_ || violation_->instr.empty()) return all;
+    std::vector<DependencyKind> out;
+    for (const auto& k : all)
+      if (k.consumer == violation_->instr) out.push_back(k);
+    return out;
+  }
 
   std::uint64_t key(const Subject& s) const {
     // With an allocation function the impl is a function of the spec.
@@ -114,10 +132,15 @@ class Shrinker {
       ++cache_hits_;
       return false;
     }
+    const auto ix = model::ProgramIndex::build(c.spec);
+    if (!ix) return false;
+    if (!options_.free &&
+        !keeps_kinds(kinds_, dependency_kinds(c.spec, *ix), violation_ ? violation_->instr : std::string())) {
+      ++kind_changes_;
+      return false;
+    }
     ++steps_;
     if (derive_) {
-      const auto ix = model::ProgramIndex::build(c.spec);
-      if (!ix) return false;
       auto judged = allocate_and_check(derive_->allocate, c.spec, *ix,
                                        JudgeOptions{options_.check, derive_->declined_is_failure}, &target_);
       if (judged.reply.stopped || !judged.target_shown) return false;  // stopped, another failure, or none
@@ -315,7 +338,8 @@ class Shrinker {
   const ShrinkOptions& options_;
   Clock::time_point t0_;
   std::unordered_set<std::uint64_t> cache_;
-  std::uint64_t steps_ = 0, accepted_ = 0, cache_hits_ = 0;
+  std::uint64_t steps_ = 0, accepted_ = 0, cache_hits_ = 0, kind_changes_ = 0;
+  std::vector<DependencyKind> kinds_;  // of the input's dependencies
   std::string pass_, stopped_;
 };
 
@@ -325,6 +349,8 @@ model::Result<ShrinkResult> shrink(const model::Program& spec, const ShrinkMode&
                                    const std::optional<Failure>& target, const ShrinkOptions& options) {
   Subject start{spec, {}, {}, {}};
   const auto* derive = std::get_if<DerivedImpl>(&mode);
+  if (derive && options.keep_spec)
+    return model::make_error("", "usage", "keep-spec needs an impl: a derived impl cannot shrink on its own");
   std::optional<Failure> found;
   if (derive) {
     const auto ix = model::ProgramIndex::build(spec);

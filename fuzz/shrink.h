@@ -16,6 +16,7 @@
 #include "fuzz/allocate_fn.h"
 #include "fuzz/allocated_case.h"
 #include "fuzz/case_check.h"
+#include "fuzz/dependency_kind.h"
 #include "fuzz/failure.h"
 #include "fuzz/program_edits.h"
 #include "model/program.h"
@@ -32,20 +33,27 @@ struct ShrinkProgress {
 };
 
 struct ShrinkOptions {
-  std::uint64_t max_steps = 5000;                       // 0: no limit
-  double max_seconds = 60;                              // 0: no limit; hitting it makes the result depend on speed
-  CaseOptions check;                                    // the checker's limits and which violations count
-  const std::atomic<bool>* stop = nullptr;              // set from outside: stop now with what was kept ("interrupted")
+  std::uint64_t max_steps = 5000;           // 0: no limit
+  double max_seconds = 60;                  // 0: no limit; hitting it makes the result depend on speed
+  CaseOptions check;                        // the checker's limits and which violations count
+  const std::atomic<bool>* stop = nullptr;  // set from outside: stop now with what was kept ("interrupted")
+  bool keep_spec = false;                   // a given pair: only the impl shrinks (the spec is the question asked)
+  bool free = false;                        // allow a kept dependency to change its kind (fuzz/dependency_kind.h)
   std::function<void(const ShrinkProgress&)> progress;  // after every accepted candidate
 };
 
 struct ShrinkResult {
-  model::Program spec, impl;  // minimized (impl: derived or edited; empty if the allocator gave none)
-  Failure failure;            // the failure kept
-  std::string what;           // its message on the minimized case (a fault's detail, or the violation)
-  AllocatorReply reply;       // derive mode: what the allocator answered for the minimized spec
-  ProgramSize before, after;
+  model::Program spec, impl;            // minimized (impl: derived or edited; empty if the allocator gave none)
+  Failure failure;                      // the failure kept
+  std::string what;                     // its message on the minimized case (a fault's detail, or the violation)
+  AllocatorReply reply;                 // derive mode: what the allocator answered for the minimized spec
+  ProgramSize before, after;            // of the spec
+  ProgramSize impl_before, impl_after;  // of the impl (given or derived)
+  // The dependencies of the failing instruction (every dependency for an allocator's fault),
+  // before and after: the same kinds unless ShrinkOptions::free.
+  std::vector<DependencyKind> kinds_before, kinds_after;
   std::uint64_t steps = 0, accepted = 0, cache_hits = 0;
+  std::uint64_t kind_changes = 0;  // candidates refused because a dependency would change its kind
   double seconds = 0;
   std::string stopped;  // "" at a fixpoint, else the budget that ran out ("max-steps 5000")
 };

@@ -8,19 +8,25 @@ struct PlacesBuilder {
   Places& out;
 
   void body(const std::vector<model::Stmt>& stmts, model::LoopId loop) {
+    out.bodies_[loop].resize(stmts.size());
     for (std::uint32_t si = 0; si < stmts.size(); ++si) {
       const auto& node = stmts[si].node;
-      if (const auto* b = std::get_if<model::Block>(&node)) {
-        block(*b, loop, si);
+      if (const auto* blk = std::get_if<model::Block>(&node)) {
+        out.bodies_[loop][si].items.resize(out.ix_.engines.size());
+        block(*blk, loop, si);
       } else if (const auto* l = std::get_if<model::Loop>(&node)) {
         const auto id = *out.ix_.loop(l->id);
         out.loop_stmt_[id] = si;
+        out.bodies_[loop][si].block = false;
+        out.bodies_[loop][si].loops = {id};
         body(l->body, id);
       } else {
         const auto& c = std::get<model::Cond>(node);
         const auto t = *out.ix_.loop(model::then_loop(c.id)), e = *out.ix_.loop(model::else_loop(c.id));
         out.loop_stmt_[t] = si;
         out.loop_stmt_[e] = si;
+        out.bodies_[loop][si].block = false;
+        out.bodies_[loop][si].loops = {t, e};
         body(c.then_body, t);
         body(c.else_body, e);
       }
@@ -28,21 +34,33 @@ struct PlacesBuilder {
   }
 
   void block(const model::Block& b, model::LoopId loop, std::uint32_t si) {
+    std::vector<std::size_t> barriers_of(out.ix_.engines.size(), 0);
     for (const auto& s : b.streams) {
       const auto engine = *out.ix_.engine(s.engine);
+      auto& items = out.bodies_[loop][si].items[engine];
       for (std::uint32_t k = 0; k < s.items.size(); ++k) {
         const Place at{loop, si, k};
         const auto& item = s.items[k];
         if (const auto* in = std::get_if<model::Instr>(&item)) {
           const auto id = *out.ix_.instr(in->id);
           out.instrs_[id] = InstrPlace{engine, at, in->waits, in->signal};
+          items.push_back({ItemRef::Kind::Instr, id});
         } else if (const auto* r = std::get_if<model::RegOp>(&item)) {
+          items.push_back({ItemRef::Kind::Write, static_cast<std::uint32_t>(out.writes_.size())});
           out.writes_.push_back(RegWrite{engine, r->dst, r->expr, at});
         } else {
-          out.barrier_ = true;
+          const auto& bar = std::get<model::Barrier>(item);
+          items.push_back({ItemRef::Kind::Barrier, static_cast<std::uint32_t>(out.barriers_.size())});
+          out.barriers_.push_back(BarrierPlace{engine, at, bar.reset});
+          ++barriers_of[engine];
         }
       }
     }
+    for (std::size_t e = 1; e < barriers_of.size() && out.misaligned_.empty(); ++e)
+      if (barriers_of[e] != barriers_of[0])
+        out.misaligned_ = "a block of loop " + out.ix_.loops[loop].name + " has " + std::to_string(barriers_of[0]) +
+                          " barrier(s) on " + out.ix_.engines[0] + " but " + std::to_string(barriers_of[e]) + " on " +
+                          out.ix_.engines[e] + " (every engine must meet the same barriers)";
   }
 };
 
@@ -50,6 +68,7 @@ Places Places::build(const model::Program& p, const model::ProgramIndex& ix) {
   Places out;
   out.ix_ = ix;
   out.loop_stmt_.assign(ix.loops.size(), 0);
+  out.bodies_.resize(ix.loops.size());
   out.instrs_.resize(ix.instrs.size());
   PlacesBuilder{out}.body(p.body, model::kTop);
   return out;

@@ -1,12 +1,15 @@
 #include "prover/prove.h"
 
-#include <z3++.h>
+#include <algorithm>
 #include <chrono>
 
 #include "analysis/dependency_analysis.h"
+#include "checker/trace_view.h"
 #include "prover/detail/encoder.h"
+#include "prover/detail/smt.h"
+#include "prover/directed.h"
 #include "prover/places.h"
-#include "prover/replay.h"
+#include "prover/shorten.h"
 
 namespace syncbisim::prover {
 
@@ -34,92 +37,315 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-std::uint64_t value_of(const z3::model& m, const z3::expr& e) {
-  const auto v = m.eval(e, true);
-  std::int64_t x = 0;
-  return v.is_numeral_i64(x) && x > 0 ? static_cast<std::uint64_t>(x) : 0;
+// Instructions the impl may hold at a barrier while the spec could issue them: the first
+// instruction of an engine after one of its barriers, through loop control only (the lock step
+// compares the spec's next instruction past loop control then: docs/semantics.md).
+std::vector<std::uint8_t> first_after_barrier(const semantics::CompiledProgram& impl) {
+  std::vector<std::uint8_t> out(impl.instrs.size(), 0);
+  for (const auto& code : impl.code) {
+    std::vector<std::uint8_t> seen(code.size(), 0);
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc)
+      if (code[pc].kind == semantics::OpKind::Barrier) todo.push_back(pc + 1);
+    while (!todo.empty()) {
+      const auto pc = todo.back();
+      todo.pop_back();
+      if (pc >= code.size() || seen[pc]) continue;
+      seen[pc] = 1;
+      const auto& op = code[pc];
+      switch (op.kind) {
+        case semantics::OpKind::Instr: out[op.a] = 1; break;
+        case semantics::OpKind::RegOp:
+        case semantics::OpKind::Barrier: todo.push_back(pc + 1); break;
+        case semantics::OpKind::LoopHead:
+          todo.push_back(pc + 1);
+          todo.push_back(op.b);
+          break;
+        case semantics::OpKind::LoopBack: todo.push_back(op.b); break;
+        case semantics::OpKind::End: break;
+      }
+    }
+  }
+  return out;
 }
 
-// Turns a satisfying assignment of the negation plus the constant-trip family into a replay.
-void refute_or_unknown(const model::Program& spec, const model::Program& impl, detail::Encoder& enc, z3::solver& s,
-                       const ProveOptions& o, ConsumerResult& out) {
-  // Smallest caps first: small trips keep the replay's exhaustive search small.
-  std::optional<z3::model> m;
-  for (std::uint64_t cap : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 128}) {
-    s.push();
-    for (const auto& f : enc.family) s.add(f);
-    for (const auto& f : enc.family_trips(cap)) s.add(f);
-    const auto r = s.check();
-    if (r == z3::sat) m = s.get_model();
-    s.pop();
-    if (m) break;
-  }
-  if (!m) {
-    out.reason = "counterexample not reproducible: no history with constant trip counts shows it";
-    return;
-  }
-  const auto& ix = enc.places.index();
-  ReplayRequest req;
-  req.instr = out.instr;
-  req.engine = out.engine;
-  req.max_states = o.replay_max_states;
-  req.max_seconds = o.replay_max_seconds;
-  for (model::LoopId l = 1; l < ix.loops.size(); ++l) {
-    const auto t = value_of(*m, enc.T(l));
-    out.model.trips[ix.loops[l].name] = t;
-    if (!enc.replay_bounds(l).fixable) continue;  // the replay keeps the original rule
-    if (ix.loops[l].kind == model::LoopKind::Loop) req.loop_trips[ix.loops[l].name] = t;
-    if (ix.loops[l].kind == model::LoopKind::CondThen) req.cond_taken[ix.loops[l].cond] = t == 1 ? 0 : 1;
-  }
-  for (const auto l : enc.path)
-    if (l != model::kTop) out.model.iteration[ix.loops[l].name] = value_of(*m, enc.j(l));
-  for (const auto& [i, r] : enc.R_) out.model.retired[ix.instrs[i].name] = value_of(*m, r);
-  if (!o.replay) {
-    out.reason = "counterexample not replayed";
-    return;
-  }
-  auto rep = replay(spec, impl, req);
-  if (!rep) {
-    out.reason = "counterexample not reproducible";
-    return;
-  }
-  out.answer = Answer::Refuted;
-  out.replay = std::move(*rep);
-  // One line: the kind and the history; the numbers and the trace are in --json.
-  std::string at;
-  for (const auto& [loop, it] : out.model.iteration) at += (at.empty() ? "" : ", ") + loop + " = " + std::to_string(it);
-  std::string trips;
-  for (const auto& [loop, t] : req.loop_trips) trips += (trips.empty() ? "" : ", ") + loop + " = " + std::to_string(t);
-  out.reason = out.replay.kind + " (trips: " + (trips.empty() ? "as in the spec" : trips) + "; at iteration " +
-               (at.empty() ? "-" : at) + "; explorer trace of " + std::to_string(out.replay.trace.size()) + " steps)";
+// Everything the queries of one program share.
+struct Job {
+  const model::Program& spec;
+  const model::Program& impl;
+  const model::ProgramIndex& spec_ix;
+  const Places& places;
+  const checker::ProgramPair& pair;
+  const analysis::DependencyAnalysis& analysis;
+  const ProveOptions& o;
+};
+
+Answer combine(Answer a, Answer b) {
+  if (a == Answer::Refuted || b == Answer::Refuted) return Answer::Refuted;
+  if (a == Answer::Proved && b == Answer::Proved) return Answer::Proved;
+  return Answer::Unknown;
 }
 
-void prove_one(const model::Program& spec, const model::ProgramIndex& spec_ix, const model::Program& impl,
-               const Places& places, model::InstrId c, const std::vector<const analysis::DependencyInfo*>& deps,
-               const ProveOptions& o, ConsumerResult& out) {
-  z3::context ctx;
-  detail::Encoder enc(ctx, places, spec_ix, c);
-  std::optional<z3::expr> impl_ok, spec_ok;
-  try {
-    impl_ok = enc.waits_hold();
-    spec_ok = enc.deps_hold(deps);
-    enc.add_retirement_order();
-  } catch (const detail::Outside& e) {
-    out.reason = e.reason;
-    return;
+// One consumer: its encoding, its solver, and the witnesses found so far.
+class ConsumerProof {
+ public:
+  ConsumerProof(const Job& job, model::InstrId c, std::vector<const analysis::DependencyInfo*> deps, bool holdable)
+      : job_(job),
+        c_(c),
+        holdable_(holdable),
+        solver_(ctx_, job.o.z3_timeout_ms),
+        enc_deps_(std::move(deps)),
+        enc_(ctx_, job.places, job.spec_ix, job.analysis, c) {
+    const auto& sp = job.pair.spec_code();
+    for (semantics::LoopId l = 0; l < sp.loops.size(); ++l) loop_id_[sp.loops[l].name] = l;
+    for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) instr_id_[sp.instrs[i].name] = i;
+    const auto& ix = job.places.index();
+    cid_ = instr_id_.at(ix.instrs[c].name);
+    ceng_ = sp.instrs[cid_].engine;
   }
-  z3::solver s(ctx);
-  z3::params p(ctx);
-  p.set("timeout", o.z3_timeout_ms);
-  s.set(p);
-  for (const auto& g : enc.general) s.add(g);
-  s.add(*impl_ok != *spec_ok);
-  switch (s.check()) {
-    case z3::unsat: out.answer = Answer::Proved; return;
-    case z3::unknown: out.reason = "z3: " + s.reason_unknown(); return;
-    case z3::sat: refute_or_unknown(spec, impl, enc, s, o, out); return;
+
+  ConsumerResult run() {
+    ConsumerResult r;
+    const auto& ix = job_.places.index();
+    r.instr = ix.instrs[c_].name;
+    r.engine = ix.engines[job_.places.instr(c_).engine];
+    try {
+      enc_.encode();
+    } catch (const detail::Outside& e) {
+      r.safe = r.exact = Property{Answer::Unknown, e.reason, std::nullopt, std::nullopt};
+      r.answer = Answer::Unknown;
+      return r;
+    }
+    for (const auto& f : enc_.facts()) solver_.add(f);
+    r.safe = decide({enc_.released(), enc_.under_sync()}, Goal::UnderSync);
+    // A run after an under-synchronization may have met an over-synchronization on its way.
+    Property held{Answer::Proved, "", std::nullopt, std::nullopt};
+    if (over_) {
+      r.exact = refuted(*over_, std::nullopt);
+    } else {
+      if (holdable_) {
+        // Without the barrier facts (barriers the prover cannot relate across engines), the
+        // held states are all states where the spec may issue c: still a proof if there are none
+        // (an unreachable consumer), else a model to run.
+        const auto h = enc_.held();
+        held = decide({h ? *h : ctx_.truth(true), enc_.spec_ok()}, Goal::AtBarrier);
+        if (!h && held.answer == Answer::Unknown) {
+          const auto& why = job_.places.barrier_misalignment();
+          held.reason += "; the impl may hold it at a barrier, and the prover cannot relate the engines there: " +
+                         (why.empty() ? std::string("a barrier lies in a loop with a per-engine trip rule "
+                                                    "(paper §7.5), so engines may meet different numbers of barriers")
+                                      : why);
+        }
+      }
+      if (held.answer == Answer::Refuted) {
+        r.exact = held;
+      } else {
+        auto released = decide({enc_.released(), enc_.over_sync()}, Goal::OverSync);
+        if (released.answer == Answer::Refuted || held.answer == Answer::Proved) {
+          r.exact = released;
+        } else {
+          r.exact = held;
+          if (released.answer == Answer::Unknown) r.exact.reason = released.reason + "; " + held.reason;
+        }
+      }
+    }
+    // A proved property must never meet a witness (docs/prover.md "Soundness"): say so loudly.
+    if (r.safe.answer == Answer::Proved && under_) r.safe = internal("safety", *under_);
+    if (r.exact.answer == Answer::Proved && over_) r.exact = internal("exactness", *over_);
+    for (auto* p : {&r.safe, &r.exact})
+      if (p->answer == Answer::Unknown)
+        for (const auto& a : enc_.approximated()) p->reason += "; " + a;
+    r.answer = combine(r.safe.answer, r.exact.answer);
+    return r;
   }
-}
+
+ private:
+  Property internal(const char* what, const Witness& w) {
+    return Property{Answer::Unknown,
+                    std::string("internal error: ") + what + " proved, yet a directed run found " + w.kind + " (" +
+                        w.description + "); please report this",
+                    std::nullopt, std::nullopt};
+  }
+
+  Counterexample names(const detail::ModelReading& m) const {
+    const auto& ix = job_.places.index();
+    Counterexample out;
+    for (const auto& [l, t] : m.trips) out.trips[ix.loops[l].name] = t;
+    for (const auto& [l, j] : m.iteration) out.iteration[ix.loops[l].name] = j;
+    for (const auto& [i, r] : m.retired) out.retired[ix.instrs[i].name] = r;
+    return out;
+  }
+
+  Property refuted(const Witness& w, const std::optional<Counterexample>& model) const {
+    // The witness's own numbers: where the consumer's engine stands, and the trips it chose.
+    std::string at;
+    for (const auto& [loop, it] : w.iteration) at += (at.empty() ? "" : ", ") + loop + " = " + std::to_string(it);
+    std::map<std::string, std::uint32_t> chosen;
+    const auto& sp = job_.pair.spec_code();
+    for (const auto& st : w.trace)
+      if (st.kind == semantics::StepKind::Choose && sp.loops[st.aux].kind == model::LoopKind::Loop)
+        chosen[sp.loops[st.aux].name] = std::max(chosen[sp.loops[st.aux].name], st.arg);
+    std::string trips;
+    for (const auto& [loop, t] : chosen) trips += (trips.empty() ? "" : ", ") + loop + " = " + std::to_string(t);
+    std::string reason = w.kind;
+    if (w.mismatch.impl_blocked_at_barrier) reason += ", held at a barrier";
+    if (!at.empty()) reason += (w.mismatch.impl_blocked_at_barrier ? " after iteration " : " at iteration ") + at;
+    reason += " (";
+    if (!trips.empty()) reason += "largest trips chosen " + trips + "; ";
+    reason += w.found_by + ", " + std::to_string(w.trace.size()) + " steps)";
+    return Property{Answer::Refuted, reason, model, w};
+  }
+
+  Witness witness(const semantics::Mismatch& m, std::vector<semantics::Step> trace, const char* by,
+                  const std::vector<std::pair<semantics::LoopId, std::uint32_t>>& at = {}) const {
+    Witness w;
+    for (const auto& [l, it] : at) w.iteration.emplace_back(job_.pair.spec_code().loops[l].name, it);
+    w.kind = m.impl_can && !m.spec_can ? "under-sync" : "over-sync";
+    w.description = checker::describe_mismatch(job_.pair.spec_code(), job_.pair.impl_code(), m);
+    w.trace = std::move(trace);
+    w.mismatch = m;
+    w.found_by = by;
+    return w;
+  }
+
+  // A shorter trace by search at the same trips, when they are small (docs/prover.md).
+  void shorten(Witness& w, const std::map<semantics::LoopId, std::uint32_t>& trips) const {
+    if (w.trace.size() <= 30) return;
+    for (const auto& [l, t] : trips)
+      if (t > 16) return;
+    ShortenRequest sr;
+    sr.trips = trips;
+    sr.consumer = cid_;
+    sr.engine = ceng_;
+    sr.under = w.kind == "under-sync";
+    sr.max_states = job_.o.shorten_max_states;
+    sr.max_seconds = job_.o.shorten_max_seconds;
+    if (auto s = shorter_trace(job_.spec, job_.impl, job_.pair, sr, w.trace.size())) {
+      // Where the shorter trace leaves the consumer's engine.
+      const auto& both = job_.pair.lockstep();
+      auto st = both.initial();
+      for (const auto& step : s->steps) both.apply(st, step);
+      std::vector<std::pair<semantics::LoopId, std::uint32_t>> at;
+      const auto& sp = job_.pair.spec_code();
+      for (auto l = sp.instrs[cid_].parent; l != model::kTop; l = sp.loops[l].parent)
+        at.emplace(at.begin(), l, st.spec.control.engines[ceng_].frames[l].iter);
+      w = witness(s->mismatch, std::move(s->steps), "explorer at those trips", at);
+    }
+  }
+
+  DirectedResult direct(Goal goal, const std::optional<detail::ModelReading>& m,
+                        std::map<semantics::LoopId, std::uint32_t>& trips) {
+    const auto& ix = job_.places.index();
+    DirectedRequest req;
+    req.consumer = cid_;
+    req.engine = ceng_;
+    req.goal = goal;
+    req.max_steps = job_.o.directed_max_steps;
+    req.max_seconds = job_.o.directed_max_seconds;
+    if (m) {
+      for (const auto& [l, t] : m->trips) {
+        const auto id = loop_id_.at(ix.loops[l].name);
+        // A cond's choice is its branch (0 then, 1 else); the model gives the then-loop's trip.
+        if (ix.loops[l].kind == model::LoopKind::CondThen) trips[id] = t == 1 ? 0 : 1;
+        else if (ix.loops[l].kind == model::LoopKind::Loop) trips[id] = static_cast<std::uint32_t>(t);
+      }
+      for (const auto l : ix.path(job_.places.instr(c_).at.loop))
+        if (l != model::kTop && m->iteration.count(l))
+          req.instance.emplace_back(loop_id_.at(ix.loops[l].name), static_cast<std::uint32_t>(m->iteration.at(l)));
+      for (const auto d : m->unsatisfied) req.lagging.push_back(lagging_producer(d));
+    } else {
+      // No model: two iterations of every loop where the rule allows, then-branches.
+      const auto& sp = job_.pair.spec_code();
+      for (semantics::LoopId l = 1; l < sp.loops.size(); ++l)
+        trips[l] = sp.loops[l].kind == model::LoopKind::Loop ? 2 : 0;
+    }
+    req.trips = trips;
+    return directed_run(job_.pair.lockstep(), req);
+  }
+
+  semantics::InstrId lagging_producer(std::size_t dep) const {
+    return instr_id_.at(job_.spec_ix.instrs[deps_of(dep)->producer].name);
+  }
+  const analysis::DependencyInfo* deps_of(std::size_t d) const { return enc_deps_[d]; }
+
+  // Records what a run found: the goal's kind, and on its way the other kind.
+  std::optional<Witness> take(const DirectedResult& dr, Goal goal,
+                              const std::map<semantics::LoopId, std::uint32_t>& trips) {
+    if (dr.other) {
+      auto w = witness(*dr.other, dr.other_trace, "directed run", dr.other_at);
+      shorten(w, trips);
+      auto& slot = dr.other->impl_can && !dr.other->spec_can ? under_ : over_;
+      if (!slot) slot = std::move(w);
+    }
+    if (!dr.found) return std::nullopt;
+    auto w = witness(*dr.found, dr.trace, "directed run", dr.at);
+    shorten(w, trips);
+    auto& slot = goal == Goal::UnderSync ? under_ : over_;
+    if (!slot) slot = w;
+    return w;
+  }
+
+  // Proved if `violation` is unsatisfiable; otherwise a directed run from a model of the
+  // constant-trip family, smallest trips first.
+  Property decide(const std::vector<smt::Term>& violation, Goal goal) {
+    const auto general = solver_.check(violation);
+    if (general.status == smt::Status::Unsat) return Property{Answer::Proved, "", std::nullopt, std::nullopt};
+    if (general.status == smt::Status::Unknown)
+      return Property{Answer::Unknown, "z3: " + general.reason, std::nullopt, std::nullopt};
+    auto reading = enc_.read(*general.model);
+    Property out{Answer::Unknown, "", names(reading), std::nullopt};
+    if (!job_.o.replay) {
+      out.reason = "counterexample not replayed (--no-replay)";
+      return out;
+    }
+    std::string why = "no history where every loop runs one constant trip count shows it";
+    constexpr int kMaxRuns = 6;
+    int runs = 0;
+    std::uint64_t below = 0;  // every later model has a trip above this
+    for (std::uint64_t cap : {2ULL, 3ULL, 4ULL, 8ULL, 16ULL, 64ULL, 256ULL, 1024ULL, 4096ULL, 16384ULL, 65536ULL,
+                              262144ULL, 1048576ULL, 4294967295ULL}) {
+      if (cap <= below) continue;
+      auto q = violation;
+      for (const auto& f : enc_.family(cap)) q.push_back(f);
+      if (below > 0) q.push_back(enc_.some_trip_above(below));
+      // A few models per cap: each run that fails rules its trips and instance out.
+      bool any = false;
+      for (int attempt = 0; attempt < 3 && runs < kMaxRuns; ++attempt) {
+        const auto fam = solver_.check(q);
+        if (fam.status != smt::Status::Sat) break;
+        any = true;
+        const auto m = enc_.read(*fam.model);
+        std::map<semantics::LoopId, std::uint32_t> trips;
+        const auto dr = direct(goal, m, trips);
+        ++runs;
+        if (auto w = take(dr, goal, trips)) return refuted(*w, names(m));
+        if (goal == Goal::UnderSync ? static_cast<bool>(under_) : static_cast<bool>(over_))
+          return refuted(goal == Goal::UnderSync ? *under_ : *over_, names(m));
+        why = "counterexample not reproduced: the directed run at trips of at most " + std::to_string(cap) + ": " +
+              dr.why_not;
+        out.model = names(m);
+        q.push_back(enc_.other_than(m));
+      }
+      if (any) below = cap;
+      if (runs >= kMaxRuns) break;
+    }
+    out.reason = why;
+    return out;
+  }
+
+  const Job& job_;
+  model::InstrId c_;
+  bool holdable_;
+  smt::Context ctx_;
+  smt::Solver solver_;
+  std::vector<const analysis::DependencyInfo*> enc_deps_;
+  detail::Encoder enc_;
+  std::map<std::string, semantics::LoopId> loop_id_;
+  std::map<std::string, semantics::InstrId> instr_id_;
+  semantics::InstrId cid_ = 0;
+  semantics::EngineId ceng_ = 0;
+  std::optional<Witness> under_, over_;
+};
 
 }  // namespace
 
@@ -127,6 +353,9 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
                   const model::ProgramIndex& impl_ix, const ProveOptions& options) {
   const auto start = Clock::now();
   ProveResult result;
+  auto made = checker::ProgramPair::make(spec, impl);
+  if (!made) throw std::invalid_argument("prover: the programs do not form a pair: " + made.error().to_string());
+  result.pair = std::shared_ptr<const checker::ProgramPair>(std::move(*made));
   // Places count statements of normalized bodies (consecutive blocks are one region); loaders
   // normalize, an allocator's output in memory may not be.
   auto norm = impl;
@@ -135,19 +364,30 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   const auto& ix = norm_ix.ok() ? *norm_ix : impl_ix;
   const auto places = Places::build(norm_ix.ok() ? norm : impl, ix);
   const auto analysis = analysis::analyze_dependencies(spec, spec_ix);
+  Job job{spec, impl, spec_ix, places, *result.pair, analysis, options};
+  const auto held = first_after_barrier(result.pair->impl_code());
+  const auto& sp = result.pair->spec_code();
   for (model::InstrId c = 0; c < ix.instrs.size(); ++c) {
     const auto& name = ix.instrs[c].name;
     std::vector<const analysis::DependencyInfo*> deps;
     for (const auto& d : analysis.deps)
       if (spec_ix.instrs[d.consumer].name == name) deps.push_back(&d);
-    if (deps.empty() && places.instr(c).waits.empty()) continue;
+    bool holdable = false;
+    for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i)
+      if (sp.instrs[i].name == name) holdable = held[i] != 0;
+    if (deps.empty() && places.instr(c).waits.empty() && !holdable) continue;
     const auto t = Clock::now();
     ConsumerResult r;
-    r.instr = name;
-    r.engine = ix.engines[places.instr(c).engine];
-    if (places.has_barrier())
-      r.reason = "barriers reset semaphores: outside the prover's fragment (the explorer covers them)";
-    else prove_one(spec, spec_ix, impl, places, c, deps, options, r);
+    try {
+      r = ConsumerProof(job, c, deps, holdable).run();
+    } catch (const std::exception& e) {
+      // A bug of the prover must not take the other consumers' answers with it.
+      r.instr = name;
+      r.engine = ix.engines[places.instr(c).engine];
+      r.safe = r.exact =
+          Property{Answer::Unknown, std::string("internal error: ") + e.what(), std::nullopt, std::nullopt};
+      r.answer = Answer::Unknown;
+    }
     r.seconds = since(t);
     result.consumers.push_back(std::move(r));
   }

@@ -1,17 +1,23 @@
 #pragma once
-// The Z3 prover (prover.md, docs/prover.md): for every consumer c, at the moment c is next to
-// issue, for every trip count and history, do c's waits hold exactly when its dependencies are
-// satisfied? One Z3 query per consumer. `refuted` is only said after the explorer reproduced
-// the counterexample on the pair with the model's trip counts; `proved` only when the negation
-// is unsatisfiable under constraints that over-approximate the reachable states.
-// Z3 stays inside prover/*.cpp: this header exposes plain types.
+// The Z3 prover (docs/prover.md): for every consumer c, at every reachable moment c is next to
+// issue, for every trip count and history, are c's waits safe (the impl never issues c before
+// its dependencies are satisfied) and exact (the impl never waits once they are)? Two Z3 queries
+// per consumer. `proved` only when the violation is unsatisfiable under facts true in every
+// reachable state; `refuted` only with a concrete execution the semantics reproduce, found by a
+// directed run (prover/directed.h) from the Z3 model. Z3 stays inside prover/detail: this header
+// exposes plain types.
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "checker/program_pair.h"
 #include "model/index.h"
 #include "model/program.h"
+#include "semantics/lockstep.h"
 
 namespace syncbisim::prover {
 
@@ -27,34 +33,52 @@ struct Counterexample {
   std::map<std::string, std::uint64_t> retired;    // instruction -> R
 };
 
-// What the explorer found on the pair with those trips.
-struct Replay {
-  std::string kind;                // "under-sync", "over-sync", "deadlock"
-  std::string description;         // both sides' numbers
-  std::vector<std::string> trace;  // visible steps from the initial state
-  std::uint64_t states = 0;
+// A concrete execution of the pair (the original programs, every choice a step of the trace)
+// that ends where the two sides disagree on issuing the consumer.
+struct Witness {
+  std::string kind;                    // "under-sync" or "over-sync"
+  std::string description;             // both sides' numbers at the last state
+  std::vector<semantics::Step> trace;  // visible steps from the initial state
+  semantics::Mismatch mismatch;        // at the last state
+  // The consumer engine's iteration of the loops around the consumer there (when the impl holds
+  // it at a barrier, the iteration before the loop control that leads to the consumer).
+  std::vector<std::pair<std::string, std::uint32_t>> iteration;  // outermost loop first
+  std::string found_by;                                          // "directed run" or "explorer" (a shorter trace)
+};
+
+// One property of one consumer: safe (no under-synchronization) or exact (no over-).
+struct Property {
+  Answer answer = Answer::Unknown;
+  std::string reason;  // unknown: why; refuted: a one-line summary
+  std::optional<Counterexample> model;
+  std::optional<Witness> witness;  // refuted
 };
 
 struct ConsumerResult {
   std::string instr, engine;
-  Answer answer = Answer::Unknown;
-  std::string reason;  // for unknown: why; for refuted: a summary
-  Counterexample model;
-  Replay replay;
+  Property safe, exact;
+  Answer answer = Answer::Unknown;  // refuted if either is, proved if both are
   double seconds = 0;
 };
 
 struct ProveResult {
   Answer verdict = Answer::Proved;
-  std::vector<ConsumerResult> consumers;  // instructions with a dependency or a wait, tree order
+  // Instructions with a dependency or a wait, and those the impl may hold at a barrier while
+  // the spec could issue them (docs/prover.md "Consumers"), in tree order.
+  std::vector<ConsumerResult> consumers;
   double seconds = 0;
+  // The pair the witnesses run on (to render or replay them).
+  std::shared_ptr<const checker::ProgramPair> pair;
 };
 
 struct ProveOptions {
   unsigned z3_timeout_ms = 10000;
-  bool replay = true;  // without replay a satisfiable negation is `unknown`
-  std::uint64_t replay_max_states = 2000000;
-  double replay_max_seconds = 20;
+  bool replay = true;                           // without it a satisfiable violation is `unknown`
+  std::uint64_t directed_max_steps = 50000000;  // per directed run
+  double directed_max_seconds = 30;
+  // The explorer tries to shorten a witness when the trips are small (docs/prover.md).
+  std::uint64_t shorten_max_states = 200000;
+  double shorten_max_seconds = 5;
 };
 
 // Both programs validated and corresponding (cli::load_pair, analysis::check_correspondence).

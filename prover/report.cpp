@@ -1,33 +1,190 @@
 #include "prover/report.h"
 
+#include <deque>
+#include <sstream>
+
+#include "checker/trace_view.h"
+#include "semantics/random_run.h"
+
 namespace syncbisim::prover {
+
+namespace {
+
+constexpr std::size_t kHead = 24, kTail = 24;  // events shown of a long trace
+constexpr std::size_t kJsonSteps = 1000;       // steps listed in --json before head and tail only
+
+std::string indent_lines(const std::string& text, const std::string& indent) {
+  std::string out = indent;
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    out += text[k];
+    if (text[k] == '\n' && k + 1 < text.size()) out += indent;
+  }
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  return out;
+}
+
+// The columns of a stretch of events whose first visible step is number `first` + 1.
+std::string columns(const semantics::CompiledProgram& p, const std::vector<semantics::RunEvent>& events,
+                    std::size_t first, bool header) {
+  const auto text = checker::render_columns(p, events);
+  std::string out;
+  std::size_t pos = 0;
+  bool head = true;
+  while (pos < text.size()) {
+    auto end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (head) {
+      head = false;
+      if (header) out += line + "\n";
+      continue;
+    }
+    // Renumber: render_columns counts from 1 within the stretch.
+    const auto num = line.substr(0, std::min<std::size_t>(6, line.size()));
+    if (num.find_first_not_of(' ') != std::string::npos && first > 0) {
+      auto n = std::to_string(std::stoull(num) + first);
+      if (n.size() < 6) n.append(6 - n.size(), ' ');
+      line = n + line.substr(std::min<std::size_t>(6, line.size()));
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+nlohmann::json property_json(const ProveResult& r, const Property& p) {
+  nlohmann::json j{{"answer", to_string(p.answer)}};
+  if (!p.reason.empty()) j["reason"] = p.reason;
+  if (p.model)
+    j["counterexample"] = {{"trips", p.model->trips}, {"iteration", p.model->iteration}, {"retired", p.model->retired}};
+  if (p.witness) {
+    const auto& w = *p.witness;
+    const auto& ip = r.pair->impl_code();
+    auto steps = nlohmann::json::array();
+    const auto n = w.trace.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (n > kJsonSteps && k == kJsonSteps / 2) k = n - kJsonSteps / 2;
+      steps.push_back(checker::step_to_json(ip, w.trace[k]));
+    }
+    steps.push_back(checker::parting_json(r.pair->spec_code(), w.mismatch));
+    j["witness"] = {{"kind", w.kind},
+                    {"description", w.description},
+                    {"at_barrier", w.mismatch.impl_blocked_at_barrier},
+                    {"found_by", w.found_by},
+                    {"steps", n},
+                    {"trace", steps}};
+    if (n > kJsonSteps) j["witness"]["trace_omitted"] = n - kJsonSteps;
+  }
+  return j;
+}
+
+std::string property_text(const Property& p) {
+  std::string out = to_string(p.answer);
+  if (!p.reason.empty()) out += ": " + p.reason;
+  return out;
+}
+
+}  // namespace
+
+std::string consumer_line(const ConsumerResult& c) {
+  return c.instr + " (" + c.engine + "): safe " + property_text(c.safe) + "; exact " + property_text(c.exact);
+}
+
+std::string witness_text(const ProveResult& r, const Witness& w, const std::string& indent) {
+  const auto& both = r.pair->lockstep();
+  const auto& ip = r.pair->impl_code();
+  std::string out = indent_lines(w.description, indent);
+  // Head and tail of the events (internal ones included), streamed: a deep witness has millions.
+  std::vector<semantics::RunEvent> head;
+  std::deque<semantics::RunEvent> tail;
+  std::size_t events = 0, visible = 0, visible_before_tail = 0;
+  semantics::replay_lockstep(both, w.trace, [&](const semantics::RunEvent& ev) {
+    ++events;
+    if (head.size() < kHead) {
+      head.push_back(ev);
+    } else {
+      tail.push_back(ev);
+      if (tail.size() > kTail) {
+        if (tail.front().visible) ++visible_before_tail;
+        tail.pop_front();
+      }
+    }
+    if (ev.visible) ++visible;
+  });
+  std::size_t head_visible = 0;
+  for (const auto& ev : head) head_visible += ev.visible;
+  out += indent + "trace, " + std::to_string(w.trace.size()) + " steps (" + w.found_by + ")";
+  if (events <= kHead + kTail) {
+    std::vector<semantics::RunEvent> all(head);
+    all.insert(all.end(), tail.begin(), tail.end());
+    out += ":\n" + indent_lines(columns(ip, all, 0, true), indent + "  ");
+    return out;
+  }
+  out += "; first " + std::to_string(kHead) + " and last " + std::to_string(kTail) +
+         " events shown (--trace-out FILE writes all):\n";
+  out += indent_lines(columns(ip, head, 0, true), indent + "  ");
+  out += indent + "  ...   (" + std::to_string(events - kHead - kTail) + " events)\n";
+  const std::vector<semantics::RunEvent> last(tail.begin(), tail.end());
+  out += indent_lines(columns(ip, last, head_visible + visible_before_tail, false), indent + "  ");
+  return out;
+}
 
 std::string render_text(const ProveResult& r) {
   std::string out = std::string(to_string(r.verdict)) + "\n";
   for (const auto& c : r.consumers) {
-    out += c.instr + " (" + c.engine + "): " + to_string(c.answer);
-    if (!c.reason.empty()) out += ": " + c.reason;
-    out += "\n";
+    out += consumer_line(c) + "\n";
+    for (const auto* p : {&c.safe, &c.exact})
+      if (p->witness) out += witness_text(r, *p->witness, "  ");
   }
   return out;
 }
 
 nlohmann::json render_json(const ProveResult& r) {
-  nlohmann::json out{{"verdict", to_string(r.verdict)}, {"seconds", r.seconds}};
+  nlohmann::json out{{"syncbisim", "prove/1"}, {"verdict", to_string(r.verdict)}, {"seconds", r.seconds}};
   auto& cs = out["consumers"] = nlohmann::json::array();
-  for (const auto& c : r.consumers) {
-    nlohmann::json j{{"instr", c.instr}, {"engine", c.engine}, {"answer", to_string(c.answer)}, {"seconds", c.seconds}};
-    if (!c.reason.empty()) j["reason"] = c.reason;
-    if (!c.model.trips.empty() || !c.model.retired.empty())
-      j["counterexample"] = {{"trips", c.model.trips}, {"iteration", c.model.iteration}, {"retired", c.model.retired}};
-    if (c.answer == Answer::Refuted)
-      j["violation"] = {{"kind", c.replay.kind},
-                        {"description", c.replay.description},
-                        {"states", c.replay.states},
-                        {"trace", c.replay.trace}};
-    cs.push_back(std::move(j));
-  }
+  for (const auto& c : r.consumers)
+    cs.push_back({{"instr", c.instr},
+                  {"engine", c.engine},
+                  {"answer", to_string(c.answer)},
+                  {"seconds", c.seconds},
+                  {"safe", property_json(r, c.safe)},
+                  {"exact", property_json(r, c.exact)}});
   return out;
+}
+
+std::string traces_json(const ProveResult& r) {
+  // Written as text event by event: a deep witness has millions of events, too many to hold as
+  // one JSON document in memory.
+  std::ostringstream out;
+  out << "{\n  \"syncbisim\": \"traces/1\",\n  \"witnesses\": [";
+  const auto& ip = r.pair->impl_code();
+  bool first_witness = true;
+  for (const auto& c : r.consumers)
+    for (const auto& [name, p] : {std::pair<const char*, const Property*>{"safe", &c.safe}, {"exact", &c.exact}}) {
+      if (!p->witness) continue;
+      nlohmann::json head{{"instr", c.instr},
+                          {"engine", c.engine},
+                          {"property", name},
+                          {"kind", p->witness->kind},
+                          {"description", p->witness->description},
+                          {"steps", p->witness->trace.size()}};
+      auto text = head.dump();
+      text.pop_back();  // the closing brace: the trace follows
+      out << (first_witness ? "\n    " : ",\n    ") << text << ", \"trace\": [";
+      first_witness = false;
+      bool first = true;
+      semantics::replay_lockstep(r.pair->lockstep(), p->witness->trace, [&](const semantics::RunEvent& ev) {
+        auto j = checker::step_to_json(ip, ev.step);
+        if (!ev.detail.empty()) j["detail"] = ev.detail;
+        out << (first ? "\n      " : ",\n      ") << j.dump();
+        first = false;
+      });
+      out << (first ? "\n      " : ",\n      ")
+          << checker::parting_json(r.pair->spec_code(), p->witness->mismatch).dump();
+      out << "\n    ]}";
+    }
+  out << "\n  ]\n}\n";
+  return out.str();
 }
 
 }  // namespace syncbisim::prover

@@ -1,14 +1,24 @@
 #pragma once
-// A prove result for people (the verdict first, one word, then one line per consumer) and for
-// tools (the JSON of docs/prover.md "Output"). The command line and the public API print these.
-#include <nlohmann/json.hpp>
+// How a prover result looks to people and to tools (docs/prover.md "Output"), as
+// checker/report.h does for a check: used by `prove` and by `check --all-trips`.
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "prover/prove.h"
 
 namespace syncbisim::prover {
 
+// The verdict line, one line per consumer, and each refuted property's witness (both sides'
+// numbers, the head and tail of its trace in per-engine columns).
 std::string render_text(const ProveResult& r);
+// A consumer's line without the verdict ("C (E1): safe proved; exact unknown: ...").
+std::string consumer_line(const ConsumerResult& c);
+// A witness: its description and trace head and tail, indented by `indent`.
+std::string witness_text(const ProveResult& r, const Witness& w, const std::string& indent);
 nlohmann::json render_json(const ProveResult& r);
+// {"witnesses": [{"instr", "engine", "property", "kind", "description", "steps", "trace": [every
+// event, internal ones included]}]}, as JSON text.
+std::string traces_json(const ProveResult& r);
 
 }  // namespace syncbisim::prover

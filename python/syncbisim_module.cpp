@@ -278,15 +278,35 @@ PYBIND11_MODULE(syncbisim, m) {
       .def("__bool__", [](const CheckResult& r) { return r.verdict == Verdict::Bisimilar; })
       .def("to_json", [](const CheckResult& r) { return r.json; });
 
+  py::class_<PropertyProof>(m, "PropertyProof")
+      .def_property_readonly("answer", [](const PropertyProof& p) { return to_string(p.answer); })
+      .def_readonly("reason", &PropertyProof::reason)
+      .def_property_readonly("witness",
+                             [](const PropertyProof& p) {
+                               py::list steps;
+                               for (const auto& s : p.witness) {
+                                 py::dict d;
+                                 d["step"] = s.step;
+                                 d["engine"] = s.engine;
+                                 d["instr"] = s.instr;
+                                 d["value"] = s.value;
+                                 steps.append(d);
+                               }
+                               return steps;
+                             })
+      .def("__str__",
+           [](const PropertyProof& p) { return to_string(p.answer) + (p.reason.empty() ? "" : ": " + p.reason); });
+
   py::class_<ConsumerProof>(m, "ConsumerProof")
       .def_readonly("instr", &ConsumerProof::instr)
       .def_readonly("engine", &ConsumerProof::engine)
       .def_property_readonly("answer", [](const ConsumerProof& c) { return to_string(c.answer); })
-      .def_readonly("reason", &ConsumerProof::reason)
-      .def_readonly("trace", &ConsumerProof::trace)
+      .def_readonly("safe", &ConsumerProof::safe)
+      .def_readonly("exact", &ConsumerProof::exact)
       .def_readonly("seconds", &ConsumerProof::seconds)
       .def("__str__", [](const ConsumerProof& c) {
-        return c.instr + " (" + c.engine + "): " + to_string(c.answer) + (c.reason.empty() ? "" : ": " + c.reason);
+        return c.instr + " (" + c.engine + "): safe " + to_string(c.safe.answer) + ", exact " +
+               to_string(c.exact.answer);
       });
 
   py::class_<ProveResult>(m, "ProveResult")
@@ -368,11 +388,12 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "check",
       [](const ProgramLike& spec, const ProgramLike& impl, std::uint64_t max_states, double max_seconds,
-         std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction) {
+         std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction) {
         const auto s = program_of(spec), i = program_of(impl);
         CheckOptions o;
         o.max_states = max_states;
         o.max_seconds = max_seconds;
+        o.max_trip = max_trip;
         o.random_walks = random_walks;
         o.seed = seed;
         o.depth = depth;
@@ -381,7 +402,8 @@ PYBIND11_MODULE(syncbisim, m) {
         return check(s, i, o);
       },
       py::arg("spec"), py::arg("impl"), py::arg("max_states") = 0, py::arg("max_seconds") = 0.0,
-      py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000, py::arg("reduction") = true,
+      py::arg("max_trip") = 0, py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000,
+      py::arg("reduction") = true,
       "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock or inconclusive.");
 
   m.def(
@@ -445,9 +467,11 @@ PYBIND11_MODULE(syncbisim, m) {
       "shrink",
       [](const ProgramLike& spec, py::object impl, py::object allocator, std::optional<std::string> command,
          double timeout, std::uint64_t max_steps, double max_seconds, std::uint64_t max_states,
-         bool declined_is_failure) {
+         bool declined_is_failure, bool keep_spec, bool free) {
         const auto s = program_of(spec);
         ShrinkOptions o;
+        o.keep_spec = keep_spec;
+        o.free = free;
         o.max_steps = max_steps;
         o.max_seconds = max_seconds;
         o.max_states = max_states;
@@ -474,7 +498,8 @@ PYBIND11_MODULE(syncbisim, m) {
       },
       py::arg("spec"), py::arg("impl") = py::none(), py::arg("allocator") = py::none(), py::arg("command") = py::none(),
       py::arg("timeout") = 10.0, py::arg("max_steps") = 5000, py::arg("max_seconds") = 60.0,
-      py::arg("max_states") = 100000, py::arg("declined_is_failure") = false,
+      py::arg("max_states") = 100000, py::arg("declined_is_failure") = false, py::arg("keep_spec") = false,
+      py::arg("free") = false,
       "Minimizes a failing case, keeping the same failure: a pair (impl=), or a spec whose allocation fails "
       "(allocator= a callable or a strategy name, or command=).");
 

@@ -47,15 +47,11 @@ bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserve
 }
 
 void Lockstep::settle(LockstepState& s, const InternalObserver& observe) const {
-  std::uint64_t touched = 0;
+  EngineSet touched;
   settle(s, observe, touched);
 }
 
-namespace {
-std::uint64_t engine_bit(EngineId e) { return e < 64 ? std::uint64_t{1} << e : ~std::uint64_t{0}; }
-}  // namespace
-
-void Lockstep::settle(LockstepState& s, const InternalObserver& observe, std::uint64_t& touched) const {
+void Lockstep::settle(LockstepState& s, const InternalObserver& observe, EngineSet& touched) const {
   // One round over the engines settles them all: an engine's internal steps read its own
   // control and registers, and the pending uniform choices, which internal steps never extend
   // (a choice is a visible step; a trip read from `pending` leaves the others' readings as they
@@ -65,12 +61,12 @@ void Lockstep::settle(LockstepState& s, const InternalObserver& observe, std::ui
   const auto engines = spec_->program().engine_count();
   for (;;) {
     for (EngineId e = 0; e < engines; ++e)
-      if (settle_engine(s, e, observe)) touched |= engine_bit(e);
+      if (settle_engine(s, e, observe)) touched.add(e);
     if (!impl_->barrier_ready(s.impl)) return;
     const Step st{StepKind::BarrierRelease, 0, 0, 0};
     impl_->apply(s.impl, st);
     if (observe) observe(st, s);
-    touched = ~std::uint64_t{0};
+    touched = EngineSet::all();
   }
 }
 
@@ -120,17 +116,17 @@ void Lockstep::apply_local(LockstepState& s, const Step& st) const {
   settle_engine(s, st.engine, {});
 }
 
-std::uint64_t Lockstep::apply_touching(LockstepState& s, const Step& st) const {
+EngineSet Lockstep::apply_touching(LockstepState& s, const Step& st) const {
   // The other engines were settled before the step, and an issue, a retirement or a commit on
   // this engine gives them no internal step: only a choice (a pending trip another engine waits
   // for) or a barrier release (which moves everyone) does. So this engine settles alone, then,
   // after a choice, every engine once (settle() argues why one round is enough), and a ready
   // barrier is left to settle().
   apply_local(s, st);
-  std::uint64_t touched = engine_bit(st.engine);
+  EngineSet touched = EngineSet::of(st.engine);
   if (st.kind == StepKind::Choose)
     for (EngineId e = 0; e < spec_->program().engine_count(); ++e)
-      if (settle_engine(s, e, {})) touched |= engine_bit(e);
+      if (settle_engine(s, e, {})) touched.add(e);
   if (barrier_ready(s)) settle(s, {}, touched);
   return touched;
 }
@@ -141,7 +137,14 @@ std::optional<Mismatch> Lockstep::ahead_of_barrier(const LockstepState& s, Engin
   // choice included, to the instructions it could issue next.
   std::vector<SpecState> todo{s.spec};
   std::vector<Step> steps;
-  for (std::size_t budget = 0; !todo.empty() && budget < 10000; ++budget) {
+  for (std::size_t walked = 0; !todo.empty(); ++walked) {
+    if (walked == kAheadStates) {  // a limit: say so, never read it as "the spec cannot issue"
+      Mismatch m;
+      m.engine = e;
+      m.impl_blocked_at_barrier = true;
+      m.undecided = true;
+      return m;
+    }
     SpecState cur = std::move(todo.back());
     todo.pop_back();
     const Op& op = spec_->control().next_op(cur.control, e);

@@ -2,6 +2,7 @@
 // One execution under a seeded random scheduler (`syncbisim run`): the spec alone, or spec and
 // impl in lock step, stopping at the first mismatch of issue enabledness.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,8 +32,16 @@ std::string iteration_detail(const CompiledProgram& p, const ControlState& s, co
 
 RunResult run_spec(const SpecSystem& spec, std::uint64_t seed, std::size_t max_steps = 100000);
 RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps = 100000);
+// The same after taking `prefix` (visible steps the pair can take, e.g. a replayed trace: run
+// --from) first; its events are part of the result, and max_steps counts the random steps only.
+RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps,
+                       const std::vector<Step>& prefix);
 // The events of a lock-step execution along the given visible steps (a counterexample's trace),
 // internal steps included.
 std::vector<RunEvent> replay_lockstep(const Lockstep& both, const std::vector<Step>& visible_steps);
+// The same events handed to `sink` one by one as they happen, none kept: for traces of millions
+// of steps (the prover's deep witnesses).
+void replay_lockstep(const Lockstep& both, const std::vector<Step>& visible_steps,
+                     const std::function<void(const RunEvent&)>& sink);
 
 }  // namespace syncbisim::semantics

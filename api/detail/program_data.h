@@ -2,6 +2,7 @@
 // What a syncbisim::Program and a StopToken hold, and the conversions every file of the public
 // API needs. Not installed: outside code sees only include/syncbisim/syncbisim.h.
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "allocator/allocate.h"
@@ -30,7 +31,11 @@ Program wrap(model::Program program, model::ProgramIndex index, std::string name
 Program wrap(model::Program program, const std::string& name);
 // Throws Error (rule "wrong-kind") unless `p` is of that kind.
 void require_kind(const Program& p, model::ProgramKind kind, const char* role);
+// Throws Error (rule "wrong-order") when `spec` is an impl and `impl` a spec.
+void require_order(const Program& spec, const Program& impl);
 allocator::Strategy strategy_of(Strategy s);
+// Trace steps in the one JSON encoding (docs/schema/trace.schema.json) as the API's TraceStep.
+std::vector<TraceStep> trace_steps(const nlohmann::json& steps);
 
 }  // namespace api::detail
 }  // namespace syncbisim

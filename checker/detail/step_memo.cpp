@@ -23,10 +23,11 @@ std::vector<semantics::LoopId> uniform_range_loops(const semantics::CompiledProg
 // A piece in one word: a valid bit, the kind (4 bits), the engine (7 bits) and 20 bits of
 // argument (a choice's value and loop, 10 bits each). 0 when it does not fit.
 std::uint32_t piece_word(const Piece& p) {
-  const auto& st = p.step;
-  if (st.engine >= 128) return 0;
+  const auto engine = engine_of(p);
+  if (engine >= 128) return 0;
   std::uint32_t kind = kSettleKind, arg = 0;
-  if (!p.settle) {
+  if (const auto* local = std::get_if<LocalStep>(&p)) {
+    const auto& st = local->step;
     kind = static_cast<std::uint32_t>(st.kind);
     if (st.kind == StepKind::Choose) {
       if (st.arg >= 1024 || st.aux >= 1024) return 0;
@@ -36,7 +37,37 @@ std::uint32_t piece_word(const Piece& p) {
       arg = st.arg;
     }
   }
-  return 0x80000000U | kind << 27 | static_cast<std::uint32_t>(st.engine) << 20 | arg;
+  return 0x80000000U | kind << 27 | static_cast<std::uint32_t>(engine) << 20 | arg;
+}
+
+// Does the piece read the other engines' trip counts? A commit or a retirement leaves its engine
+// where it was; in a settled state that engine's loop control then still has no step.
+bool reads_context(const Piece& p) {
+  const auto* local = std::get_if<LocalStep>(&p);
+  return !local || (local->step.kind != StepKind::Commit && local->step.kind != StepKind::Retire);
+}
+
+// The pieces of a choice's transition carry the counts they leave (the next piece's context
+// reads them); the only piece of any other transition is its last, and its counts go unread.
+bool in_choice(const Piece& p) {
+  const auto* local = std::get_if<LocalStep>(&p);
+  return !local || local->step.kind == StepKind::Choose;
+}
+
+// The least and the greatest count of shared loop j among the engines other than g, in counts
+// laid out by engine, then loop.
+struct Range {
+  std::uint32_t lo, hi;
+};
+inline Range others_range(const std::vector<std::uint32_t>& counts, std::size_t engines, std::size_t loops,
+                          semantics::EngineId g, std::size_t j) {
+  Range r{UINT32_MAX, 0};
+  for (std::size_t other = 0; other < engines; ++other) {
+    if (other == g) continue;
+    r.lo = std::min(r.lo, counts[other * loops + j]);
+    r.hi = std::max(r.hi, counts[other * loops + j]);
+  }
+  return r;
 }
 }  // namespace
 
@@ -74,24 +105,14 @@ std::uint64_t StepMemo::context_of(semantics::EngineId g) {
   std::uint64_t context = 0;
   bool fits = loops <= 3;
   for (std::size_t j = 0; fits && j < loops; ++j) {
-    std::uint32_t lo = UINT32_MAX, hi = 0;
-    for (std::size_t other = 0; other < engines_; ++other) {
-      if (other == g) continue;
-      lo = std::min(lo, current_[other * loops + j]);
-      hi = std::max(hi, current_[other * loops + j]);
-    }
+    const auto [lo, hi] = others_range(current_, engines_, loops, g, j);
     fits = lo < kCountLimit && hi < kCountLimit;
     context = context << 20 | std::uint64_t{lo} << 10 | hi;
   }
   if (!fits) {
     std::uint32_t* w = words_.resize(2 * loops);
     for (std::size_t j = 0; j < loops; ++j) {
-      std::uint32_t lo = UINT32_MAX, hi = 0;
-      for (std::size_t other = 0; other < engines_; ++other) {
-        if (other == g) continue;
-        lo = std::min(lo, current_[other * loops + j]);
-        hi = std::max(hi, current_[other * loops + j]);
-      }
+      const auto [lo, hi] = others_range(current_, engines_, loops, g, j);
       *w++ = lo;
       *w++ = hi;
     }
@@ -111,52 +132,52 @@ void StepMemo::advance(semantics::EngineId g, const Outcome& o) {
   }
 }
 
-const StepMemo::Outcome* StepMemo::find(const Piece& p, std::uint32_t part, std::uint32_t global) {
-  last_new_ = false;
-  key_.piece = piece_word(p);
-  if (key_.piece == 0) return nullptr;
-  key_.part = part;
-  key_.global = global;
-  const auto kind = p.step.kind;
-  key_.context = !p.settle && (kind == StepKind::Commit || kind == StepKind::Retire) ? 0 : context_of(p.step.engine);
+StepMemo::Key StepMemo::find(const Piece& p, std::uint32_t part, std::uint32_t global) {
+  Key key;
+  key.engine_ = engine_of(p);
+  key.in_choice_ = in_choice(p);
+  Entry& k = key.entry_;
+  k.piece = piece_word(p);
+  if (k.piece == 0) return key;  // cannot be remembered
+  k.part = part;
+  k.global = global;
+  k.context = reads_context(p) ? context_of(key.engine_) : 0;
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = hash(key_) & mask;; i = (i + 1) & mask) {
+  for (std::size_t i = hash(k) & mask;; i = (i + 1) & mask) {
     const Entry& slot = slots_[i];
     if (slot.piece == 0) break;
-    if (slot.same_key(key_)) return &slot.outcome;
+    if (slot.same_key(k)) {
+      key.known_ = &slot.outcome;
+      break;
+    }
   }
-  last_new_ = true;
-  return nullptr;
+  return key;
 }
 
-void StepMemo::remember(const Piece& p, const semantics::LockstepState& after, std::uint32_t part,
+void StepMemo::remember(const Key& key, const semantics::LockstepState& after, std::uint32_t part,
                         std::uint32_t global) {
-  const auto g = p.step.engine;
+  const auto g = key.engine_;
   const auto& started = after.spec.control.engines[g].trips_started;
   std::uint64_t counts = 0;
   bool fits = follows_choices();
-  for (const auto l : shared_loops_) {
-    fits = fits && started[l] < kCountLimit;
-    counts = counts << 10 | (started[l] & (kCountLimit - 1));
-  }
   const std::size_t loops = shared_loops_.size();
   for (std::size_t j = 0; j < loops; ++j) {
-    moved_ = moved_ || current_[g * loops + j] != started[shared_loops_[j]];
-    current_[g * loops + j] = started[shared_loops_[j]];
+    const auto c = started[shared_loops_[j]];
+    fits = fits && c < kCountLimit;
+    counts = counts << 10 | (c & (kCountLimit - 1));
+    moved_ = moved_ || current_[g * loops + j] != c;
+    current_[g * loops + j] = c;
   }
-  if (!last_new_) return;
-  last_new_ = false;
+  if (key.entry_.piece == 0 || key.known_) return;
   if (after.impl.arrived[g]) return;  // a release would read every engine
-  // The pieces of a choice need the counts they leave (the next piece's context reads them);
-  // the first piece of any other transition is its last, and its counts go unread.
-  const bool in_choice = p.settle || p.step.kind == StepKind::Choose;
-  if (in_choice && !fits) return;
+  if (key.in_choice_ && !fits) return;
   if ((count_ + 1) * 2 > slots_.size()) grow_or_forget();
-  key_.outcome = Outcome{part, global, counts};
+  Entry e = key.entry_;
+  e.outcome = Outcome{part, global, counts};
   const std::size_t mask = slots_.size() - 1;
-  std::size_t i = hash(key_) & mask;
+  std::size_t i = hash(e) & mask;
   while (slots_[i].piece != 0) i = (i + 1) & mask;
-  slots_[i] = key_;
+  slots_[i] = e;
   ++count_;
 }
 

@@ -3,16 +3,15 @@
 // "Step memo").
 //
 // A transition is Lockstep::apply_touching(): a piece `apply_local` (the visible step on engine
-// e, then e's own internal steps), and after a choice one piece `settle_engine` per engine, in
-// order. A piece on engine g writes only g's part and the global part, and reads only those and
-// one thing more: for a uniform range loop, which choices are pending depends on the least and
-// the greatest number of trips any engine has started (Control::known_trip, start_trip), counts
-// that sit in the other engines' parts. So the parts a piece leaves behind are a function of
-// the piece, g's part id, the global part id, and the least and greatest count among the other
-// engines per uniform range loop (the piece's "context"). The explorer meets the same key across
-// many states (the other engines' parts differ), and a hit gives the piece's result without
-// decoding, stepping or encoding. An outcome also carries g's new counts, from which the next
-// piece's context is worked out.
+// e, then e's own internal steps), and after a choice one piece `settle_engine` per engine that
+// may move, in order (checker/detail/successor.h builds transitions from them). A piece on engine g writes only g's
+// part and the global part, and reads only those and one thing more: for a uniform range loop, which choices are
+// pending depends on the least and the greatest number of trips any engine has started (Control::known_trip,
+// start_trip), counts that sit in the other engines' parts. So the parts a piece leaves behind are a function of the
+// piece, g's part id, the global part id, and the least and greatest count among the other engines per uniform range
+// loop (the piece's "context"). The explorer meets the same key across many states (the other engines' parts differ),
+// and a hit gives the piece's result without decoding, stepping or encoding. An outcome also carries g's new counts,
+// from which the next piece's context is worked out.
 //
 // A commit or a retirement leaves its engine where it was; in a settled state that engine's
 // loop control then still has no step, so the context is not read and not part of the key.
@@ -22,6 +21,7 @@
 // when it is full and its byte budget does not let it grow, which costs time, never a wrong
 // answer (keys are compared whole).
 #include <cstdint>
+#include <variant>
 #include <vector>
 
 #include "checker/part_table.h"
@@ -29,14 +29,20 @@
 
 namespace syncbisim::checker::detail {
 
-// One piece of a transition: apply_local(step), or settle_engine(step.engine) when `settle`.
-struct Piece {
+// The pieces a transition is made of: Lockstep::apply_local(step), and
+// Lockstep::settle_engine(engine).
+struct LocalStep {
   semantics::Step step;
-  bool settle = false;
-  static Piece settling(semantics::EngineId e) {
-    return Piece{semantics::Step{semantics::StepKind::Issue, e, 0, 0}, true};
-  }
 };
+struct SettleEngine {
+  semantics::EngineId engine = 0;
+};
+using Piece = std::variant<LocalStep, SettleEngine>;
+// The engine a piece moves (and whose part it writes, with the global part).
+inline semantics::EngineId engine_of(const Piece& p) {
+  if (const auto* l = std::get_if<LocalStep>(&p)) return l->step.engine;
+  return std::get<SettleEngine>(p).engine;
+}
 
 class StepMemo {
  public:
@@ -47,31 +53,6 @@ class StepMemo {
     std::uint32_t global = 0;
     std::uint64_t counts = 0;
   };
-
-  explicit StepMemo(const semantics::Lockstep& both);
-
-  // The state whose transitions are looked up next (the explorer's state being expanded).
-  void at_state(const semantics::LockstepState& s);
-  // A transition from that state starts.
-  void begin() {
-    current_ = started_;
-    moved_ = false;
-  }
-  // The outcome of piece `p`, where g = p.step.engine's part id and the global part id are
-  // `part` and `global`, if known.
-  const Outcome* find(const Piece& p, std::uint32_t part, std::uint32_t global);
-  // A known outcome of a piece of a choice's transition, on g, is taken, and more pieces
-  // follow: g's counts are now its. (Only those outcomes carry counts.)
-  void advance(semantics::EngineId g, const Outcome& o);
-  // The outcome of the piece last passed to find(): `after` is the state it led to, whose ids
-  // for g's part and the global part are `part` and `global`. Remembered unless find() knew it
-  // or it may not be.
-  void remember(const Piece& p, const semantics::LockstepState& after, std::uint32_t part, std::uint32_t global);
-  // Can a choice's pieces be remembered? (Their counts must fit in an Outcome: up to six loops.)
-  bool follows_choices() const { return shared_loops_.size() <= 6; }
-  // The memo may take up to this many bytes (it starts small and doubles within them).
-  void budget(std::size_t bytes) { budget_ = bytes; }
-  std::size_t bytes() const { return slots_.capacity() * sizeof(Entry) + contexts_.bytes(); }
 
  private:
   struct Entry {
@@ -84,6 +65,47 @@ class StepMemo {
       return piece == o.piece && part == o.part && global == o.global && context == o.context;
     }
   };
+
+ public:
+  // What find() looked up: the piece's key in the current context, and its outcome if known.
+  class Key {
+   public:
+    const Outcome* known() const { return known_; }
+
+   private:
+    friend class StepMemo;
+    Entry entry_;  // piece 0: the piece cannot be remembered
+    semantics::EngineId engine_ = 0;
+    bool in_choice_ = false;  // a piece of a choice's transition
+    const Outcome* known_ = nullptr;
+  };
+
+  explicit StepMemo(const semantics::Lockstep& both);
+
+  // The state whose transitions are looked up next (the explorer's state being expanded).
+  void at_state(const semantics::LockstepState& s);
+  // A transition from that state starts.
+  void begin() {
+    current_ = started_;
+    moved_ = false;
+  }
+  // The key of piece `p`, where the ids of the part of p's engine and of the global part are
+  // `part` and `global`, and the outcome if known.
+  Key find(const Piece& p, std::uint32_t part, std::uint32_t global);
+  // A known outcome of a piece of a choice's transition, on g, is taken, and more pieces
+  // follow: g's counts are now its. (Only those outcomes carry counts.)
+  void advance(semantics::EngineId g, const Outcome& o);
+  // The outcome of the piece whose key find() gave and did not know: `after` is the state it led
+  // to, whose ids for g's part and the global part are `part` and `global`. g's counts are now
+  // `after`'s; the outcome is remembered unless it may not be.
+  void remember(const Key& key, const semantics::LockstepState& after, std::uint32_t part, std::uint32_t global);
+  // Can a choice's pieces be remembered? (Their counts must fit in an Outcome: up to six loops.)
+  bool follows_choices() const { return shared_loops_.size() <= 6; }
+  // The memo may take up to this many bytes (it starts small and doubles within them).
+  void budget(std::size_t bytes) { budget_ = bytes; }
+  std::size_t bytes() const { return slots_.capacity() * sizeof(Entry) + contexts_.bytes(); }
+
+ private:
   static std::uint64_t hash(const Entry& k);
   std::uint64_t context_of(semantics::EngineId g);
   void grow_or_forget();
@@ -96,8 +118,6 @@ class StepMemo {
   std::vector<std::uint64_t> context_;  // contexts in at_state's state, by engine (kNoContext: not yet)
   PartTable contexts_;                  // contexts that do not pack into 60 bits
   PartWords words_;
-  Entry key_;              // the key find() built last
-  bool last_new_ = false;  // find() missed with a key that may be remembered
   LargeArray<Entry> slots_;
   std::size_t count_ = 0;
   std::size_t budget_ = 0;

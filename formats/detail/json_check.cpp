@@ -55,6 +55,27 @@ std::optional<std::size_t> too_deep_at(std::string_view text, std::size_t max_de
   return std::nullopt;
 }
 
+// The innermost '[' or '{' still open at byte `upto` (outside strings), if any: where a person
+// looks for the bracket they forgot to close.
+std::optional<std::size_t> innermost_open(std::string_view text, std::size_t upto) {
+  std::vector<std::size_t> open;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size() && i < upto; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') open.push_back(i);
+    else if ((c == ']' || c == '}') && !open.empty()) open.pop_back();
+  }
+  if (open.empty()) return std::nullopt;
+  return open.back();
+}
+
 // SAX handler that tracks the JSON pointer of the current value and rejects duplicate keys
 // (nlohmann would silently keep one of them; a strict reader must not guess).
 class StrictSax : public nlohmann::json_sax<nlohmann::json> {
@@ -103,6 +124,12 @@ class StrictSax : public nlohmann::json_sax<nlohmann::json> {
     std::string what = ex.what();
     if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
     const std::size_t at = position > 0 ? position - 1 : 0;
+    // A missing '}' or ']' shows only where the text ends or the next bracket does not fit:
+    // name the bracket that was left open, which is what needs the fix.
+    if (what.find("end of input") != std::string::npos || what.find("expected '}'") != std::string::npos ||
+        what.find("expected ']'") != std::string::npos)
+      if (const auto open = innermost_open(text_, at))
+        what += std::string("; the '") + text_[*open] + "' opened at " + line_col(text_, *open) + " is not closed";
     error = model::make_error(line_col(text_, at), "bad-json", "not valid JSON: " + what);
     return false;
   }

@@ -128,6 +128,7 @@ SYNCBISIM_API std::string to_string(Verdict v);  // "under-synchronized"
 struct CheckOptions {
   std::uint64_t max_states = 0;    // 0: no limit; hitting one makes the verdict inconclusive
   double max_seconds = 0;          // 0: no limit
+  std::uint32_t max_trip = 0;      // cap every dynamic range trip at K (0: no cap; a cap that cuts is a limit)
   std::uint64_t random_walks = 0;  // > 0: that many seeded random walks instead of the exhaustive search
   std::uint64_t seed = 1;
   std::uint64_t depth = 100000;  // steps per random walk at most
@@ -135,8 +136,10 @@ struct CheckOptions {
 };
 
 // One visible step of a trace, as `check --json` writes it.
+// The last step of a violation's trace is "part" (engine and instr: where the two sides part) or
+// "stuck" (a deadlock), as docs/schema/trace.schema.json says.
 struct TraceStep {
-  std::string step;    // "issue", "retire", "commit", "choose"
+  std::string step;    // "issue", "retire", "commit", "choose"; last "part" or "stuck"
   std::string engine;  // "" for a choice that no engine owns
   std::string instr;   // the instruction issued or retired, or the loop chosen for
   std::string value;   // a choice's value ("" otherwise)
@@ -176,11 +179,18 @@ SYNCBISIM_API CheckResult check(const Program& spec, const Program& impl, const 
 enum class Answer { Proved, Refuted, Unknown };
 SYNCBISIM_API std::string to_string(Answer a);
 
+// One property of a consumer (docs/prover.md): `safe`, it never issues before its dependencies
+// are satisfied, or `exact`, it never waits when nothing is owed.
+struct PropertyProof {
+  Answer answer = Answer::Unknown;
+  std::string reason;              // unknown: why (which register, which statement); refuted: a summary
+  std::vector<TraceStep> witness;  // refuted: a concrete execution to the violation, ending with "part"
+};
+
 struct ConsumerProof {
   std::string instr, engine;
-  Answer answer = Answer::Unknown;
-  std::string reason;              // unknown: why; refuted: a summary
-  std::vector<std::string> trace;  // refuted: the explorer's trace
+  Answer answer = Answer::Unknown;  // refuted if either property is, proved if both are
+  PropertyProof safe, exact;
   double seconds = 0;
 };
 
@@ -292,6 +302,8 @@ struct ShrinkOptions {
   double max_seconds = 60;            // 0: no limit
   std::uint64_t max_states = 100000;  // per check
   bool declined_is_failure = false;   // with an allocator: a refusal is the failure to keep
+  bool keep_spec = false;             // with an impl: shrink only the impl
+  bool free = false;                  // let a kept dependency change its kind (docs/fuzzing.md "The shrinker")
   StopToken stop;
 };
 

@@ -1,87 +1,206 @@
 #pragma once
-// The Z3 encoding of one consumer's obligation (prover.md, docs/prover.md). Internal: only
-// prover/*.cpp include this header (and with it z3++.h).
-#include <z3++.h>
-
+// The encoding of one consumer's obligations (docs/prover.md): the consumer engine's walk, the
+// points of it the two sides read (points.cpp), register values by their last assignment
+// (registers.cpp), the spec's owed counts (spec_side.cpp), the semaphores since their last reset
+// (impl_side.cpp), and what the retirement frontiers of the engines must satisfy (frontier.cpp).
+// Every fact it asserts holds in every reachable lock-step state where the consumer is next on
+// its engine; docs/prover.md says why, fact by fact.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "analysis/dependency_analysis.h"
-#include "prover/counters.h"
+#include "prover/detail/smt.h"
 #include "prover/places.h"
+#include "prover/registers.h"
 
 namespace syncbisim::prover::detail {
 
-// Thrown while encoding when the consumer is outside the fragment; the message is the reason.
+// Thrown while encoding when the consumer is outside the fragment; the message is the reason,
+// in the words of the program (which register, which statement, what shape was expected).
 struct Outside {
   std::string reason;
+};
+
+// A dynamic point of the consumer engine's walk (docs/prover.md "Points"): in iteration
+// j_anchor - back of the current trip of `anchor` (a loop around the consumer; every loop above
+// it in its current iteration, as at the consumer), just before statement `stmt` of its body,
+// and there before item `item` of `engine`'s stream when that statement is a block.
+struct Point {
+  model::LoopId anchor = model::kTop;
+  std::uint32_t back = 0;
+  std::uint32_t stmt = 0;
+  std::uint32_t item = 0;
+  model::EngineId engine = 0;
 };
 
 // A value with, when it is an isgt(...) result, the condition it is 1 under: a product with it
 // becomes an ite instead of a nonlinear product.
 struct Value {
-  z3::expr v;
-  std::optional<z3::expr> cond;
+  smt::Term v;
+  std::optional<smt::Term> cond;
 };
 
 // Bounds a trip rule puts on one trip (and whether a constant trip can stand for the rule in a
-// replay: a rule whose values differ from trip to trip cannot).
+// directed run: a rule whose values differ from trip to trip cannot).
 struct TripBounds {
   std::uint64_t lo = 0, hi = 0;
   bool fixable = true;
 };
 
+// What a satisfying model says, in the program's terms (impl ids).
+struct ModelReading {
+  std::map<model::LoopId, std::uint64_t> trips;      // T of every loop (the constant-trip family)
+  std::map<model::LoopId, std::uint64_t> iteration;  // j of the loops around the consumer
+  std::map<model::InstrId, std::uint64_t> retired;   // R of the instructions either side reads
+  std::vector<std::size_t> unsatisfied;              // dependencies the model leaves unsatisfied
+};
+
+// One case of a backward search: under `guard`, the last event is at `at` (none: the search
+// reached the start of the program).
+struct Found {
+  smt::Term guard;
+  std::optional<Point> at;
+  const RegWrite* def = nullptr;      // for register searches: the assignment found
+  const ItemRef* item = nullptr;      // the event (its last item, for a loop's end)
+  model::LoopId ended = model::kTop;  // the event ends this loop's body; `at` is after the loop
+  // (Searches with instructions) `item` null: the last instruction lies in loop `ended`, and
+  // `opaque`: barriers may follow it there, where the search does not look.
+  bool opaque = false;
+};
+
 class Encoder {
  public:
-  Encoder(z3::context& ctx, const Places& impl, const model::ProgramIndex& spec_ix, model::InstrId consumer);
+  // `analysis` is the spec's; the consumer's own dependencies are picked from it by name.
+  Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
+          const analysis::DependencyAnalysis& analysis, model::InstrId consumer);
 
-  // ---- state of the consumer's engine (encoder_state.cpp) ----
-  bool on_path(model::LoopId l) const;
-  z3::expr j(model::LoopId l);                   // current iteration of a loop around c
-  z3::expr N(model::LoopId l, model::LoopId a);  // entries of l during the current iteration of a
-  z3::expr E(model::LoopId l) { return N(l, model::kTop); }
-  z3::expr T(model::LoopId l);                         // the replay family's constant trip
-  z3::expr full(model::LoopId l, model::LoopId a);     // family: entries of l in one whole iteration of a
-  TripBounds bounds_on_engine(model::LoopId l) const;  // general constraints: the consumer engine's rule
-  TripBounds replay_bounds(model::LoopId l) const;     // family: a constant trip every engine may run
-  // Bounds of every loop's T, at most `cap` where the rule allows; branch loops of a cond sum to 1.
-  std::vector<z3::expr> family_trips(std::uint64_t cap);
+  // Builds both sides and the facts. Throws Outside.
+  void encode();
 
-  // ---- implementation side (encoder_impl.cpp) ----
-  z3::expr waits_hold();
-  // ---- spec side (encoder_spec.cpp) ----
-  z3::expr deps_hold(const std::vector<const analysis::DependencyInfo*>& deps);
-  // In-order retirement between the instructions R was asked for (call after both sides).
-  void add_retirement_order();
-
-  z3::expr R(model::InstrId i);
-  z3::expr nat(const std::string& name);
-
-  z3::context& ctx;
-  const Places& places;
-  const model::ProgramIndex& spec_ix;
-  model::InstrId consumer;
-  model::EngineId engine;
-  Place point;
-  std::vector<model::LoopId> path;  // @top .. parent(c)
-  std::vector<z3::expr> general;    // true in every reachable state (over-approximation)
-  std::vector<z3::expr> family;     // the constant-trip histories replays are built from
-  std::map<model::LoopId, z3::expr> j_;
-  std::map<std::pair<model::LoopId, model::LoopId>, z3::expr> N_;
-  std::map<model::LoopId, z3::expr> T_;
-  std::map<model::InstrId, z3::expr> R_;
+  // True in every reachable state where c is e's next instruction (the impl possibly held at
+  // a barrier before it).
+  const std::vector<smt::Term>& facts() const { return facts_; }
+  // True in addition when the impl stands at c, not held (what the last release and the next
+  // barrier say about every engine), and what holds instead while the impl is held at the
+  // barrier right before c (nobody has passed it).
+  smt::Term released() const { return ctx_.all(released_); }
+  std::optional<smt::Term> held() const { return held_; }
+  // The ways the obligation can fail (docs/prover.md "The obligation").
+  smt::Term under_sync() const { return impl_ok_ && !spec_ok_; }
+  smt::Term over_sync() const { return spec_ok_ && !impl_ok_; }
+  smt::Term spec_ok() const { return spec_ok_; }
+  // Over-approximations the encoding had to make (a semaphore whose last reset it cannot place):
+  // said along with an unknown answer.
+  const std::vector<std::string>& approximated() const { return approximated_; }
+  // The constant-trip histories a directed run can rebuild, with every trip at most `cap`.
+  std::vector<smt::Term> family(std::uint64_t cap);
+  // Some loop's constant trip exceeds `n` (to ask the family for a different model).
+  smt::Term some_trip_above(std::uint64_t n);
+  // Another history than the model's: some trip or some iteration around the consumer differs.
+  smt::Term other_than(const ModelReading& m);
+  ModelReading read(const smt::Model& m) const;
+  // Bounds of loop l's trip on the consumer's engine, and the constant a directed run may use.
+  TripBounds bounds_on_engine(model::LoopId l) const;
+  TripBounds replay_bounds(model::LoopId l) const;
 
  private:
-  Value reg_value(const std::string& reg, const Place& at, int depth);
-  Value expr_value(const model::Expr& e, const Place& at, int depth);
-  z3::expr counter_value(const std::string& reg, const Counter& c, const Place& at);
+  // ---- the walk (walk.cpp) ----
+  bool on_path(model::LoopId l) const;
   model::LoopId junction(model::LoopId l) const;
   model::LoopId path_child(model::LoopId a) const;
-  CounterScan counters_;
-  int fresh_ = 0;
+  smt::Term nat(const std::string& name);
+  smt::Term j(model::LoopId l);
+  smt::Term N(model::LoopId l, model::LoopId a);
+  smt::Term E(model::LoopId l) { return N(l, model::kTop); }
+  smt::Term W(model::LoopId l, model::LoopId d, std::uint32_t i);
+  smt::Term T(model::LoopId l);
+  smt::Term full(model::LoopId l, model::LoopId a);
+  // Every loop from l up to a (excluded) can run one constant trip in a directed run.
+  bool fixable_chain(model::LoopId l, model::LoopId a) const;
+  // The trip of l's `index`-th run (0-based) when its rule is a sequence of different values.
+  std::optional<smt::Term> seq_trip(model::LoopId l, const smt::Term& index);
+  smt::Term guard_of(const Point& q);
+  // ---- points (points.cpp) ----
+  Point consumer_point() const;
+  std::uint32_t consumer_stmt_in(model::LoopId d) const;
+  smt::Term C(model::LoopId l, const Point& q);  // entries of l before q
+  // Executions of the item at `at` on `engine` (an instruction or a register write) before q.
+  smt::Term count(model::EngineId engine, const Place& at, const Point& q);
+  smt::Term count(model::InstrId i, const Point& q);
+  // From q backwards to the last assignment of `reg` on the consumer's engine, or (reg null) to
+  // its last barrier, or its last barrier or instruction (`instrs`): cases over the trips.
+  std::vector<Found> search_back(const Point& q, const std::string* reg, const std::string& what);
+  std::vector<Found> search_back(const Point& q, const std::string* reg, const std::string& what, smt::Term guard,
+                                 int depth, bool instrs = false);
+  std::optional<Point> next_barrier(const Point& q);
+  // The same barrier as e's barrier at q, on engine h's stream.
+  Point on_engine(const Point& barrier_on_consumer, model::EngineId h) const;
+  Point on_engine(const Found& barrier_on_consumer, model::EngineId h) const;
+  std::vector<Found> last_reset(const std::string& sem);
+  // ---- registers (registers.cpp) ----
+  Value reg_value(const std::string& reg, const Point& q, int depth);
+  Value expr_value(const model::Expr& e, const Point& at, int depth);
+  // ---- the two sides (spec_side.cpp, impl_side.cpp) ----
+  void encode_spec();
+  void encode_impl();
+  smt::Term semaphore(const std::string& sem);
+  bool resets(const BarrierPlace& b, const std::string& sem) const;
+  smt::Term R(model::InstrId i);
+  // ---- frontiers (frontier.cpp) ----
+  void add_frontier_facts();
+  void add_landmark(std::size_t dep);
+  void add_barrier_bounds();
+  // Per case (guard), each instruction's executions before the release before barrier f.
+  std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> barrier_before(const Found& f);
+
+  struct DepTerms {
+    const analysis::DependencyInfo* info = nullptr;
+    model::LoopId S = 0, P = 0;
+    model::InstrId producer = 0;
+    std::uint32_t k = 0;
+    bool multi_level = false;
+    smt::Term underflow, owed, satisfied;
+  };
+
+  smt::Context& ctx_;
+  const Places& places_;
+  const model::ProgramIndex& spec_ix_;
+  model::InstrId consumer_;
+  model::EngineId engine_;
+  Place point_;
+  std::vector<model::LoopId> path_;  // @top .. parent(c)
+  const analysis::DependencyAnalysis& analysis_;
+  std::vector<const analysis::DependencyInfo*> dep_infos_;
+  // Instructions no loop with a per-engine rule encloses: every engine's walk counts them the
+  // same way up to any point (paper §7.1, uniform control), so facts relating several engines'
+  // frontiers may name them; and whether every barrier is such (then every engine meets the
+  // same barriers in the same order).
+  std::vector<std::uint8_t> shared_;
+  bool barriers_shared_ = true;
+  bool divergent_ = false;  // some loop or cond has a per-engine rule
+  bool shared(model::InstrId i) const { return shared_[i] != 0; }
+  // Its executions before a point of the consumer's walk are known: shared, or on the consumer's
+  // own engine (whose walk it is).
+  bool countable(model::InstrId i) const { return shared(i) || places_.instr(i).engine == engine_; }
+  std::map<std::string, RegisterWrites> regs_;
+
+  std::vector<std::string> approximated_;
+  std::vector<smt::Term> facts_;     // true in every reachable state (over-approximation)
+  std::vector<smt::Term> released_;  // ... where the impl stands at c
+  std::optional<smt::Term> held_;    // ... where the impl is held at the barrier before c
+  std::vector<smt::Term> family_;    // the constant-trip histories directed runs are built from
+  smt::Term impl_ok_, spec_ok_;
+  std::vector<DepTerms> deps_;
+  std::map<model::LoopId, smt::Term> j_;
+  std::map<std::pair<model::LoopId, model::LoopId>, smt::Term> N_;
+  std::map<std::tuple<model::LoopId, model::LoopId, std::uint32_t>, smt::Term> W_;
+  std::map<model::LoopId, smt::Term> T_;
+  std::map<model::InstrId, smt::Term> R_;
 };
 
 }  // namespace syncbisim::prover::detail

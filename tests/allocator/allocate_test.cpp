@@ -197,7 +197,9 @@ loop A trip 2 {
 }
 dep P -> C distance A=1
 )");
-  auto r = allocator::allocate(spec.program, spec.index, {Strategy::Auto, false, /*barrier_fallback=*/true});
+  allocator::Options o{Strategy::Auto, false};
+  o.barrier_fallback = true;
+  auto r = allocator::allocate(spec.program, spec.index, o);
   REQUIRE(r.ok());
   const auto& a = *r;
   REQUIRE(a.decisions.size() == 1);

@@ -1,4 +1,4 @@
-// Structural correspondence of an impl to its spec (semantics.md §5, formats.md "Bad input").
+// Structural correspondence of an impl to its spec (docs/semantics.md §5, docs/formats.md "Bad input").
 #include <doctest/doctest.h>
 
 #include "tests/analysis/builders.h"
@@ -60,7 +60,8 @@ TEST_CASE("missing instruction") {
   auto& body = std::get<Loop>(b.body[2].node).body;
   body[0] = block({{"E2", {"I2"}}});
   expect_error(correspond(figure1(), b), "impl-instrs",
-               "in loop A, engine E1: the spec has I3 where the impl has nothing more");
+               "in loop A, engine E1: the spec has I3 where the impl has nothing more (I3 is not an instruction "
+               "of the impl)");
 }
 
 TEST_CASE("swapped order on one engine, with the impl's place") {
@@ -69,7 +70,9 @@ TEST_CASE("swapped order on one engine, with the impl's place") {
   auto& stream = std::get<Block>(std::get<Loop>(b.body[0].node).body[0].node).streams[1];
   std::get<Instr>(stream.items[0]).loc.where = "/program/0/body/0/block/E1/0";
   const auto s = correspond(a, b);
-  expect_error(s, "impl-instrs", "in loop A, engine E1: the spec has I2 where the impl has I3");
+  expect_error(s, "impl-instrs",
+               "in loop A, engine E1: the spec has I2 where the impl has I3 (the spec has I3 later in this "
+               "stream: the order differs)");
   CHECK(s.error().place == "/program/0/body/0/block/E1/0");
 }
 
@@ -77,7 +80,8 @@ TEST_CASE("an instruction moved to another engine") {
   const auto a = spec({"E0", "E1"}, {block({{"E0", {"x", "y"}}})});
   const auto b = impl({"E0", "E1"}, {block({{"E0", {"x"}}, {"E1", {"y"}}})});
   expect_error(correspond(a, b), "impl-instrs",
-               "in the top level, engine E0: the spec has y after x where the impl has nothing more");
+               "in the top level, engine E0: the spec has y after x where the impl has nothing more (the impl "
+               "has y at the top level, engine E1)");
 }
 
 TEST_CASE("extra loop") {
@@ -114,7 +118,9 @@ TEST_CASE("conds: ids, branch bodies and branch rules") {
   const auto a = spec({"E0"}, {cond("C", {block({{"E0", {"x"}}})}, {block({{"E0", {"y"}}})})});
   CHECK(correspond(a, impl({"E0"}, {cond("C", {block({{"E0", {"x"}}})}, {block({{"E0", {"y"}}})})})).ok());
   expect_error(correspond(a, impl({"E0"}, {cond("C", {block({{"E0", {"x"}}})}, {block({{"E0", {"z"}}})})})),
-               "impl-instrs", "in branch C.else, engine E0: the spec has y where the impl has z");
+               "impl-instrs",
+               "in branch C.else, engine E0: the spec has y where the impl has z (z is not an instruction of "
+               "the spec)");
   expect_error(correspond(a, impl({"E0"}, {cond("D", {block({{"E0", {"x"}}})}, {block({{"E0", {"y"}}})})})),
                "impl-tree", "the spec has cond C where the impl has cond D");
   auto forced = impl({"E0"}, {cond("C", {block({{"E0", {"x"}}})}, {block({{"E0", {"y"}}})})});

@@ -90,6 +90,13 @@ TEST_CASE("a violation comes with both sides' numbers and a trace") {
   CHECK(*v.value >= *v.threshold);
   CHECK(!v.trace.empty());
   CHECK(c.json.find("\"verdict\": \"under-synchronized\"") != std::string::npos);
+  // A trip cap that cuts a range can find the violation but never prove the pair bisimilar.
+  syncbisim::CheckOptions capped;
+  capped.max_trip = 1;
+  const auto spec5 = syncbisim::Program::load(source("corpus/figures/fig6_nested_forward.json"));  // a 1..3 range
+  const auto good5 = syncbisim::check(spec5, syncbisim::allocate(spec5).impl, capped);
+  CHECK(good5.verdict == syncbisim::Verdict::Inconclusive);
+  CHECK(good5.limit.find("max-trip 1") != std::string::npos);
   // The two programs the wrong way round is an input error, not a verdict.
   CHECK_THROWS_AS(syncbisim::check(impl, spec), syncbisim::Error);
 }

@@ -9,20 +9,23 @@
 #include <string>
 #include <vector>
 
-#include "analysis/correspondence.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
 #include "checker/state_codec.h"
 #include "formats/load.h"
 #include "model/index.h"
-#include "semantics/compiled_program.h"
 
 namespace syncbisim::test {
 
+// A spec and an impl, set up by checker::ProgramPair::make with commits fused (the default);
+// run_check() makes the pair again as its options ask.
 struct Pair {
   model::Program spec, impl;
-  model::ProgramIndex spec_ix, impl_ix;
-  semantics::CompiledProgram spec_code, impl_code;
+  std::unique_ptr<checker::ProgramPair> fused;
+  const semantics::CompiledProgram& spec_code() const { return fused->spec_code(); }
+  const semantics::CompiledProgram& impl_code() const { return fused->impl_code(); }
+  const model::ProgramIndex& spec_ix() const { return fused->spec_index(); }
+  const semantics::Lockstep& lockstep() const { return fused->lockstep(); }
 };
 
 // Each program in either format (formats::load_program_text tells JSON from text).
@@ -31,20 +34,16 @@ inline std::unique_ptr<Pair> load_pair(const std::string& spec_text, const std::
   REQUIRE_MESSAGE(sp.ok(), (sp.ok() ? "" : sp.error().to_string()));
   auto ip = formats::load_program_text(impl_text, "impl");
   REQUIRE_MESSAGE(ip.ok(), (ip.ok() ? "" : ip.error().to_string()));
-  auto p = std::make_unique<Pair>(
-      Pair{std::move(sp->program), std::move(ip->program), std::move(sp->index), std::move(ip->index), {}, {}});
-  auto corr = analysis::check_correspondence(p->spec, p->spec_ix, p->impl, p->impl_ix);
-  REQUIRE_MESSAGE(corr.ok(), (corr.ok() ? "" : corr.error().to_string()));
-  p->spec_code = semantics::compile(p->spec, p->spec_ix);
-  p->impl_code = semantics::compile(p->impl, p->impl_ix, &p->spec_ix);
-  return p;
+  auto made = checker::ProgramPair::make(sp->program, ip->program);
+  REQUIRE_MESSAGE(made.ok(), (made.ok() ? "" : made.error().to_string()));
+  return std::make_unique<Pair>(Pair{std::move(sp->program), std::move(ip->program), std::move(*made)});
 }
 
 // Checks with or without the reductions (and commit fusion, which goes with them).
 inline checker::CheckResult run_check(const Pair& p, checker::CheckOptions o = {}) {
   auto pair = checker::ProgramPair::make(p.spec, p.impl, semantics::Options{o.reduction});
   REQUIRE(pair.ok());
-  return checker::check((*pair)->lockstep(), o);
+  return checker::check(**pair, o);
 }
 
 // A plain breadth-first search that keeps whole states (as their full encodings) and applies

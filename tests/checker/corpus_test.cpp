@@ -188,7 +188,7 @@ TEST_CASE("corpus: expected.jsonc matches the analysis and the checker") {
   REQUIRE(expected.is_object());
 
   // every spec program in the corpus has an entry (impls in corpus/figures are skipped)
-  for (const auto* dir : {"corpus/figures", "corpus/kernels", "corpus/nonallocatable"})
+  for (const auto* dir : {"corpus/figures", "corpus/kernels", "corpus/nonallocatable", "corpus/schemes"})
     for (const auto& p : test::files_in(dir, ".json")) {
       if (p.filename().string().find(".impl.") != std::string::npos) continue;
       const auto rel = std::filesystem::relative(p, root).string();

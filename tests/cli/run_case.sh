@@ -5,10 +5,12 @@
 #   stdout: <regex that some line of stdout must match>     (any number)
 #   stderr: <regex that some line of stderr must match>     (any number)
 #   stderr-lines: <exact number of stderr lines>
+#   env: NAME=VALUE                                           (any number; set for the command)
 set -u
 tool=$1; case_file=$2
 args=$(sed -n 's/^args: //p' "$case_file")
 want_exit=$(sed -n 's/^exit: //p' "$case_file")
+while IFS= read -r kv; do export "$kv"; done < <(sed -n 's/^env: //p' "$case_file")
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 eval "\"$tool\" $args" >"$out" 2>"$err" </dev/null

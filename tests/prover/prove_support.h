@@ -2,15 +2,18 @@
 // Loading corpus pairs for the prover tests and running both the prover and the explorer on them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
-#include "checker/trip_cap.h"
+#include "checker/program_pair.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
 #include "prover/prove.h"
@@ -34,11 +37,12 @@ inline formats::LoadedProgram load_inline(const std::string& text) {
   return {std::move(*p), std::move(*ix)};
 }
 
-inline prover::ProveResult prove_pair(const formats::LoadedProgram& spec, const model::Program& impl) {
+inline prover::ProveResult prove_pair(const formats::LoadedProgram& spec, const model::Program& impl,
+                                      const prover::ProveOptions& o = {}) {
   auto iix = model::ProgramIndex::build(impl);
   REQUIRE(iix.ok());
   REQUIRE(analysis::check_correspondence(spec.program, spec.index, impl, *iix).ok());
-  return prover::prove(spec.program, spec.index, impl, *iix);
+  return prover::prove(spec.program, spec.index, impl, *iix, o);
 }
 
 // consumer name -> answer
@@ -48,34 +52,113 @@ inline std::map<std::string, prover::Answer> answers(const prover::ProveResult& 
   return out;
 }
 
+inline const prover::ConsumerResult* consumer(const prover::ProveResult& r, const std::string& instr) {
+  for (const auto& c : r.consumers)
+    if (c.instr == instr) return &c;
+  return nullptr;
+}
+
 struct Explored {
-  std::set<std::string> mismatched;  // instructions with an under- or over-sync mismatch
-  std::set<std::string> violated;    // ... or a deadlock standing before them
+  std::set<std::string> under, over;   // instructions with an under- / over-sync mismatch
+  std::set<std::string> over_engines;  // engines with an over-sync mismatch
+  std::set<std::string> violated;      // ... or a deadlock standing before them
   checker::CheckResult result;
 };
 
-// The exhaustive explorer on the pair; `max_trip` > 0 caps range trips (semantics as check --max-trip).
-inline Explored explore(const formats::LoadedProgram& spec, const model::Program& impl, std::uint32_t max_trip = 0) {
-  auto iix = model::ProgramIndex::build(impl);
-  REQUIRE(iix.ok());
-  auto scode = semantics::compile(spec.program, spec.index);
-  auto icode = semantics::compile(impl, *iix, &spec.index);
-  if (max_trip > 0) {
-    checker::cap_trip_ranges(scode, max_trip);
-    checker::cap_trip_ranges(icode, max_trip);
-  }
-  const semantics::SpecSystem ss(scode);
-  const semantics::ImplSystem is(icode);
-  const semantics::Lockstep both(ss, is);
+// The exhaustive explorer on the pair; `max_trip` > 0 caps range trips (semantics as check
+// --max-trip). Unreduced (every interleaving, commits as steps) when `full`: the ground truth
+// the prover's refutations are held to.
+inline Explored explore(const formats::LoadedProgram& spec, const model::Program& impl, std::uint32_t max_trip = 0,
+                        bool full = false, std::uint64_t max_states = 3000000) {
+  auto pair = checker::ProgramPair::make(spec.program, impl, checker::PairOptions{semantics::Options{!full}, max_trip});
+  REQUIRE(pair.ok());
+  const auto& scode = (*pair)->spec_code();
   checker::CheckOptions o;
-  o.max_states = 3000000;
+  o.max_states = max_states;
+  o.reduction = !full;
   Explored out;
-  out.result = checker::check(both, o);
+  out.result = checker::check((*pair)->lockstep(), o);
   for (const auto& v : out.result.violations) {
     if (!v.instr) continue;
     const auto& name = scode.instrs[*v.instr].name;
     out.violated.insert(name);
-    if (v.kind != checker::ViolationKind::Deadlock) out.mismatched.insert(name);
+    if (v.kind == checker::ViolationKind::UnderSync) out.under.insert(name);
+    if (v.kind == checker::ViolationKind::OverSync) {
+      out.over.insert(name);
+      out.over_engines.insert(scode.engines[v.engine]);
+    }
+  }
+  return out;
+}
+
+// Does the witness end where the two sides disagree on issuing `instr` on `engine`? Every step
+// must be one the lock step offers. Held at a barrier: the impl stands at one, and the spec,
+// taking the engine's loop control (some choice of trips), comes to the instruction and may
+// issue it there.
+inline bool witness_holds(const prover::ProveResult& r, const std::string& instr, const std::string& engine,
+                          const prover::Witness& w) {
+  const auto& both = r.pair->lockstep();
+  const auto& sp = r.pair->spec_code();
+  auto s = both.initial();
+  std::vector<semantics::Step> enabled;
+  for (const auto& st : w.trace) {
+    enabled.clear();
+    both.visible(s, enabled);
+    if (std::find(enabled.begin(), enabled.end(), st) == enabled.end()) return false;
+    both.apply(s, st);
+  }
+  const bool under = w.kind == "under-sync";
+  for (const auto& m : both.mismatches(s))
+    if (sp.instrs[m.instr].name == instr && sp.engines[m.engine] == engine && (m.impl_can && !m.spec_can) == under)
+      return true;
+  if (under || !w.mismatch.impl_blocked_at_barrier) return false;
+  const auto e = w.mismatch.engine;
+  if (both.impl().control().next_op(s.impl.control, e).kind != semantics::OpKind::Barrier) return false;
+  std::vector<semantics::SpecState> todo{s.spec};
+  std::vector<semantics::Step> steps;
+  for (int budget = 0; !todo.empty() && budget < 100000; ++budget) {
+    auto cur = std::move(todo.back());
+    todo.pop_back();
+    const auto& op = both.spec().control().next_op(cur.control, e);
+    if (op.kind == semantics::OpKind::Instr) {
+      if (sp.instrs[op.a].name == instr && both.spec().can_issue(cur, e)) return true;
+      continue;
+    }
+    steps.clear();
+    both.spec().control().loop_steps(cur.control, e, steps);
+    for (const auto& st : steps) {
+      auto next = cur;
+      both.spec().apply(next, st);
+      todo.push_back(std::move(next));
+    }
+  }
+  return false;
+}
+
+// An impl file's `# spec:` header.
+inline std::string spec_of(const std::filesystem::path& impl_file) {
+  const auto text = read_text(impl_file);
+  const auto at = text.find("# spec: ");
+  REQUIRE_MESSAGE(at != std::string::npos, impl_file.string(), ": no `# spec:` line");
+  const auto end = text.find('\n', at);
+  return text.substr(at + 8, end - at - 8);
+}
+
+// The `# prove: CONSUMER PROPERTY ANSWER [KIND]` lines of an impl file (docs/corpus.md): what
+// the prover must say; every consumer not listed is proved safe and exact.
+struct ProveExpectation {
+  std::string consumer, property, answer, kind;
+};
+inline std::vector<ProveExpectation> prove_expectations(const std::filesystem::path& impl_file) {
+  std::vector<ProveExpectation> out;
+  std::istringstream in(read_text(impl_file));
+  std::string line;
+  while (std::getline(in, line) && !line.empty() && line[0] == '#') {
+    if (line.rfind("# prove: ", 0) != 0) continue;
+    std::istringstream words(line.substr(9));
+    ProveExpectation e;
+    words >> e.consumer >> e.property >> e.answer >> e.kind;
+    out.push_back(e);
   }
   return out;
 }

@@ -1,24 +1,52 @@
-// The prover on the paper's figures, the allocator's output and the corpus bugs (prover.md).
+// The prover on the paper's figures, the allocator's output, the corpus and what lies outside
+// its fragment (docs/prover.md).
 #include <doctest/doctest.h>
 
 #include "allocator/allocate.h"
 #include "prover/prove_support.h"
+#include "semantics/random_run.h"
 
 using namespace syncbisim;
 using prover::Answer;
 
 namespace {
 
+std::string describe(const prover::ConsumerResult& c) {
+  return c.instr + ": safe " + prover::to_string(c.safe.answer) + " " + c.safe.reason + "; exact " +
+         prover::to_string(c.exact.answer) + " " + c.exact.reason;
+}
+
 void check_all_proved(const prover::ProveResult& r, const std::string& what) {
   CHECK_MESSAGE(!r.consumers.empty(), what);
-  for (const auto& c : r.consumers)
-    CHECK_MESSAGE(c.answer == Answer::Proved, what, ": ", c.instr, " ", prover::to_string(c.answer), " ", c.reason);
+  for (const auto& c : r.consumers) CHECK_MESSAGE(c.answer == Answer::Proved, what, ": ", describe(c));
   CHECK_MESSAGE(r.verdict == Answer::Proved, what);
+}
+
+// A witness is a concrete execution: every step is one the lock step offers, and the last
+// state has the disagreement at the consumer.
+void check_replays(const prover::ProveResult& r, const prover::ConsumerResult& c, const prover::Witness& w) {
+  INFO(c.instr, " ", w.kind, " witness of ", w.trace.size(), " steps");
+  CHECK(test::witness_holds(r, c.instr, c.engine, w));
+}
+
+std::vector<std::string> specs_in(std::initializer_list<const char*> dirs) {
+  std::vector<std::string> out;
+  for (const auto* dir : dirs)
+    for (const auto& p : test::files_in(dir, ".json"))
+      if (p.filename().string().find(".impl.") == std::string::npos)
+        out.push_back(std::filesystem::relative(p, test::source_dir()).string());
+  return out;
+}
+
+bool divergent(const formats::LoadedProgram& spec) {
+  for (const auto& l : spec.index.loops)
+    if (l.trip && l.trip->divergent) return true;
+  return false;
 }
 
 }  // namespace
 
-TEST_CASE("prover: paper Figures 7 and 8 are proved") {
+TEST_CASE("prover: paper Figures 7 and 8 are proved safe and exact") {
   const auto spec = test::load_corpus("corpus/figures/fig7_fig8.json", model::ProgramKind::Spec);
   for (const auto* impl : {"corpus/figures/fig7_per_instruction.impl.json", "corpus/figures/fig8_per_loop.impl.json",
                            "corpus/good/fig7_per_instruction.impl.sb", "corpus/good/fig8_per_loop.impl.sb"}) {
@@ -27,18 +55,15 @@ TEST_CASE("prover: paper Figures 7 and 8 are proved") {
   }
 }
 
-TEST_CASE("prover: the allocator's per-instruction and per-loop output on every figure and kernel is proved") {
-  std::vector<std::filesystem::path> specs;
-  for (const auto* dir : {"corpus/figures", "corpus/kernels"})
-    for (const auto& p : test::files_in(dir, ".json"))
-      if (p.filename().string().find(".impl.") == std::string::npos) specs.push_back(p);
+TEST_CASE("prover: every barrier-free strategy's output on every figure and kernel is proved, none unknown") {
+  const auto specs = specs_in({"corpus/figures", "corpus/kernels", "corpus/schemes"});
   REQUIRE(specs.size() >= 15);
-  for (const auto& p : specs) {
-    const auto rel = std::filesystem::relative(p, test::source_dir()).string();
+  for (const auto& rel : specs) {
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
-    for (auto strategy : {allocator::Strategy::PerInstruction, allocator::Strategy::PerLoop}) {
-      // The paper's shapes: the prover does not read registers hoisted out of a loop by LICM
-      // (computed before the loop, not in the consumer's region), so it is off here.
+    for (auto strategy : {allocator::Strategy::PerInstruction, allocator::Strategy::PerLoop,
+                          allocator::Strategy::PerEngine, allocator::Strategy::Auto}) {
+      // The prover does not read registers hoisted out of a loop by LICM (computed before the
+      // loop, not in the consumer's region), so it is off here (docs/allocator.md).
       allocator::Options o{strategy, false};
       o.licm = false;
       auto alloc = allocator::allocate(spec.program, spec.index, o);
@@ -48,87 +73,131 @@ TEST_CASE("prover: the allocator's per-instruction and per-loop output on every 
   }
 }
 
-TEST_CASE("prover: the known bugs are refuted or unknown, never proved") {
-  // file -> consumers refuted (every other consumer with a wait or dependency is proved),
-  // or "unknown" for the whole file (barriers).
-  const std::map<std::string, std::set<std::string>> refuted = {
-      {"add_many_loop_nk_as_n", {"add"}},
-      {"add_many_loop_one_wait", {"add"}},
-      {"fig1_offset_too_large", {"I2"}},
-      {"fig1_offset_too_small", {"I2"}},
-      {"fig5_monotone_in_mask", {"C"}},
-      {"fig5_trip_reg_in_expr", {"C"}},
-      {"fig5_trip_reg_never_reset", {"C"}},
-      {"fig6_backward_expr_minus_k", {"C"}},
-      {"fig6_forward_missing_signal", {"C"}},
-      {"fig6_forward_trip_reg_in_expr", {"C"}},
-      {"fig7_missing_signal", {"I2"}},
-      {"fig8_nk_off_by_one", {"I2"}},
-      {"flash_attention_backward_wrong_loop", {"load_k"}},
-      {"tiled_matmul_kunrolled_mask_not_reset", {"matmul0", "copy_psum"}},
-      {"tiled_matmul_kunrolled_offset_too_large", {"matmul0"}},
-      {"tiled_matmul_kunrolled_offset_too_small", {"copy_psum"}},
-  };
-  const std::set<std::string> with_barriers = {"mixed_fallback_reset_all"};
-  const auto files = test::files_in("corpus/bugs", ".sb");
-  REQUIRE(files.size() == refuted.size() + with_barriers.size());
-  for (const auto& f : files) {
-    const auto name = f.stem().string();
-    const auto text = test::read_text(f);
-    const auto spec_rel = text.substr(text.find("# spec: ") + 8, text.find('\n') - 8);
-    const auto spec = test::load_corpus(spec_rel, model::ProgramKind::Spec);
-    const auto impl =
-        test::load_corpus(std::filesystem::relative(f, test::source_dir()).string(), model::ProgramKind::Impl);
-    const auto r = test::prove_pair(spec, impl.program);
-    INFO(name);
-    CHECK(r.verdict != Answer::Proved);
-    if (with_barriers.count(name)) {
-      CHECK(r.verdict == Answer::Unknown);
-      for (const auto& c : r.consumers) CHECK(c.reason.find("barrier") != std::string::npos);
-      continue;
-    }
-    REQUIRE(refuted.count(name));
-    CHECK(r.verdict == Answer::Refuted);
+TEST_CASE("prover: barrier allocations are safe and not exact, with an over-synchronization at a barrier") {
+  int specs = 0;
+  for (const auto& rel : specs_in({"corpus/figures", "corpus/kernels"})) {
+    const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
+    // Barriers stand at loop boundaries: straight-line code gets none, and cannot be held.
+    if (divergent(spec) || spec.program.deps.empty() || spec.index.loops.size() < 2) continue;
+    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{allocator::Strategy::Barrier, false});
+    REQUIRE(alloc.ok());
+    const auto r = test::prove_pair(spec, alloc->impl);
+    INFO(rel);
+    bool held = false;
+    // Known gap (docs/prover.md "What stays unknown"): in the remodelled FlashAttention the
+    // prover finds a candidate over-synchronization of normalize after both loops that is not
+    // real (the unreduced explorer agrees it is exact) and cannot prove it exact: unknown, never
+    // proved wrongly. Every other consumer of every barrier allocation has a real answer.
+    const auto known_gap = [&](const prover::ConsumerResult& c) {
+      return rel == "corpus/kernels/flash_attention.json" && c.instr == "normalize";
+    };
     for (const auto& c : r.consumers) {
-      const bool want = refuted.at(name).count(c.instr) > 0;
-      CHECK_MESSAGE(c.answer == (want ? Answer::Refuted : Answer::Proved), c.instr, ": ", c.reason);
-      if (c.answer == Answer::Refuted) CHECK(!c.replay.trace.empty());
+      CHECK_MESSAGE(c.safe.answer == Answer::Proved, describe(c));
+      if (known_gap(c)) CHECK_MESSAGE(c.exact.answer != Answer::Refuted, describe(c));
+      else CHECK_MESSAGE(c.exact.answer != Answer::Unknown, describe(c));
+      if (c.exact.answer == Answer::Refuted) {
+        REQUIRE(c.exact.witness);
+        CHECK(c.exact.witness->kind == "over-sync");
+        held = held || c.exact.witness->mismatch.impl_blocked_at_barrier;
+        check_replays(r, c, *c.exact.witness);
+      }
     }
+    CHECK_MESSAGE(held, rel, ": no over-synchronization at a barrier");
+    CHECK(r.verdict == Answer::Refuted);
+    ++specs;
+  }
+  CHECK(specs >= 10);
+}
+
+TEST_CASE("prover: the fallback of non-allocatable dependencies is safe, and over-synchronized at its barriers") {
+  for (const auto& rel : specs_in({"corpus/nonallocatable"})) {
+    const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
+    allocator::Options o{allocator::Strategy::Auto, false};
+    o.barrier_fallback = true;  // the paper's fallback (the default is the closed forms, below)
+    auto alloc = allocator::allocate(spec.program, spec.index, o);
+    REQUIRE(alloc.ok());
+    const auto r = test::prove_pair(spec, alloc->impl);
+    INFO(rel);
+    bool refuted = false;
+    for (const auto& c : r.consumers) {
+      CHECK_MESSAGE(c.safe.answer == Answer::Proved, describe(c));
+      CHECK_MESSAGE(c.exact.answer != Answer::Unknown, describe(c));
+      if (c.exact.witness) check_replays(r, c, *c.exact.witness);
+      refuted = refuted || c.exact.answer == Answer::Refuted;
+    }
+    CHECK(refuted);
   }
 }
 
-TEST_CASE("prover: outside the fragment is unknown with the reason") {
-  SUBCASE("a distance on two loops") {
-    const auto spec = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 2 {
-  loop B trip 2 {
-    E0: P
-    E1: C
-  }
+TEST_CASE("prover: corpus impls get the answers of their `# prove:` lines, and every witness replays") {
+  int files = 0, refuted = 0;
+  for (const auto* dir : {"corpus/bugs", "corpus/good"})
+    for (const auto& f : test::files_in(dir, ".sb")) {
+      const auto rel = std::filesystem::relative(f, test::source_dir()).string();
+      INFO(rel);
+      const auto spec = test::load_corpus(test::spec_of(f), model::ProgramKind::Spec);
+      const auto impl = test::load_corpus(rel, model::ProgramKind::Impl);
+      const auto r = test::prove_pair(spec, impl.program);
+      const auto expected = test::prove_expectations(f);
+      for (const auto& c : r.consumers) {
+        for (const auto* prop : {"safe", "exact"}) {
+          const auto& p = std::string(prop) == "safe" ? c.safe : c.exact;
+          std::string want = "proved", kind;
+          for (const auto& e : expected)
+            if (e.consumer == c.instr && e.property == prop) {
+              want = e.answer;
+              kind = e.kind;
+            }
+          CHECK_MESSAGE(prover::to_string(p.answer) == want, c.instr, " ", prop, ": ", p.reason);
+          if (p.answer == Answer::Refuted) {
+            REQUIRE(p.witness);
+            CHECK(p.witness->kind == (std::string(prop) == "safe" ? "under-sync" : "over-sync"));
+            if (kind == "at-barrier") CHECK(p.witness->mismatch.impl_blocked_at_barrier);
+            check_replays(r, c, *p.witness);
+            ++refuted;
+          }
+        }
+      }
+      for (const auto& e : expected) CHECK_MESSAGE(test::consumer(r, e.consumer), e.consumer, " is no consumer");
+      ++files;
+    }
+  CHECK(files >= 30);
+  CHECK(refuted >= 20);
 }
-dep P -> C distance A=1, B=1
+
+TEST_CASE("prover: outside the fragment is unknown, with the register, the statement and the shape expected") {
+  const auto spec = test::load_inline(R"(syncbisim spec/1
+engines E0 E1
+loop A trip 1..100000 {
+  E0: P
+  E1: C
+}
+dep P -> C
 )");
+  SUBCASE("a register that doubles every iteration") {
     const auto impl = test::load_inline(R"(syncbisim impl/1
 engines E0 E1
 semaphores s
+E1: [r := 1]
 loop A {
-  loop B {
-    E0: P {s += 1}
-    E1: [r := r + 1] [w := isgt(r, 3) * (r - 3)] {s >= w} C
-  }
+  E0: P {s += 1}
+  E1: [r := r * 2] {s >= r} C
 }
 )");
     const auto r = test::prove_pair(spec, impl.program);
     REQUIRE(r.consumers.size() == 1);
     CHECK(r.consumers[0].answer == Answer::Unknown);
-    CHECK(r.consumers[0].reason.find("multi-level") != std::string::npos);
+    CHECK(r.consumers[0].safe.reason.find("register r on E1") != std::string::npos);
+    CHECK(r.consumers[0].safe.reason.find("iterations back") != std::string::npos);
   }
-  SUBCASE("a register outside the recognized patterns") {
-    const auto spec = test::load_inline(R"(syncbisim spec/1
+  SUBCASE("a register assigned inside a loop that ran before, not at its end") {
+    const auto spec_b = test::load_inline(R"(syncbisim spec/1
 engines E0 E1
-loop A trip 1..3 {
+loop A trip 1..100000 {
   E0: P
+  loop B trip 1 {
+    E1: D
+  }
   E1: C
 }
 dep P -> C
@@ -138,12 +207,65 @@ engines E0 E1
 semaphores s
 loop A {
   E0: P {s += 1}
-  E1: [r := r * 2] {s >= r} C
+  E1: [n := n + 1]
+  loop B {
+    E1: [w := n] D [x := 0]
+  }
+  E1: {s >= w} C
+}
+)");
+    const auto r = test::prove_pair(spec_b, impl.program);
+    const auto* c = test::consumer(r, "C");
+    REQUIRE(c);
+    CHECK(c->answer == Answer::Unknown);
+    CHECK(c->safe.reason.find("register w on E1: assigned inside loop B") != std::string::npos);
+  }
+  SUBCASE("barriers in different blocks on different engines") {
+    // Correct (the second release pairs E0's second barrier with E1's after B), but the prover
+    // pairs barriers block by block: it cannot place the last reset of s.
+    const auto spec_b = test::load_inline(R"(syncbisim spec/1
+engines E0 E1
+loop A trip 1..100000 {
+  E0: P
+  E1: C
+  loop B trip 1 {
+    E0: D
+  }
+}
+dep P -> C
+)");
+    const auto impl = test::load_inline(R"(syncbisim impl/1
+engines E0 E1
+semaphores s
+loop A {
+  E0: P {s += 1} barrier barrier
+  E1: {s >= 1} C barrier
+  loop B {
+    E0: D
+  }
+  E1: barrier
+}
+)");
+    const auto r = test::prove_pair(spec_b, impl.program);
+    const auto* c = test::consumer(r, "C");
+    REQUIRE(c);
+    CHECK(c->safe.answer == Answer::Unknown);
+    CHECK(c->safe.reason.find("semaphore s is reset by barriers the prover cannot place") != std::string::npos);
+    CHECK(c->safe.reason.find("2 barrier(s) on E0 but 1 on E1") != std::string::npos);
+  }
+  SUBCASE("a barrier one engine never meets is a deadlock, refuted") {
+    const auto impl = test::load_inline(R"(syncbisim impl/1
+engines E0 E1
+semaphores s
+E1: [n := 0]
+loop A {
+  E0: P {s += 1}
+  E1: [n := n + 1] {s >= n} C barrier
 }
 )");
     const auto r = test::prove_pair(spec, impl.program);
     REQUIRE(r.consumers.size() == 1);
-    CHECK(r.consumers[0].answer == Answer::Unknown);
-    CHECK(r.consumers[0].reason.find("register r") != std::string::npos);
+    CHECK(r.consumers[0].safe.answer == Answer::Proved);
+    CHECK(r.consumers[0].exact.answer == Answer::Refuted);
   }
 }

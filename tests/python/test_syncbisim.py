@@ -73,7 +73,7 @@ def test_a_violation_has_both_sides_numbers_and_a_trace():
     # Spec and impl the wrong way round: an input error, not a verdict.
     with pytest.raises(syncbisim.Error) as err:
         syncbisim.check(corpus("bugs/fig8_nk_off_by_one.sb"), corpus("figures/fig7_fig8.json"))
-    assert err.value.rule == "wrong-kind"
+    assert err.value.rule == "wrong-order"
 
 
 def test_a_python_allocator_with_a_planted_bug_is_found_shrunk_written_and_rechecks(tmp_path):

@@ -1,0 +1,235 @@
+#include "allocator/unroll.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "analysis/dependency_analysis.h"
+
+namespace syncbisim::allocator {
+
+namespace {
+
+using model::LoopId;
+
+struct Copier {
+  const std::string& loop;
+  std::uint32_t copy;
+
+  std::string name(const std::string& id) const { return unrolled_name(id, loop, copy); }
+
+  std::vector<model::Stmt> body(const std::vector<model::Stmt>& in) const {
+    std::vector<model::Stmt> out;
+    out.reserve(in.size());
+    for (const auto& s : in) {
+      if (const auto* b = std::get_if<model::Block>(&s.node)) {
+        model::Block nb = *b;
+        for (auto& st : nb.streams)
+          for (auto& it : st.items)
+            if (auto* in_ = std::get_if<model::Instr>(&it)) in_->id = name(in_->id);
+        out.push_back(model::Stmt{std::move(nb)});
+      } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {
+        model::Loop nl{name(l->id), l->trip, body(l->body), l->loc, l->sim_trip};
+        out.push_back(model::Stmt{std::move(nl)});
+      } else {
+        const auto& c = std::get<model::Cond>(s.node);
+        out.push_back(model::Stmt{model::Cond{name(c.id), c.taken, body(c.then_body), body(c.else_body), c.loc}});
+      }
+    }
+    return out;
+  }
+};
+
+// Replaces the statement of loop `id` by `trip` renamed copies of its body.
+bool replace(std::vector<model::Stmt>& body, const std::string& id, std::uint32_t trip) {
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    auto& s = body[i];
+    if (auto* l = std::get_if<model::Loop>(&s.node)) {
+      if (l->id == id) {
+        const model::Loop orig = std::move(*l);
+        std::vector<model::Stmt> copies;
+        for (std::uint32_t k = 1; k <= trip; ++k) {
+          auto b = Copier{id, k}.body(orig.body);
+          copies.insert(copies.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
+        }
+        body.erase(body.begin() + static_cast<std::ptrdiff_t>(i));
+        body.insert(body.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(copies.begin()),
+                    std::make_move_iterator(copies.end()));
+        return true;
+      }
+      if (replace(l->body, id, trip)) return true;
+    } else if (auto* c = std::get_if<model::Cond>(&s.node)) {
+      if (replace(c->then_body, id, trip) || replace(c->else_body, id, trip)) return true;
+    }
+  }
+  return false;
+}
+
+std::uint32_t rule_min(const model::TripRule& r, const std::vector<std::string>& engines) {
+  std::uint32_t m = UINT32_MAX;
+  for (const auto& e : engines) {
+    const auto vals = model::choice_values(r.for_engine(e), 0);
+    for (auto v : vals) m = std::min(m, v);
+    if (const auto* s = std::get_if<model::SeqTrip>(&r.for_engine(e)))
+      for (auto v : s->values) m = std::min(m, v);
+  }
+  return m;
+}
+
+model::Result<model::Program> unroll_one(const model::Program& spec, const model::ProgramIndex& ix,
+                                         const std::string& name) {
+  const auto lid = ix.loop(name);
+  if (!lid || ix.loops[*lid].kind != model::LoopKind::Loop)
+    return model::make_error("--unroll", "unroll-unknown-loop", "no loop named '" + name + "' to unroll");
+  const auto& info = ix.loops[*lid];
+  const auto* c = info.trip ? std::get_if<model::ConstTrip>(&info.trip->uniform) : nullptr;
+  if (!c || info.trip->divergent || !info.trip->per_engine.empty())
+    return model::make_error(
+        info.loc.where, "unroll-not-constant",
+        "loop '" + name + "' has no constant trip count the same on every engine: it cannot be unrolled");
+  const std::uint32_t trip = c->n;
+  for (LoopId l = 1; l < ix.loops.size(); ++l)
+    if (l != *lid && ix.encloses(*lid, l) && ix.loops[l].trip && ix.loops[l].trip->divergent)
+      return model::make_error(ix.loops[l].loc.where, "unroll-divergent",
+                               "loop '" + name + "' holds '" + ix.loops[l].name +
+                                   "' with a per-engine rule: its copies could not be told apart per engine");
+
+  const auto analysis = analysis::analyze_dependencies(spec, ix);
+  auto inside = [&](model::InstrId i) { return ix.encloses(*lid, ix.instrs[i].parent); };
+  // Whether the producer may have no instance in some iteration of the loop: a loop strictly
+  // inside it on the producer's path that may run 0 times, or a cond branch.
+  auto zero_possible = [&](model::InstrId p) {
+    for (LoopId l = ix.instrs[p].parent; l != *lid; l = ix.loops[l].parent) {
+      if (ix.loops[l].kind != model::LoopKind::Loop) return true;
+      if (!ix.loops[l].trip || rule_min(*ix.loops[l].trip, ix.engines) == 0) return true;
+    }
+    return false;
+  };
+  auto inexact = [&](const model::Dependency& d, std::size_t i, const std::string& why) {
+    return model::make_error(
+        d.loc.where.empty() ? "/deps/" + std::to_string(i) : d.loc.where, "unroll-inexact",
+        "cannot unroll loop '" + name + "' exactly: dependency " + d.producer + " -> " + d.consumer + " " + why);
+  };
+
+  std::vector<model::Dependency> deps;
+  for (std::size_t i = 0; i < spec.deps.size(); ++i) {
+    const auto& d = spec.deps[i];
+    const auto& a = analysis.deps[i];
+    const bool pin = inside(a.producer), cin = inside(a.consumer);
+    if (!pin && !cin) {
+      deps.push_back(d);
+      continue;
+    }
+    bool all_zero = true;
+    for (auto k : a.distance) all_zero = all_zero && k == 0;
+    if (pin && !cin) {
+      // One dependency per copy, same distance (the common loops lie above the loop). When the
+      // loop sits directly in S and P is the loop itself, the copies land directly in S, where a
+      // dependency at offset 0 owes S's current iteration: exact only if the producer came first.
+      if (a.P == *lid && info.parent == a.S && all_zero && !a.forward)
+        return inexact(d, i,
+                       "is a nested backward dependency at offset 0: its copies would sit directly in " +
+                           ix.loops[a.S].name + " and owe its current iteration");
+      for (std::uint32_t j = 1; j <= trip; ++j)
+        deps.push_back(model::Dependency{unrolled_name(d.producer, name, j), d.consumer, d.distance, d.loc});
+      continue;
+    }
+    if (!pin && cin) {
+      for (std::uint32_t k = 1; k <= trip; ++k)
+        deps.push_back(model::Dependency{d.producer, unrolled_name(d.consumer, name, k), d.distance, d.loc});
+      continue;
+    }
+    // Both inside: the loop is a common loop. Split the distance above it, at it, below it.
+    const auto at = static_cast<std::size_t>(std::find(a.common.begin(), a.common.end(), *lid) - a.common.begin());
+    const std::uint32_t dl = a.distance[at];
+    std::map<std::string, std::uint32_t> pre, below;
+    for (const auto& [l, k] : d.distance) {
+      const auto pos =
+          static_cast<std::size_t>(std::find(a.common.begin(), a.common.end(), *ix.loop(l)) - a.common.begin());
+      if (pos < at) pre[l] = k;
+      else if (pos > at) below[l] = k;
+    }
+    // Does the consumer owe the producer's instances of S's current iteration (P = S, or a
+    // nested producer its engine has passed)? Otherwise only older iterations (docs/analysis.md).
+    const bool own_current = a.P == a.S || (a.forward && !a.exclusive_branches);
+    const bool needs_copies = trip > dl;
+    if (needs_copies && zero_possible(a.producer))
+      return inexact(d, i,
+                     "has a producer that may run 0 times in an iteration of the loop: the copy holding "
+                     "the last instance owed is not known statically");
+    if (at + 1 == a.common.size()) {
+      // The loop is S. Copy k owes up to iteration k - dl of the loop (paper §4: the target).
+      for (std::uint32_t k = 1; k <= trip; ++k) {
+        if (k <= dl) continue;  // the target falls before the first iteration: nothing owed
+        if (all_zero && !own_current) {
+          // owes only earlier iterations: the last one owed is copy k - 1 (or copy T of S's
+          // previous iteration, for the first copy)
+          const std::uint32_t j = k >= 2 ? k - 1 : trip;
+          deps.push_back(
+              model::Dependency{unrolled_name(d.producer, name, j), unrolled_name(d.consumer, name, k), {}, d.loc});
+        } else {
+          deps.push_back(model::Dependency{unrolled_name(d.producer, name, k - dl), unrolled_name(d.consumer, name, k),
+                                           pre, d.loc});
+        }
+      }
+      continue;
+    }
+    // The loop lies above S: a target in another copy at an inner iteration cannot be named.
+    if (dl != 0) return inexact(d, i, "has a distance at the loop and inside it (a multi-level distance)");
+    for (std::uint32_t k = 1; k <= trip; ++k) {
+      auto dist = pre;
+      for (const auto& [l, v] : below) dist[unrolled_name(l, name, k)] = v;
+      deps.push_back(model::Dependency{unrolled_name(d.producer, name, k), unrolled_name(d.consumer, name, k),
+                                       std::move(dist), d.loc});
+      if (all_zero && !own_current && trip >= 2) {
+        const std::uint32_t j = k >= 2 ? k - 1 : trip;
+        deps.push_back(
+            model::Dependency{unrolled_name(d.producer, name, j), unrolled_name(d.consumer, name, k), {}, d.loc});
+      }
+    }
+  }
+
+  model::Program out = spec;
+  replace(out.body, name, trip);
+  out.deps = std::move(deps);
+  model::normalize(out);
+  if (auto r = model::ProgramIndex::build(out); !r) {
+    auto e = r.error();
+    if (e.rule == "duplicate-instr" || e.rule == "duplicate-loop") {
+      e.rule = "unroll-name-clash";
+      e.message = "unrolling loop '" + name + "' makes an id the spec already uses: " + e.message;
+    }
+    return e;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string unrolled_name(const std::string& id, const std::string& loop, std::uint32_t copy) {
+  return id + "." + loop + "." + std::to_string(copy);
+}
+
+model::Result<model::Program> unroll(const model::Program& spec, const model::ProgramIndex& ix,
+                                     const std::vector<std::string>& loops) {
+  // innermost first: an outer loop's copies then hold the inner loop's copies
+  std::vector<std::pair<std::uint32_t, std::string>> order;
+  std::unordered_set<std::string> seen;
+  for (const auto& l : loops) {
+    const auto id = ix.loop(l);
+    if (!id || ix.loops[*id].kind != model::LoopKind::Loop)
+      return model::make_error("--unroll", "unroll-unknown-loop", "no loop named '" + l + "' to unroll");
+    if (seen.insert(l).second) order.emplace_back(ix.loops[*id].depth, l);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  model::Program cur = spec;
+  for (const auto& [depth, l] : order) {
+    auto cur_ix = model::ProgramIndex::build(cur);
+    if (!cur_ix) return cur_ix.error();
+    auto next = unroll_one(cur, *cur_ix, l);
+    if (!next) return next.error();
+    cur = std::move(*next);
+  }
+  return cur;
+}
+
+}  // namespace syncbisim::allocator

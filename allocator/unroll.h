@@ -1,0 +1,36 @@
+#pragma once
+// Unrolling a loop with a constant trip count, as a spec-to-spec transform (GitHub issue 13,
+// docs/allocator.md "Unrolling", names in docs/formats.md): the loop statement is replaced by T
+// copies of its body, and the dependencies are rewritten so that the unrolled spec owes exactly
+// what the original owes. The unrolled spec is then allocated like any other; straight-line code
+// gets static waits (paper §3.3, Figure 3). Copy k (1-based) renames every instruction, loop and
+// cond id X inside the loop to "X.L.k" (L the unrolled loop's id).
+//
+// A dependency is rewritten from the instances it owes (paper §4, eq. (1)): the consumer waits
+// for the last owed instance of its producer to retire, and instances of one producer retire in
+// issue order, so one dependency on the copy holding that instance is exact. A copy whose target
+// falls before the loop's first iteration owes nothing and is dropped; a producer in the loop
+// with its consumer outside gets one dependency per copy. Where no dependency between copies
+// can say exactly what is owed (a producer that may run 0 times in an iteration of the loop, a
+// distance both at the loop and inside it, a nested backward producer at offset 0 moved into S
+// itself), unrolling is refused with rule "unroll-inexact" rather than approximated.
+#include <string>
+#include <vector>
+
+#include "model/index.h"
+#include "model/program.h"
+#include "model/result.h"
+
+namespace syncbisim::allocator {
+
+// "X.L.k": the id copy k of the unrolled loop L gives to X.
+std::string unrolled_name(const std::string& id, const std::string& loop, std::uint32_t copy);
+
+// Unrolls `loops` (ids of `spec`'s loops; innermost first, whatever the order given). Each needs
+// a constant trip rule, the same on every engine, and no divergent rule inside. The result is
+// normalized and validated. Rules: "unroll-unknown-loop", "unroll-not-constant",
+// "unroll-divergent", "unroll-inexact", "unroll-name-clash".
+model::Result<model::Program> unroll(const model::Program& spec, const model::ProgramIndex& ix,
+                                     const std::vector<std::string>& loops);
+
+}  // namespace syncbisim::allocator

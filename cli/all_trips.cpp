@@ -1,0 +1,85 @@
+#include "cli/all_trips.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "checker/explorer.h"
+#include "checker/report.h"
+#include "cli/inputs.h"
+#include "prover/all_trips.h"
+#include "prover/prove.h"
+#include "prover/report.h"
+
+namespace syncbisim::cli {
+
+namespace {
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+}  // namespace
+
+int check_all_trips(const AllTripsArgs& a) {
+  int status = 0;
+  // The interleavings at bounded trips: the explorer, every range capped.
+  const auto cap = a.max_trip > 0 ? a.max_trip : kDefaultTripCap;
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{{}, cap});
+  if (!pair) return status;
+  // Every trip count: the prover (on the programs as written, not capped).
+  const auto proved =
+      prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, prover::ProveOptions{});
+  const bool capped = !pair->checked->cut().empty();
+  const auto& both = pair->lockstep();
+  checker::CheckOptions o;
+  o.max_states = a.max_states;
+  o.max_seconds = a.max_seconds;
+  const auto explored = checker::check(both, o);
+  const auto v = prover::all_trips_verdict(proved, explored, capped);
+
+  const std::string verdict = v.all_trip_counts ? "bisimilar for all trip counts" : checker::to_string(v.verdict);
+  if (!a.trace_out.empty()) {
+    const auto text = v.from_prover ? prover::traces_json(proved) : checker::traces_json(both, explored).dump(2) + "\n";
+    if (auto s = formats::write_file_atomically(a.trace_out, text); !s) {
+      auto d = s.error();
+      d.file = a.trace_out;
+      return input_error(d);
+    }
+  }
+  std::size_t proved_n = 0;
+  for (const auto& c : proved.consumers) proved_n += c.answer == prover::Answer::Proved;
+  const auto bound = "trips capped at " + std::to_string(cap) + (capped ? "" : " (no range was cut)");
+  if (a.json) {
+    nlohmann::json j{{"syncbisim", "check-all-trips/1"},
+                     {"verdict", verdict},
+                     {"all_trip_counts", v.all_trip_counts},
+                     {"found_by", v.from_prover ? "prover" : "explorer"},
+                     {"not_proved", v.not_proved},
+                     {"prover", prover::render_json(proved)},
+                     {"explorer", checker::render_json(both, pair->spec.program, explored)}};
+    j["explorer"]["trip_cap"] = cap;
+    std::cout << j.dump(2) << "\n";
+    return checker::exit_status(v.verdict);
+  }
+  std::cout << verdict << "\n";
+  std::cout << "prover: " << proved_n << " of " << proved.consumers.size()
+            << " consumers proved safe and exact for every trip count (" << seconds(proved.seconds) << " s)\n";
+  std::cout << "explorer: " << explored.states << " states, " << (explored.exhaustive ? "complete" : "cut")
+            << (explored.limit.empty() ? "" : " (limit: " + explored.limit + ")") << " at " << bound << " ("
+            << seconds(explored.seconds) << " s)\n";
+  if (v.from_prover) {
+    std::cout << "\nfound by the prover:\n" << prover::consumer_line(*v.consumer) << "\n";
+    std::cout << prover::witness_text(proved, *v.property->witness, "  ");
+  } else if (v.verdict != checker::Verdict::Bisimilar && v.verdict != checker::Verdict::Inconclusive) {
+    // The explorer's report, without its verdict line (printed above).
+    const auto text = checker::render_text(both, pair->spec.program, explored);
+    std::cout << "\nfound by the explorer:\n" << text.substr(text.find('\n') + 1);
+  }
+  if (!v.all_trip_counts && !v.not_proved.empty()) {
+    std::cout << "\nnot proved for every trip count:\n";
+    for (const auto& line : v.not_proved) std::cout << "  " << line << "\n";
+  }
+  return checker::exit_status(v.verdict);
+}
+
+}  // namespace syncbisim::cli

@@ -1,0 +1,23 @@
+#pragma once
+// `syncbisim check --all-trips` (docs/prover.md "check --all-trips"): the prover on every consumer
+// plus the explorer at bounded trips, one verdict. A file of its own so that cmd_check.cpp only
+// hands over.
+#include <cstdint>
+#include <string>
+
+namespace syncbisim::cli {
+
+struct AllTripsArgs {
+  std::string spec, impl, trace_out;
+  bool json = false;
+  std::uint32_t max_trip = 0;  // the explorer's trip cap; 0: kDefaultTripCap
+  std::uint64_t max_states = 0;
+  double max_seconds = 0;
+};
+
+inline constexpr std::uint32_t kDefaultTripCap = 3;
+
+// Prints the verdict and returns the exit status of `check` (0, 1, 3; 2 for bad input).
+int check_all_trips(const AllTripsArgs& a);
+
+}  // namespace syncbisim::cli

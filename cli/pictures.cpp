@@ -1,0 +1,78 @@
+#include "cli/pictures.h"
+
+#include <iostream>
+
+#include "cli/inputs.h"
+#include "formats/load.h"
+#include "timing/svg.h"
+#include "timing/trace_timeline.h"
+
+namespace syncbisim::cli {
+
+namespace {
+
+int write(const std::string& path, const semantics::Lockstep& both, const timing::CounterexampleView& v) {
+  const auto svg = timing::render_svg(timing::counterexample_timeline(both, v));
+  if (auto s = formats::write_file_atomically(path, svg); !s) {
+    auto d = s.error();
+    d.file = path;
+    return input_error(d);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int write_counterexample_svg(const std::string& path, const semantics::Lockstep& both, const checker::CheckResult& r) {
+  const checker::Violation* pick = nullptr;
+  for (const auto& v : r.violations)
+    if (!pick || (v.kind == checker::ViolationKind::UnderSync && pick->kind != checker::ViolationKind::UnderSync))
+      pick = &v;
+  if (!pick) {
+    std::cerr << "syncbisim check: no violation, so no counterexample to draw (" << path << " not written)\n";
+    return 0;
+  }
+  const auto& spec = both.spec().program();
+  timing::CounterexampleView view;
+  view.trace = pick->trace;
+  std::string what = spec.engines[pick->engine] + (pick->instr ? " before " + spec.instrs[*pick->instr].name : "");
+  switch (pick->kind) {
+    case checker::ViolationKind::UnderSync:
+      view.title = "under-synchronized: " + spec.engines[pick->engine] + " may issue " +
+                   spec.instrs[pick->mismatch.instr].name + " too early";
+      view.mismatch = pick->mismatch;
+      break;
+    case checker::ViolationKind::OverSync:
+      view.title = "over-synchronized: " + spec.engines[pick->engine] + " waits to issue " +
+                   spec.instrs[pick->mismatch.instr].name;
+      view.mismatch = pick->mismatch;
+      break;
+    case checker::ViolationKind::Deadlock:
+      view.title =
+          std::string(pick->spec_deadlocks_too ? "spec deadlock" : "impl deadlock (over-synchronized)") + ": " + what;
+      view.stuck = std::make_pair(pick->engine, pick->instr);
+      view.spec_deadlocks_too = pick->spec_deadlocks_too;
+      break;
+  }
+  return write(path, both, view);
+}
+
+int write_run_svg(const std::string& path, const semantics::Lockstep& both, const semantics::RunResult& r) {
+  timing::CounterexampleView view;
+  for (const auto& ev : r.events)
+    if (ev.visible) view.trace.push_back(ev.step);
+  const auto& spec = both.spec().program();
+  if (r.mismatch) {
+    view.mismatch = r.mismatch;
+    view.title = std::string(r.mismatch->impl_can ? "under-synchronized: " : "over-synchronized: ") +
+                 spec.engines[r.mismatch->engine] + " before " + spec.instrs[r.mismatch->instr].name;
+  } else if (!r.stuck.empty()) {
+    view.title = "deadlock: " + spec.engines[r.stuck.front()] + " cannot go on";
+    view.stuck = std::make_pair(r.stuck.front(), std::optional<semantics::InstrId>{});
+  } else {
+    view.title = std::string("run: ") + semantics::to_string(r.outcome);
+  }
+  return write(path, both, view);
+}
+
+}  // namespace syncbisim::cli

@@ -1,0 +1,292 @@
+// What the engines' retirement frontiers must satisfy (docs/prover.md "Retirements"). Each engine
+// retires its instructions in issue order, which is walk order (semantics.md §3), so its
+// retirement counts R(I) are the executions of I before one point of its walk, its frontier.
+// Asserted here, for the instructions the two sides read:
+// * alternation: I before J directly in one loop body on one engine: R(J) <= R(I) <= R(J) + 1;
+// * the consumer's own engine has retired at most what it issued: R(I) <= count(I, c);
+// * landmarks (uniform control): for each dependency's owed-th producer instance x, every engine
+//   frontier lies before x or after it, so on the producer's engine either every R(I) is at most
+//   count(I, before x) or every R(I) is at least count(I, after x);
+// * barriers (aligned, uniform control): at the last release before c every engine stood drained
+//   at that barrier, and none has passed the next barrier of c's engine, which is not released.
+#include <algorithm>
+#include <set>
+
+#include "prover/detail/encoder.h"
+
+namespace syncbisim::prover::detail {
+
+void Encoder::add_frontier_facts() {
+  // With barriers, whether the consumer's engine may be held at one depends on every engine
+  // (add_barrier_bounds): every instruction's retirements take part.
+  if (barriers_shared_ && places_.has_barrier() && places_.barrier_misalignment().empty())
+    for (model::InstrId i = 0; i < places_.index().instrs.size(); ++i)
+      if (countable(i)) R(i);
+  // The producers of what the two sides read take part too (causality below): one level.
+  {
+    const auto& ix = places_.index();
+    std::vector<model::InstrId> more;
+    for (const auto& d : analysis_.deps) {
+      const auto q = *ix.instr(spec_ix_.instrs[d.consumer].name);
+      if (R_.count(q)) more.push_back(*ix.instr(spec_ix_.instrs[d.producer].name));
+    }
+    for (const auto p : more) R(p);
+  }
+  // Alternation.
+  for (const auto& [a, ra] : R_)
+    for (const auto& [b, rb] : R_) {
+      const auto& pa = places_.instr(a);
+      const auto& pb = places_.instr(b);
+      if (a == b || pa.engine != pb.engine || pa.at.loop != pb.at.loop) continue;
+      if (places_.order_in(pa.at.loop, pa.at, pb.at) != Order::Before) continue;
+      facts_.push_back(rb <= ra);
+      facts_.push_back(ra <= rb + 1);
+    }
+  // Causality: an instruction that has retired n times has issued n times, each time with the
+  // spec's condition true (the lock step issues only then). For a dependency p -> q with both
+  // directly in one loop S and offset k at S only, q's n-th instance runs at the n-th entry of S
+  // on its engine and needs n - k retirements of p, unless its iteration is among the first k of
+  // its trip. With k = 0 there are none such: R(p) >= R(q). With k > 0, when S runs one trip in
+  // all (its parent is @top), only its first k iterations: R(p) + k >= R(q).
+  const auto& ix = places_.index();
+  for (const auto& d : analysis_.deps) {
+    const auto q = *ix.instr(spec_ix_.instrs[d.consumer].name);
+    if (d.P != d.S || spec_ix_.loops[d.S].name != ix.loops[places_.instr(q).at.loop].name) continue;
+    bool above = false;
+    for (std::size_t i = 0; i + 1 < d.distance.size(); ++i) above = above || d.distance[i] != 0;
+    if (above || (d.offset > 0 && spec_ix_.loops[d.S].parent != model::kTop)) continue;
+    const auto p = *ix.instr(spec_ix_.instrs[d.producer].name);
+    if (R_.count(p) && R_.count(q)) facts_.push_back(R_.at(p) + d.offset >= R_.at(q));
+  }
+  // The consumer's engine has issued exactly what precedes c in its walk.
+  const auto c = consumer_point();
+  for (const auto& [i, r] : R_)
+    if (places_.instr(i).engine == engine_) facts_.push_back(r <= count(i, c));
+  for (std::size_t d = 0; d < deps_.size(); ++d) add_landmark(d);
+  if (places_.has_barrier() && places_.barrier_misalignment().empty() && barriers_shared_) add_barrier_bounds();
+}
+
+void Encoder::add_landmark(std::size_t dep) {
+  const auto& t = deps_[dep];
+  if (t.multi_level) return;
+  const auto& ix = places_.index();
+  const auto& p = places_.instr(t.producer);
+  const auto E = p.engine;
+  if (!countable(t.producer)) return;
+  std::vector<model::InstrId> rel;
+  for (const auto& [i, r] : R_)
+    if (places_.instr(i).engine == E && countable(i)) rel.push_back(i);
+  if (rel.size() < 2) return;  // R(p) alone: nothing to relate
+  const auto cs = consumer_stmt_in(t.S);
+  smt::Term guard = !t.underflow;
+  std::vector<smt::Term> before_x;  // count(I, just before x), per rel
+  if (t.P == t.S) {
+    // x is p's instance in S-iteration j_S - k, at p's place in S's body.
+    if (t.k == 0 && (p.at.stmt > cs || (p.at.stmt == cs && E == engine_ && p.at.item > point_.item))) return;
+    const Point x{t.S, t.k, p.at.stmt, p.at.item, E};
+    for (const auto i : rel) before_x.push_back(count(i, x));
+  } else if (places_.parent(t.P) == t.S && p.at.loop == t.P) {
+    // x is p's instance in the last iteration of P's trip in S-iteration j_S - k: what ran
+    // between it and the point after P's statement is the rest of that last iteration.
+    const auto sp = places_.stmt_of(t.P);
+    if (t.k == 0 && sp >= cs) return;
+    const Point after{t.S, t.k, sp + 1, 0, E};
+    guard = guard && (t.k == 0 ? N(t.P, t.S) >= 1 : W(t.P, t.S, t.k) >= 1);
+    for (const auto i : rel) {
+      const auto& pi = places_.instr(i);
+      smt::Term tail = ctx_.nat(0);
+      if (pi.at.loop == t.P) {
+        if (pi.at.stmt > p.at.stmt || (pi.at.stmt == p.at.stmt && pi.at.item >= p.at.item)) tail = ctx_.nat(1);
+      } else if (ix.encloses(t.P, pi.at.loop) && places_.stmt_in(t.P, pi.at) > p.at.stmt) {
+        // I sits in a loop M after p in P's body: its executions in P's last iteration.
+        auto m = nat("tail_" + ix.instrs[i].name);
+        const auto b = bounds_on_engine(pi.at.loop);
+        if (places_.parent(pi.at.loop) == t.P) facts_.push_back(implies(guard, m >= b.lo && m <= b.hi));
+        if (fixable_chain(pi.at.loop, t.P)) family_.push_back(m == full(pi.at.loop, t.P));
+        tail = m;
+      }
+      before_x.push_back(count(i, after) - tail);
+    }
+  } else {
+    return;
+  }
+  std::vector<smt::Term> behind, past, nonneg;
+  for (std::size_t k = 0; k < rel.size(); ++k) {
+    const auto r = R(rel[k]);
+    behind.push_back(r <= before_x[k]);
+    past.push_back(r >= before_x[k] + (rel[k] == t.producer ? 1 : 0));
+    nonneg.push_back(before_x[k] >= 0);
+  }
+  facts_.push_back(implies(guard, ctx_.all(nonneg) && (ctx_.all(behind) || ctx_.all(past))));
+}
+
+std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> Encoder::barrier_before(const Found& f) {
+  // The release before barrier f: what every engine had retired then, per instruction, as cases.
+  std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> out;
+  const auto& ix = places_.index();
+  auto add_cases = [&](const std::vector<Found>& found) {
+    for (const auto& g : found) {
+      if (!g.at) continue;
+      std::map<model::InstrId, smt::Term> n;
+      for (const auto& [i, r] : R_) n.emplace(i, count(i, on_engine(g, places_.instr(i).engine)));
+      out.emplace_back(g.guard, std::move(n));
+    }
+  };
+  try {
+    if (f.ended == model::kTop) {
+      add_cases(search_back(*f.at, nullptr, "the barrier before the last one", f.guard, 0));
+      return out;
+    }
+    // f ends loop m's last iteration. If that is m's only barrier on the consumer's engine, the
+    // one before it ended m's previous iteration (what ran since is one iteration of m), or,
+    // after a single iteration, lies before m's statement.
+    const auto m = f.ended;
+    const auto& q = *f.at;
+    int barriers = 0;
+    places_.subtree_has(m, engine_, [&](const ItemRef& it) {
+      barriers += it.kind == ItemRef::Kind::Barrier;
+      return false;
+    });
+    if (barriers != 1) return out;
+    const auto ran = q.back == 0 ? N(m, q.anchor) : W(m, q.anchor, q.back);
+    std::map<model::InstrId, smt::Term> n;
+    for (const auto& [i, r] : R_) {
+      const auto& pi = places_.instr(i);
+      auto c = count(i, on_engine(f, pi.engine));
+      if (pi.at.loop == m) {
+        c = c - 1;
+      } else if (ix.encloses(m, pi.at.loop)) {
+        auto per = nat("per_iteration_" + ix.instrs[i].name);
+        if (fixable_chain(pi.at.loop, m)) family_.push_back(per == full(pi.at.loop, m));
+        c = c - per;
+      }
+      n.emplace(i, c);
+    }
+    out.emplace_back(f.guard && ran >= 2, std::move(n));
+    add_cases(search_back(Point{q.anchor, q.back, places_.stmt_of(m), 0, engine_}, nullptr,
+                          "the barrier before the last one", f.guard && ran == 1, 0));
+  } catch (const Outside&) {
+    // A layout the search does not follow: no lower bounds (fewer facts, never a wrong one).
+  }
+  return out;
+}
+
+void Encoder::add_barrier_bounds() {
+  const auto c = consumer_point();
+  std::vector<model::InstrId> rel;
+  for (const auto& [i, r] : R_)
+    if (countable(i)) rel.push_back(i);
+  // Lower bounds: every engine drained at the last release. A layout the search does not
+  // follow leaves them out (fewer facts, never a wrong one).
+  std::vector<Found> last;
+  try {
+    last = search_back(c, nullptr, "the last barrier before the consumer");
+  } catch (const Outside&) {
+    last.clear();
+  }
+  for (const auto& f : last) {
+    if (!f.at) continue;
+    for (const auto i : rel) {
+      const auto n = count(i, on_engine(f, places_.instr(i).engine));
+      released_.push_back(implies(f.guard, n >= 0 && R(i) >= n));
+    }
+  }
+  // Upper bounds: nobody has passed the next barrier of the consumer's engine.
+  if (const auto next = next_barrier(c))
+    for (const auto i : rel) released_.push_back(R(i) <= count(i, on_engine(*next, places_.instr(i).engine)));
+  // Held at a barrier b before c with only loop control and barriers between them (the lock
+  // step compares c then: docs/semantics.md): b is not released, so nobody has passed it, and
+  // some engine has not arrived, so it has an instruction before b it has not retired (one with
+  // none left would have drained and arrived, internal steps running at once); the release
+  // before b drained everyone. One case per barrier of that chain, walking back from c to the
+  // consumer engine's last instruction.
+  std::vector<smt::Term> held_cases;
+  auto held_at = [&](const smt::Term& guard, const std::map<model::InstrId, smt::Term>& upto,
+                     const std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>>& lower) {
+    std::vector<smt::Term> parts{guard}, lagging, low;
+    for (const auto i : rel) {
+      parts.push_back(R(i) <= upto.at(i));
+      lagging.push_back(R(i) < upto.at(i));
+    }
+    // An instruction whose counts are not known (another engine's, under a per-engine rule)
+    // may be the one not retired; and under a per-engine rule an engine may also stand at a
+    // loop head waiting to choose its own trip (under uniform control the consumer's engine,
+    // which passed every head before b, made or read every choice there already).
+    for (model::InstrId i = 0; i < places_.index().instrs.size(); ++i)
+      if (!countable(i)) lagging.push_back(ctx_.truth(true));
+    if (divergent_) lagging.push_back(ctx_.truth(true));
+    parts.push_back(ctx_.any(lagging));
+    for (const auto& [g, n] : lower)
+      for (const auto i : rel) low.push_back(implies(g, n.at(i) >= 0 && R(i) >= n.at(i)));
+    parts.push_back(ctx_.all(low));
+    held_cases.push_back(ctx_.all(parts));
+  };
+  auto counts_at = [&](const Found& f) {
+    std::map<model::InstrId, smt::Term> n;
+    for (const auto i : rel) n.emplace(i, count(i, on_engine(f, places_.instr(i).engine)));
+    return n;
+  };
+  std::vector<std::pair<smt::Term, Point>> todo{{ctx_.truth(true), c}};
+  for (int rounds = 0; !todo.empty(); ++rounds) {
+    auto [g, from] = todo.back();
+    todo.pop_back();
+    std::vector<Found> found;
+    try {
+      if (rounds > 64) throw Outside{"too many barriers"};
+      found = search_back(from, nullptr, "the barriers before the consumer", g, 0, /*instrs=*/true);
+    } catch (const Outside&) {
+      // A layout the walk does not follow: held at some barrier before `from`, no more known. On
+      // another engine the barrier may lie anywhere in `from`'s block: count the whole block.
+      std::map<model::InstrId, smt::Term> n;
+      for (const auto i : rel) {
+        const auto h = places_.instr(i).engine;
+        auto upto = Point{from.anchor, from.back, from.stmt, from.item, h};
+        if (h != engine_ && from.item > 0) upto = Point{from.anchor, from.back, from.stmt + 1, 0, h};
+        n.emplace(i, count(i, upto));
+      }
+      held_at(g, n, {});
+      continue;
+    }
+    for (const auto& f : found) {
+      if (f.opaque) {
+        // Held at some barrier inside loop f.ended's last iteration, or before: nobody has passed
+        // the point after it, no more known.
+        std::map<model::InstrId, smt::Term> n;
+        for (const auto i : rel) n.emplace(i, count(i, on_engine(f, places_.instr(i).engine)));
+        held_at(f.guard, n, {});
+        continue;
+      }
+      if (!f.at || !f.item || f.item->kind == ItemRef::Kind::Instr) continue;  // the chain ends
+      held_at(f.guard, counts_at(f), barrier_before(f));
+      if (f.ended == model::kTop) {
+        todo.push_back({f.guard, *f.at});
+        continue;
+      }
+      // The barrier ending loop m: m's earlier iterations end with one too, and before m's
+      // statement the chain goes on, as long as m holds no instruction of the consumer's engine.
+      const auto m = f.ended;
+      const bool instr_free =
+          !places_.subtree_has(m, engine_, [](const ItemRef& it) { return it.kind == ItemRef::Kind::Instr; });
+      if (!instr_free) continue;
+      const auto& q = *f.at;
+      const auto ran = q.back == 0 ? N(m, q.anchor) : W(m, q.anchor, q.back);
+      std::map<model::InstrId, smt::Term> before_last;  // at the end of m's second-to-last iteration
+      for (const auto i : rel) {
+        const auto& pi = places_.instr(i);
+        auto n = count(i, on_engine(f, pi.engine));
+        if (pi.at.loop == m) n = n - 1;
+        else if (places_.index().encloses(m, pi.at.loop)) {
+          auto per = nat("last_iteration_" + places_.index().instrs[i].name);
+          if (fixable_chain(pi.at.loop, m)) family_.push_back(per == full(pi.at.loop, m));
+          n = n - per;
+        }
+        before_last.emplace(i, n);
+      }
+      held_at(f.guard && ran >= 2, before_last, {});
+      todo.push_back({f.guard, Point{q.anchor, q.back, places_.stmt_of(m), 0, engine_}});
+    }
+  }
+  held_ = ctx_.any(held_cases);  // no case: c is never held (false)
+}
+
+}  // namespace syncbisim::prover::detail

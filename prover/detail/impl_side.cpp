@@ -1,0 +1,125 @@
+// The implementation side (docs/prover.md "Impl side"): a wait holds when its semaphore is at
+// least its threshold; a threshold is a constant or a register of the consumer's engine at the
+// consumer; a semaphore is the sum of its signals retired since the last barrier release that
+// reset it. At a release every engine stands drained at the same barrier of the walk (barriers
+// aligned, uniform control), so what its instructions had retired then is what ran before that
+// barrier: R(I) - count(I, barrier).
+#include "prover/detail/encoder.h"
+
+namespace syncbisim::prover::detail {
+
+bool Encoder::resets(const BarrierPlace& b, const std::string& sem) const {
+  // A release resets the union of the lists of the barriers it frees (all semaphores if one of
+  // them has no list: semantics.md §4); those are the barriers of the same group on every engine.
+  // (With barriers not aligned, the ones of the same ordinal in the block.)
+  const auto& items = places_.body(b.at.loop)[b.at.stmt].items;
+  std::uint32_t ordinal = 0;
+  for (std::uint32_t k = 0; k < b.at.item; ++k) ordinal += items[b.engine][k].kind == ItemRef::Kind::Barrier;
+  for (model::EngineId h = 0; h < items.size(); ++h) {
+    std::uint32_t n = 0;
+    for (const auto& it : items[h]) {
+      if (it.kind != ItemRef::Kind::Barrier || n++ != ordinal) continue;
+      const auto& bar = places_.barriers()[it.index];
+      if (!bar.reset) return true;
+      for (const auto& s : *bar.reset)
+        if (s == sem) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<Found> Encoder::last_reset(const std::string& sem) {
+  // Back from the consumer to the last barrier of e whose group resets sem; a barrier that does
+  // not is searched on from.
+  const auto what = "semaphore " + sem;
+  std::vector<Found> out;
+  std::vector<std::pair<smt::Term, Point>> todo{{ctx_.truth(true), consumer_point()}};
+  while (!todo.empty()) {
+    auto [g, from] = todo.back();
+    todo.pop_back();
+    for (auto& f : search_back(from, nullptr, what, g, 0)) {
+      if (f.at && !resets(places_.barriers()[f.item->index], sem)) {
+        if (f.ended != model::kTop)
+          throw Outside{what + ": the barrier ending loop " + places_.index().loops[f.ended].name +
+                        " does not reset it, and the prover does not search inside that loop for an earlier reset"};
+        todo.push_back({f.guard, *f.at});
+        continue;
+      }
+      out.push_back(f);
+    }
+  }
+  return out;
+}
+
+smt::Term Encoder::semaphore(const std::string& sem) {
+  const auto& ix = places_.index();
+  std::vector<model::InstrId> signals;
+  for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
+    const auto& s = places_.instr(i).signal;
+    if (s && s->sem == sem) signals.push_back(i);
+  }
+  bool ever_reset = false;
+  for (const auto& b : places_.barriers()) ever_reset = ever_reset || resets(b, sem);
+  std::vector<Found> cases;
+  if (!ever_reset) {
+    cases.push_back(Found{ctx_.truth(true), std::nullopt, nullptr, nullptr, model::kTop});
+  } else {
+    std::string why;
+    if (!places_.barrier_misalignment().empty()) why = places_.barrier_misalignment();
+    else if (!barriers_shared_)
+      why =
+          "a barrier lies in a loop with a per-engine trip rule (paper §7.5), so engines may meet different "
+          "numbers of barriers";
+    else {
+      try {
+        cases = last_reset(sem);
+      } catch (const Outside& o) {
+        why = o.reason;
+      }
+    }
+    if (!why.empty()) {
+      // Where its last reset was is not known: its value lies between none and all of the
+      // signals retired (an over-approximation, never a wrong fact).
+      approximated_.push_back("semaphore " + sem + " is reset by barriers the prover cannot place (" + why + ")");
+      std::vector<smt::Term> all;
+      for (const auto i : signals) all.push_back(places_.instr(i).signal->add * R(i));
+      auto v = nat("sem_" + sem);
+      facts_.push_back(v <= ctx_.sum(all));
+      return v;
+    }
+  }
+  // Per case (exclusive guards), the signals retired since that release.
+  std::optional<smt::Term> value;
+  for (std::size_t k = cases.size(); k-- > 0;) {
+    std::vector<smt::Term> parts;
+    for (const auto i : signals) {
+      auto r = R(i);
+      if (cases[k].at && countable(i)) {
+        r = r - count(i, on_engine(cases[k], places_.instr(i).engine));
+      } else if (cases[k].at) {
+        // Under a per-engine rule its engine's count at the release is its own: somewhere
+        // between none and all of what it has retired.
+        auto since = nat("since_reset_" + places_.index().instrs[i].name);
+        facts_.push_back(since <= r);
+        r = since;
+      }
+      parts.push_back(places_.instr(i).signal->add * r);
+    }
+    const auto v = ctx_.sum(parts);
+    value = value ? ite(cases[k].guard, v, *value) : v;
+  }
+  return *value;
+}
+
+void Encoder::encode_impl() {
+  std::vector<smt::Term> all;
+  for (const auto& w : places_.instr(consumer_).waits) {
+    const auto thr = std::holds_alternative<std::uint64_t>(w.ge)
+                         ? ctx_.nat(std::get<std::uint64_t>(w.ge))
+                         : reg_value(std::get<std::string>(w.ge), consumer_point(), 0).v;
+    all.push_back(semaphore(w.sem) >= thr);
+  }
+  impl_ok_ = ctx_.all(all);
+}
+
+}  // namespace syncbisim::prover::detail

@@ -1,0 +1,86 @@
+// Register values by their last assignment (docs/prover.md "Registers"). The value of r at a
+// point is the value its last assignment wrote, evaluated where that assignment ran, plus a times
+// every increment `r := r + a` that ran since: counters (r_l, r̂_l, native loop counters,
+// thresholds bumped at a loop's tail), base and snapshot registers taken at a loop's entry or
+// exit, and wait temporaries are all this one rule. Values are naturals: `-` is
+// ite(a >= b, a - b, 0), `isgt` is ite(a > b, 1, 0), and a product with an isgt result becomes an
+// ite (the allocator's `mask * expr` stays linear); other products are left to Z3.
+#include "prover/detail/encoder.h"
+
+namespace syncbisim::prover::detail {
+
+Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
+  const auto& ix = places_.index();
+  const auto what = "register " + reg + " on " + ix.engines[engine_];
+  if (depth > 64) throw Outside{what + ": assignments nested more than 64 deep"};
+  const auto it = regs_.find(reg);
+  if (it == regs_.end()) return {ctx_.nat(0), std::nullopt};  // never written: 0 (semantics.md §4)
+  const auto& writes = it->second;
+  const auto cases = search_back(q, &reg, what);
+  std::vector<Value> values;
+  for (const auto& f : cases) {
+    Value base{ctx_.nat(0), std::nullopt};
+    if (f.at) base = expr_value(f.def->expr, *f.at, depth + 1);
+    // The increments run between the assignment and q.
+    std::vector<smt::Term> incs;
+    for (const auto& inc : writes.increments) {
+      auto since = count(engine_, inc.write->at, q);
+      if (f.at) {
+        auto after = *f.at;
+        // Just after the assignment (inside a block), or the point after the loop it ended.
+        if (f.def->at.loop == after.anchor && f.def->at.stmt == after.stmt) after.item = f.def->at.item + 1;
+        since = since - count(engine_, inc.write->at, after);
+      }
+      incs.push_back(inc.add * since);
+    }
+    if (incs.empty()) values.push_back(base);
+    else values.push_back({base.v + ctx_.sum(incs), std::nullopt});
+  }
+  // One value per case, selected by the cases' guards (exclusive, and together always true).
+  Value out = values.back();
+  for (std::size_t k = values.size() - 1; k-- > 0;) {
+    const auto& g = cases[k].guard;
+    std::optional<smt::Term> cond;
+    if (values[k].cond && out.cond) cond = ite(g, *values[k].cond, *out.cond);
+    out = Value{ite(g, values[k].v, out.v), cond};
+  }
+  return out;
+}
+
+Value Encoder::expr_value(const model::Expr& e, const Point& at, int depth) {
+  std::vector<Value> v;
+  v.reserve(e.nodes.size());
+  const auto zero = ctx_.nat(0), one = ctx_.nat(1);
+  for (const auto& n : e.nodes) {
+    switch (n.op) {
+      case model::ExprOp::Const: v.push_back({ctx_.nat(n.value), std::nullopt}); break;
+      case model::ExprOp::Reg: v.push_back(reg_value(n.reg, at, depth)); break;
+      case model::ExprOp::Add: v.push_back({v[n.lhs].v + v[n.rhs].v, std::nullopt}); break;
+      case model::ExprOp::Sub: {
+        // truncated at 0: naturals (semantics.md §4)
+        const auto a = v[n.lhs].v;
+        const auto b = v[n.rhs].v;
+        v.push_back({ite(a >= b, a - b, zero), std::nullopt});
+        break;
+      }
+      case model::ExprOp::Mul: {
+        // mask * expr: an ite, which keeps the allocator's waits in linear arithmetic.
+        const auto a = v[n.lhs];
+        const auto b = v[n.rhs];
+        if (a.cond && b.cond) v.push_back({ite(*a.cond && *b.cond, one, zero), *a.cond && *b.cond});
+        else if (a.cond) v.push_back({ite(*a.cond, b.v, zero), std::nullopt});
+        else if (b.cond) v.push_back({ite(*b.cond, a.v, zero), std::nullopt});
+        else v.push_back({a.v * b.v, std::nullopt});
+        break;
+      }
+      case model::ExprOp::IsGt: {
+        const auto c = v[n.lhs].v > v[n.rhs].v;
+        v.push_back({ite(c, one, zero), c});
+        break;
+      }
+    }
+  }
+  return v.back();
+}
+
+}  // namespace syncbisim::prover::detail

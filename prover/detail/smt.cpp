@@ -1,0 +1,179 @@
+// The one file that includes Z3 (prover/detail/smt.h says why).
+#include "prover/detail/smt.h"
+
+#include <z3++.h>
+
+#include <stdexcept>
+
+namespace syncbisim::prover::smt {
+
+struct Context::Impl {
+  z3::context z3;
+  std::vector<z3::expr> arena;
+  std::uint64_t fresh = 0;
+};
+
+// Term construction goes through the context's arena; these helpers keep the operators short.
+struct TermAccess {
+  static Context* ctx(const Term& t) {
+    if (t.ctx_ == nullptr) throw std::logic_error("smt: a term without a context");
+    return t.ctx_;
+  }
+  static const z3::expr& get(const Term& t) { return t.ctx_->impl_->arena[t.id_]; }
+  static Term put(Context* c, z3::expr e) {
+    c->impl_->arena.push_back(std::move(e));
+    return Term(c, static_cast<std::uint32_t>(c->impl_->arena.size() - 1));
+  }
+  static Term binary(const Term& a, const Term& b, z3::expr (*f)(const z3::expr&, const z3::expr&)) {
+    Context* c = ctx(a);
+    if (ctx(b) != c) throw std::logic_error("smt: terms of two contexts");
+    return put(c, f(get(a), get(b)));
+  }
+};
+
+Term operator+(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x + y; });
+}
+Term operator-(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x - y; });
+}
+Term operator*(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x * y; });
+}
+Term operator>=(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x >= y; });
+}
+Term operator<=(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x <= y; });
+}
+Term operator>(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x > y; });
+}
+Term operator<(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x < y; });
+}
+Term operator==(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x == y; });
+}
+Term operator!=(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x != y; });
+}
+Term operator&&(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x && y; });
+}
+Term operator||(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x || y; });
+}
+
+Term operator!(const Term& a) { return TermAccess::put(TermAccess::ctx(a), !TermAccess::get(a)); }
+
+Term operator+(const Term& a, std::uint64_t b) { return a + TermAccess::ctx(a)->nat(b); }
+Term operator-(const Term& a, std::uint64_t b) { return a - TermAccess::ctx(a)->nat(b); }
+Term operator*(std::uint64_t a, const Term& b) { return TermAccess::ctx(b)->nat(a) * b; }
+Term operator>=(const Term& a, std::uint64_t b) { return a >= TermAccess::ctx(a)->nat(b); }
+Term operator<=(const Term& a, std::uint64_t b) { return a <= TermAccess::ctx(a)->nat(b); }
+Term operator>(const Term& a, std::uint64_t b) { return a > TermAccess::ctx(a)->nat(b); }
+Term operator<(const Term& a, std::uint64_t b) { return a < TermAccess::ctx(a)->nat(b); }
+Term operator==(const Term& a, std::uint64_t b) { return a == TermAccess::ctx(a)->nat(b); }
+
+Term ite(const Term& c, const Term& a, const Term& b) {
+  return TermAccess::put(TermAccess::ctx(c), z3::ite(TermAccess::get(c), TermAccess::get(a), TermAccess::get(b)));
+}
+
+Term implies(const Term& a, const Term& b) {
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return z3::implies(x, y); });
+}
+
+std::string Term::to_string() const { return ctx_ ? TermAccess::get(*this).to_string() : "<none>"; }
+
+Context::Context() : impl_(std::make_unique<Impl>()) {}
+Context::~Context() = default;
+
+Term Context::nat(std::uint64_t v) { return TermAccess::put(this, impl_->z3.int_val(static_cast<std::uint64_t>(v))); }
+Term Context::truth(bool v) { return TermAccess::put(this, impl_->z3.bool_val(v)); }
+
+Term Context::var(const std::string& name) {
+  const auto unique = name + "#" + std::to_string(impl_->fresh++);
+  return TermAccess::put(this, impl_->z3.int_const(unique.c_str()));
+}
+
+Term Context::sum(const std::vector<Term>& ts) {
+  if (ts.empty()) return nat(0);
+  Term out = ts[0];
+  for (std::size_t i = 1; i < ts.size(); ++i) out = out + ts[i];
+  return out;
+}
+
+Term Context::all(const std::vector<Term>& ts) {
+  if (ts.empty()) return truth(true);
+  Term out = ts[0];
+  for (std::size_t i = 1; i < ts.size(); ++i) out = out && ts[i];
+  return out;
+}
+
+Term Context::any(const std::vector<Term>& ts) {
+  if (ts.empty()) return truth(false);
+  Term out = ts[0];
+  for (std::size_t i = 1; i < ts.size(); ++i) out = out || ts[i];
+  return out;
+}
+
+struct Model::Impl {
+  Context* ctx;
+  z3::model m;
+};
+
+Model::Model(std::unique_ptr<Impl> m) : impl_(std::move(m)) {}
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+Model::~Model() = default;
+
+std::uint64_t Model::value(const Term& t) const {
+  const auto v = impl_->m.eval(TermAccess::get(t), true);
+  std::int64_t x = 0;
+  return v.is_numeral_i64(x) && x > 0 ? static_cast<std::uint64_t>(x) : 0;
+}
+
+bool Model::holds(const Term& t) const { return impl_->m.eval(TermAccess::get(t), true).is_true(); }
+
+struct Solver::Impl {
+  Context* ctx;
+  z3::solver s;
+};
+
+Solver::Solver(Context& ctx, unsigned timeout_ms)
+    : impl_(std::make_unique<Impl>(Impl{&ctx, z3::solver(ctx.impl_->z3)})) {
+  z3::params p(ctx.impl_->z3);
+  p.set("timeout", timeout_ms);
+  impl_->s.set(p);
+}
+
+Solver::~Solver() = default;
+
+void Solver::add(const Term& t) { impl_->s.add(TermAccess::get(t)); }
+
+Outcome Solver::check(const std::vector<Term>& extra) {
+  Outcome out;
+  impl_->s.push();
+  try {
+    for (const auto& t : extra) impl_->s.add(TermAccess::get(t));
+    switch (impl_->s.check()) {
+      case z3::unsat: out.status = Status::Unsat; break;
+      case z3::sat:
+        out.status = Status::Sat;
+        out.model.emplace(Model(std::make_unique<Model::Impl>(Model::Impl{impl_->ctx, impl_->s.get_model()})));
+        break;
+      case z3::unknown:
+        out.status = Status::Unknown;
+        out.reason = impl_->s.reason_unknown();
+        break;
+    }
+  } catch (const z3::exception& e) {
+    out.status = Status::Unknown;
+    out.reason = e.msg();
+  }
+  impl_->s.pop();
+  return out;
+}
+
+}  // namespace syncbisim::prover::smt
