@@ -1,5 +1,6 @@
 #include "allocator/allocate.h"
 
+#include "allocator/budget.h"
 #include "allocator/draft.h"
 #include "allocator/share_waits.h"
 #include "allocator/spec_facts.h"
@@ -15,6 +16,7 @@ const char* to_string(Strategy s) {
     case Strategy::PerLoop: return "per-loop";
     case Strategy::PerEngine: return "per-engine";
     case Strategy::Auto: return "auto";
+    case Strategy::Mixed: return "mixed";
   }
   return "?";
 }
@@ -38,7 +40,8 @@ std::optional<Strategy> parse_strategy(const std::string& s) {
 }
 
 std::vector<Strategy> all_strategies() {
-  return {Strategy::Barrier, Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto};
+  return {Strategy::Barrier,   Strategy::PerInstruction, Strategy::PerLoop,
+          Strategy::PerEngine, Strategy::Auto,           Strategy::Mixed};
 }
 
 std::string Decision::to_string() const {
@@ -49,10 +52,8 @@ std::string Decision::to_string() const {
   return s;
 }
 
-model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options) {
-  if (spec.kind != model::ProgramKind::Spec)
-    return model::make_error("", "wrong-kind", "allocate needs a spec program");
-  const SpecFacts facts(spec, ix);
+model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& options, const Mix* mix) {
+  const auto& spec = facts.spec;
   Draft draft(facts);
   for (const auto& dl : facts.analysis.deadlocks) draft.note("spec deadlock: " + dl.message);
 
@@ -68,13 +69,17 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
     for (auto d : ok)
       if (facts.dep(d).allocatable() && facts.dep(d).offset > 0) draft.registers().want_trip_register(facts.dep(d).S);
     LoopSemaphores loop_sems(facts, draft);
-    switch (options.strategy) {
-      case Strategy::PerInstruction: allocate_per_instruction(facts, draft, ok); break;
-      case Strategy::PerEngine: allocate_per_engine(facts, draft, loop_sems, ok); break;
-      default:
-        loop_sems.declare_all();
-        allocate_per_loop(facts, draft, loop_sems, ok);
-        break;
+    if (mix) {
+      allocate_mixed(facts, draft, ok, *mix);
+    } else {
+      switch (options.strategy) {
+        case Strategy::PerInstruction: allocate_per_instruction(facts, draft, ok); break;
+        case Strategy::PerEngine: allocate_per_engine(facts, draft, loop_sems, ok); break;
+        default:
+          loop_sems.declare_all();
+          allocate_per_loop(facts, draft, loop_sems, ok);
+          break;
+      }
     }
     allocate_fallback(facts, draft, fallback);
     if (!fallback.empty())
@@ -88,8 +93,25 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
   }
   // --share-waits does the CSE at the stream level, and better (it distributes masks first, so the
   // decodes of one body share mask * N * r): the draft's own CSE would leave it nothing to share.
-  auto out = draft.finish(prune, Reductions{options.licm, options.cse && !options.share_wait_values});
+  return draft.finish(prune,
+                      Reductions{options.licm, options.cse && !options.share_wait_values, options.direct_registers});
+}
+
+model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options) {
+  if (spec.kind != model::ProgramKind::Spec)
+    return model::make_error("", "wrong-kind", "allocate needs a spec program");
+  const SpecFacts facts(spec, ix);
+  auto out = options.strategy == Strategy::Mixed ? fit_budget(facts, options) : allocate_once(facts, options, nullptr);
   if (!out) return out;
+  if (!usage_of(out->impl, ix).fits(options)) {
+    if (options.strategy == Strategy::Barrier)
+      return model::make_error("", "over-budget",
+                               "the barrier baseline needs " + std::to_string(out->impl.semaphores.size()) +
+                                   " semaphores (one per engine) and cannot share them; --max-semaphores is " +
+                                   std::to_string(options.max_semaphores));
+    out = fit_budget(facts, options);
+    if (!out) return out;
+  }
   if (options.share_wait_values)
     if (const auto n = share_wait_values(out->impl); n > 0)
       out->notes.push_back(std::to_string(n) + " subexpressions of wait values shared (paper §6.2)");

@@ -6,6 +6,7 @@
 //   per-loop         paper §5.4-5.5, one semaphore per (loop, engine) pair
 //   per-engine       paper §6.1, one semaphore per engine, decoded from the loop registers
 //   auto             per-loop
+//   mixed            per dependency the least ALU per issue that fits the budget (paper §6.3)
 // Dependencies outside paper §5.2 get the extended closed forms of target_count.h (or, with
 // Options::barrier_fallback, the paper's non-resetting barriers).
 #include <cstdint>
@@ -20,7 +21,7 @@
 
 namespace syncbisim::allocator {
 
-enum class Strategy : std::uint8_t { Barrier, PerInstruction, PerLoop, PerEngine, Auto };
+enum class Strategy : std::uint8_t { Barrier, PerInstruction, PerLoop, PerEngine, Auto, Mixed };
 const char* to_string(Strategy s);
 std::optional<Strategy> parse_strategy(const std::string& s);
 std::vector<Strategy> all_strategies();
@@ -38,6 +39,14 @@ struct Options {
   // and common-subexpression elimination of the wait values.
   bool licm = true;
   bool cse = true;
+  // Waits read a threshold that is a single register directly (no temporary; reductions.h).
+  bool direct_registers = false;
+  // The budget (docs/allocator.md "Budgets"): at most this many semaphores, and registers on
+  // any one engine. The defaults are Trainium 2's: 256 semaphores per core, 64 registers per
+  // engine sequencer. A strategy that does not fit is mixed until it does; exactness is given up
+  // (and the decisions say where) only when nothing exact fits.
+  std::size_t max_semaphores = 256;
+  std::size_t max_registers = 64;
 };
 
 // How a dependency is synchronized.

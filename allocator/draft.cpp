@@ -11,6 +11,11 @@ std::string Draft::semaphore(const std::string& prefix, const std::string& raw) 
   return n;
 }
 
+void Draft::barrier_before_stmt(model::LoopId l, std::uint32_t stmt, const model::Barrier& b) {
+  auto [it, fresh] = plan_.stmt_barriers.emplace(std::make_pair(l, stmt), b);
+  if (!fresh) it->second = merge(it->second, b);
+}
+
 void Draft::signal(model::InstrId instr, const std::string& sem) { plan_.instrs[instr].signal = model::Signal{sem, 1}; }
 
 model::Expr Draft::add_wait(model::InstrId consumer, const std::string& sem, const WaitValue& wv) {

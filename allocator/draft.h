@@ -40,6 +40,14 @@ class Draft {
   // iteration bodies.
   void barrier_before(model::LoopId l, model::Barrier b) { plan_.loops[l].before = std::move(b); }
   void barrier_at_end(model::LoopId l, model::Barrier b) { plan_.loops[l].at_end = std::move(b); }
+  // A barrier before statement `stmt` of loop `l`'s body (merged with one already there).
+  void barrier_before_stmt(model::LoopId l, std::uint32_t stmt, const model::Barrier& b);
+  // A barrier inside a region: per engine, how many of its instructions of the region come first.
+  // Cuts of one region are added in order, each with positions at or after the previous one's.
+  void cut(std::uint32_t region, std::vector<std::uint32_t> positions) {
+    plan_.cuts[region].push_back(std::move(positions));
+  }
+  std::size_t semaphore_count() const { return plan_.semaphores.size(); }
 
   // What dependency `dep` got (its label comes from the spec).
   void decide(std::size_t dep, Scheme scheme, std::string semaphore, std::optional<model::Expr> wait,

@@ -47,22 +47,26 @@ std::uint32_t min_trip(const model::LoopInfo& l) {
   return m;
 }
 
-struct Decoded {
-  std::optional<model::Expr> value;  // X, unmasked
-  std::string why_not;
-};
+}  // namespace
 
-// counted[ℓ]: whether E's instructions directly in ℓ signal s_E (false once split off).
-Decoded decode(const SpecFacts& facts, const Registers& regs, const analysis::DependencyInfo& d,
-               const std::vector<bool>& counted) {
+// counted[i]: whether instruction i signals its engine's semaphore (only E's matter).
+EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const analysis::DependencyInfo& d,
+                           const std::vector<bool>& counted) {
   const auto& ix = facts.ix;
   const auto E = d.producer_engine;  // the registers named below are read on the consumer's engine
   const LoopId S = d.S, P = d.P;
+  // E's counted instructions directly in a loop: all of them, or before statement `stmt`.
+  const auto counted_in = [&](LoopId l, std::uint32_t stmt) {
+    std::uint64_t n = 0;
+    for (model::InstrId i = 0; i < ix.instrs.size(); ++i)
+      n += counted[i] && ix.instrs[i].engine == E && ix.instrs[i].parent == l && facts.counts.stmt[i] < stmt;
+    return n;
+  };
   for (const auto& l : ix.loops)
     if (l.trip && l.trip->divergent)
       return {std::nullopt, "divergent control: engines may count iterations differently"};
   if (!d.allocatable()) return {std::nullopt, "outside paper §5.2 (the decode needs its shapes)"};
-  if (!counted[P]) return {std::nullopt, "the producer's loop is on its own semaphore"};
+  if (!counted[d.producer]) return {std::nullopt, "the producer's loop is on its own semaphore"};
   std::uint32_t k_eff = d.offset;
   if (d.cls != analysis::DepClass::ProducerInS) {
     if (d.exclusive_branches)
@@ -71,7 +75,7 @@ Decoded decode(const SpecFacts& facts, const Registers& regs, const analysis::De
     if (min_trip(ix.loops[P]) < 1) return {std::nullopt, "P may run 0 times in an iteration of S"};
     k_eff = d.cls == analysis::DepClass::NestedForward ? 0 : 1;
   }
-  const auto n_of = [&](LoopId l) -> std::uint64_t { return counted[l] ? facts.counts.loops[l].n[E] : 0; };
+  const auto n_of = [&](LoopId l) -> std::uint64_t { return counted_in(l, UINT32_MAX); };
   const std::uint32_t pos_t = P == S ? facts.counts.stmt[d.producer] : facts.counts.loops[P].stmt;
   const std::uint32_t pos_c = facts.counts.instr_stmt_in(ix, d.consumer, S);
 
@@ -128,17 +132,20 @@ Decoded decode(const SpecFacts& facts, const Registers& regs, const analysis::De
   const auto path = ix.path(P);
   for (std::size_t i = 0; i < path.size(); ++i) {
     const auto L = path[i];
-    if (!counted[L]) continue;
-    const std::uint32_t b =
-        L == P ? facts.counts.k[d.producer] : facts.counts.loops[L].before[facts.counts.loops[path[i + 1]].stmt][E];
-    constant += static_cast<std::int64_t>(b) - static_cast<std::int64_t>(facts.counts.loops[L].n[E]);
+    std::uint64_t b = 0;
+    if (L == P) {  // K: the producer's place among the counted instructions directly in P
+      for (model::InstrId j = 0; j < ix.instrs.size(); ++j)
+        b += counted[j] && ix.instrs[j].engine == E && ix.instrs[j].parent == P &&
+             facts.counts.k[j] <= facts.counts.k[d.producer];
+    } else {
+      b = counted_in(L, facts.counts.loops[path[i + 1]].stmt);
+    }
+    constant += static_cast<std::int64_t>(b) - static_cast<std::int64_t>(n_of(L));
   }
   if (constant >= 0) pos = add(pos, num(static_cast<std::uint64_t>(constant)));
   else neg = add(neg, num(static_cast<std::uint64_t>(-constant)));
   return {sub(pos, neg), ""};
 }
-
-}  // namespace
 
 void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems,
                          const std::vector<std::size_t>& deps) {
@@ -147,6 +154,11 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
   // split[ℓ][E]: (ℓ, E) has its own per-loop semaphore. Splitting only removes terms, so the
   // loop below reaches a fixpoint (at most one pass per pair).
   std::vector<std::vector<bool>> counted(ix.engines.size(), std::vector<bool>(ix.loops.size(), true));
+  const auto counted_instrs = [&] {
+    std::vector<bool> c(ix.instrs.size());
+    for (model::InstrId i = 0; i < ix.instrs.size(); ++i) c[i] = counted[ix.instrs[i].engine][ix.instrs[i].parent];
+    return c;
+  };
   std::vector<std::string> why(facts.analysis.deps.size());
   for (bool changed = true; changed;) {
     changed = false;
@@ -157,7 +169,7 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
         why[d] = "never binds";  // no wait, nothing to split
         continue;
       }
-      const auto r = decode(facts, regs, info, counted[info.producer_engine]);
+      const auto r = decode_engine(facts, regs, info, counted_instrs());
       if (r.value) continue;
       why[d] = "per-engine decode impossible: " + r.why_not;
       if (counted[info.producer_engine][info.P]) {
@@ -180,7 +192,7 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
       per_loop.push_back(d);
       continue;
     }
-    const auto r = decode(facts, regs, info, counted[info.producer_engine]);
+    const auto r = decode_engine(facts, regs, info, counted_instrs());
     const auto value = draft.add_wait(info.consumer, sem[info.producer_engine], masked(regs, info, *r.value));
     draft.decide(d, Scheme::PerEngine, sem[info.producer_engine], value, "");
   }

@@ -1,5 +1,7 @@
 #include "allocator/plan.h"
 
+#include <algorithm>
+
 #include "allocator/expr_build.h"
 
 namespace syncbisim::allocator {
@@ -10,6 +12,7 @@ struct Emitter {
   const model::ProgramIndex& ix;
   const Plan& plan;
   const Registers& regs;
+  std::uint32_t region = 0;  // the next block's region (blocks come in the layout's pre-order)
 
   static model::Item regop(const std::string& dst, model::Expr e) { return model::RegOp{dst, std::move(e), {}}; }
 
@@ -23,7 +26,7 @@ struct Emitter {
 
   // Before a loop statement: rh_ℓ := 0 (paper §5.1) for each of `loops`, the values hoisted out
   // of them, then the barrier.
-  void before(std::vector<model::Stmt>& out, const std::vector<model::LoopId>& loops, const LoopPlan& lp) const {
+  void before(std::vector<model::Stmt>& out, const std::vector<model::LoopId>& loops, const LoopPlan& lp) {
     out.push_back(every_engine([&](model::EngineId e) {
       std::vector<model::Item> items;
       for (auto l : loops)
@@ -37,7 +40,7 @@ struct Emitter {
 
   // One iteration body: the snapshot rings move, r_ℓ += 1, rh_ℓ += 1 at the top, the body, the
   // end barrier.
-  std::vector<model::Stmt> body_of(const std::vector<model::Stmt>& body, model::LoopId l) const {
+  std::vector<model::Stmt> body_of(const std::vector<model::Stmt>& body, model::LoopId l) {
     std::vector<model::Stmt> out;
     out.push_back(every_engine([&](model::EngineId e) {
       std::vector<model::Item> items;
@@ -46,22 +49,35 @@ struct Emitter {
       if (regs.keeps_rh(l, e)) items.push_back(regop(regs.rh_name(l), add(model::Expr::reg(regs.rh_name(l)), num(1))));
       return items;
     }));
-    auto inner = walk(body);
+    auto inner = walk(body, l);
     out.insert(out.end(), inner.begin(), inner.end());
     if (plan.loops[l].at_end)
       out.push_back(every_engine([&](model::EngineId) { return std::vector<model::Item>{*plan.loops[l].at_end}; }));
     return out;
   }
 
-  std::vector<model::Stmt> walk(const std::vector<model::Stmt>& body) const {
+  std::vector<model::Stmt> walk(const std::vector<model::Stmt>& body, model::LoopId loop) {
     std::vector<model::Stmt> out;
-    for (const auto& st : body) {
+    for (std::uint32_t i = 0; i < body.size(); ++i) {
+      const auto& st = body[i];
+      if (auto it = plan.stmt_barriers.find({loop, i}); it != plan.stmt_barriers.end())
+        out.push_back(every_engine([&](model::EngineId) { return std::vector<model::Item>{it->second}; }));
       if (const auto* b = std::get_if<model::Block>(&st.node)) {
+        const auto cut = plan.cuts.find(region++);
         model::Block nb;
         nb.loc = b->loc;
         for (const auto& s : b->streams) {
           model::Stream ns{s.engine, {}};
+          const auto e = *ix.engine(s.engine);
+          std::uint32_t n = 0;
+          const auto barriers_at = [&](std::uint32_t at) {
+            if (cut == plan.cuts.end()) return;
+            for (const auto& c : cut->second)
+              if (c[e] == at) ns.items.push_back(model::Barrier{std::vector<std::string>{}, {}});
+          };
           for (const auto& item : s.items) {
+            barriers_at(n);
+            ++n;
             const auto& in = std::get<model::Instr>(item);
             const auto& ip = plan.instrs[*ix.instr(in.id)];
             for (const auto& r : ip.pre) ns.items.push_back(r);
@@ -70,8 +86,16 @@ struct Emitter {
             model::Instr out_in{in.id, ip.waits, ip.signal, {}, in.loc};
             ns.items.push_back(std::move(out_in));
           }
+          barriers_at(n);
           nb.streams.push_back(std::move(ns));
         }
+        // An engine without instructions in the region still meets the barriers.
+        if (cut != plan.cuts.end())
+          for (model::EngineId e = 0; e < ix.engines.size(); ++e)
+            if (!b->find(ix.engines[e]))
+              nb.streams.push_back(
+                  {ix.engines[e],
+                   std::vector<model::Item>(cut->second.size(), model::Barrier{std::vector<std::string>{}, {}})});
         out.push_back(model::Stmt{std::move(nb)});
       } else if (const auto* lp = std::get_if<model::Loop>(&st.node)) {
         const auto id = *ix.loop(lp->id);
@@ -91,13 +115,22 @@ struct Emitter {
 
 }  // namespace
 
+model::Barrier merge(const model::Barrier& a, const model::Barrier& b) {
+  if (!a.reset || !b.reset) return model::Barrier{};  // one of them resets everything
+  auto r = *a.reset;
+  for (const auto& s : *b.reset)
+    if (std::find(r.begin(), r.end(), s) == r.end()) r.push_back(s);
+  return model::Barrier{r, {}};
+}
+
 model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, const Plan& plan,
                          const Registers& regs) {
   model::Program impl;
   impl.kind = model::ProgramKind::Impl;
   impl.engines = spec.engines;
   impl.semaphores = plan.semaphores;
-  impl.body = Emitter{ix, plan, regs}.walk(spec.body);
+  Emitter emitter{ix, plan, regs};
+  impl.body = emitter.walk(spec.body, model::kTop);
   model::normalize(impl);
   return impl;
 }

@@ -3,6 +3,7 @@
 // per instruction its signal, its waits and the register operations computing their values;
 // per loop the register maintenance (registers.h) and barriers before the loop statement and at
 // the end of each iteration body. emit_impl() walks the spec tree once and produces the impl.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,11 +40,19 @@ struct Plan {
   std::vector<InstrPlan> instrs;  // by InstrId of the spec
   std::vector<LoopPlan> loops;    // by LoopId of the spec
   std::vector<std::string> semaphores;
+  // A barrier on every engine before statement i of loop l's (normalized) body: {l, i} -> it.
+  std::map<std::pair<model::LoopId, std::uint32_t>, model::Barrier> stmt_barriers;
+  // Barriers inside a straight-line region (analysis::BodyLayout::regions), in order: per
+  // engine, how many of that engine's instructions of the region come before each.
+  std::map<std::uint32_t, std::vector<std::vector<std::uint32_t>>> cuts;
 
   Plan(const model::ProgramIndex& ix) : instrs(ix.instrs.size()), loops(ix.loops.size()) {
     for (auto& l : loops) l.hoisted.resize(ix.engines.size());
   }
 };
+
+// Two barriers asked for at one place are one barrier resetting what either resets.
+model::Barrier merge(const model::Barrier& a, const model::Barrier& b);
 
 // The impl program (kind Impl, trips copied from the spec, normalized). `regs` must be finalized.
 model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, const Plan& plan,

@@ -20,6 +20,10 @@ namespace syncbisim::allocator {
 struct Reductions {
   bool licm = true;
   bool cse = true;
+  // A threshold that is a single maintained register (r_P, a snapshot) is waited on as it is,
+  // without a temporary: one register less per engine (used under a register budget; the
+  // default keeps the paper's `[w := r_P] {s >= w}`).
+  bool direct = false;
 };
 
 // Turns every InstrPlan::wanted into InstrPlan::pre / waits and LoopPlan::hoisted. `regs` must

@@ -35,7 +35,16 @@ class LoopSemaphores {
 void allocate_per_loop(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems, const std::vector<std::size_t>& deps,
                        const std::string& why = "");
 
-// per_engine.cpp: paper §6.1; dependencies it cannot decode go per-loop through `sems`.
+// per_engine.cpp: the decode of paper §6.1 (docs/allocator.md): X such that s_E >= X iff the
+// producer instance the consumer needs has retired, when the instructions with counted[i]
+// (those of the producer's engine signal s_E) are what s_E counts; or why there is none.
+struct EngineDecode {
+  std::optional<model::Expr> value;  // X, unmasked
+  std::string why_not;
+};
+EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const analysis::DependencyInfo& d,
+                           const std::vector<bool>& counted);
+// paper §6.1; dependencies it cannot decode go per-loop through `sems`.
 void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems,
                          const std::vector<std::size_t>& deps);
 

@@ -1,5 +1,6 @@
 // syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers] [--barrier-fallback]
-//                        [--no-licm] [--no-cse] [--share-waits] [--unroll LOOP]... [--spec-out FILE]:
+//                        [--no-licm] [--no-cse] [--share-waits] [--unroll LOOP]... [--spec-out FILE]
+//                        [--max-semaphores N] [--max-registers N]:
 // writes the impl program an allocation strategy gives (docs/allocator.md); one line per
 // dependency on stderr saying what it got and why. With --unroll the spec is unrolled first
 // (allocator/unroll.h) and the impl belongs to the unrolled spec, which --spec-out writes so that
@@ -22,6 +23,7 @@ struct AllocateArgs {
   std::string spec, out, strategy = "auto", spec_out;
   std::vector<std::string> unroll;
   bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false, share = false;
+  std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
 };
 
 int run(const AllocateArgs& a) {
@@ -29,7 +31,7 @@ int run(const AllocateArgs& a) {
   const auto strategy = allocator::parse_strategy(a.strategy);
   if (!strategy) {
     std::cerr << "syncbisim allocate: unknown strategy '" << a.strategy
-              << "' (barrier, per-instruction, per-loop, per-engine, auto)\n";
+              << "' (barrier, per-instruction, per-loop, per-engine, auto, mixed)\n";
     return 2;
   }
   auto spec = load_spec(a.spec, status);
@@ -61,6 +63,8 @@ int run(const AllocateArgs& a) {
   o.licm = !a.no_licm;
   o.cse = !a.no_cse;
   o.share_wait_values = a.share;
+  o.max_semaphores = a.max_semaphores;
+  o.max_registers = a.max_registers;
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
     auto d = r.error();
@@ -88,7 +92,7 @@ void add_allocate(CLI::App& app, Context& ctx) {
   auto args = std::make_shared<AllocateArgs>();
   auto* cmd = app.add_subcommand("allocate", "Allocate semaphores for a spec: write the impl program");
   cmd->add_option("SPEC", args->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--strategy", args->strategy, "barrier | per-instruction | per-loop | per-engine | auto")
+  cmd->add_option("--strategy", args->strategy, "barrier | per-instruction | per-loop | per-engine | auto | mixed")
       ->capture_default_str();
   cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
   cmd->add_flag("--text", args->text, "write the text format instead of JSON");
@@ -100,6 +104,11 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_flag("--share-waits", args->share, "share common subexpressions of wait values in a stream (paper §6.2)");
   cmd->add_option("--unroll", args->unroll, "unroll this constant-trip loop first (repeatable; docs/formats.md names)");
   cmd->add_option("--spec-out", args->spec_out, "write the spec allocated (the unrolled one with --unroll) here");
+  cmd->add_option("--max-semaphores", args->max_semaphores, "at most this many semaphores (Trainium 2: 256 per core)")
+      ->capture_default_str();
+  cmd->add_option("--max-registers", args->max_registers,
+                  "at most this many registers on any engine (Trainium 2: 64 per engine)")
+      ->capture_default_str();
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

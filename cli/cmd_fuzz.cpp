@@ -71,7 +71,7 @@ int run(FuzzArgs a) {
     strategy = allocator::parse_strategy(a.strategy);
     if (!strategy) {
       std::cerr << "syncbisim fuzz: unknown strategy '" << a.strategy
-                << "' (barrier, per-instruction, per-loop, per-engine, auto)\n";
+                << "' (barrier, per-instruction, per-loop, per-engine, auto, mixed)\n";
       return 2;
     }
   }

@@ -58,7 +58,7 @@ int run(const ShrinkArgs& a) {
     const auto strategy = allocator::parse_strategy(a.strategy);
     if (!strategy) {
       std::cerr << "syncbisim shrink: unknown strategy '" << a.strategy
-                << "' (barrier, per-instruction, per-loop, per-engine, auto)\n";
+                << "' (barrier, per-instruction, per-loop, per-engine, auto, mixed)\n";
       return 2;
     }
     mode = fuzz::DerivedImpl{fuzz::allocate_with(*strategy), false};

@@ -1,6 +1,7 @@
 // syncbisim stats IMPL [--json] [--trips A=3,B=4]: the resource figures of an impl (paper
 // Table 1/2, docs/allocator.md). syncbisim stats --compare SPEC: one row per strategy.
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
@@ -18,7 +19,14 @@ namespace {
 struct StatsArgs {
   std::string impl, compare, trips;
   bool json = false;
+  std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
 };
+
+// The budget used (docs/allocator.md "Budgets"): semaphores and the largest engine's registers.
+nlohmann::json budget_json(const allocator::Stats& s, const StatsArgs& a) {
+  return {{"semaphores", {{"used", s.semaphores}, {"limit", a.max_semaphores}}},
+          {"registers_per_engine", {{"used", s.registers_max}, {"limit", a.max_registers}}}};
+}
 
 nlohmann::json to_json(const allocator::Stats& s) {
   nlohmann::json regs = nlohmann::json::object();
@@ -37,7 +45,7 @@ nlohmann::json to_json(const allocator::Stats& s) {
           {"assumptions", s.assumptions}};
 }
 
-void print_text(const allocator::Stats& s) {
+void print_text(const allocator::Stats& s, const StatsArgs& a) {
   std::cout << "semaphores: " << s.semaphores << "\n";
   std::cout << "registers per engine:";
   for (const auto& [e, n] : s.registers_per_engine) std::cout << " " << e << "=" << n;
@@ -51,6 +59,9 @@ void print_text(const allocator::Stats& s) {
   std::cout << "barriers executed: " << s.barriers_executed << "\n";
   std::cout << "datapath instructions executed: " << s.instrs_executed << "\n";
   std::cout << "code size: " << s.code_bytes << " bytes\n";
+  std::cout << "budget: " << s.semaphores << " of " << a.max_semaphores << " semaphores, " << s.registers_max << " of "
+            << a.max_registers << " registers per engine"
+            << (s.semaphores > a.max_semaphores || s.registers_max > a.max_registers ? " (over)" : "") << "\n";
   for (const auto& a : s.assumptions) std::cout << "assumed: " << a << "\n";
 }
 
@@ -70,8 +81,11 @@ int run(const StatsArgs& a) {
     if (a.json) {
       auto j = to_json(*s);
       j["syncbisim"] = "stats/1";  // docs/schema/stats.schema.json
+      j["budget"] = budget_json(*s, a);
       std::cout << j.dump(2) << "\n";
-    } else print_text(*s);
+    } else {
+      print_text(*s, a);
+    }
     return 0;
   }
   auto spec = load_spec(a.compare, status);
@@ -79,8 +93,9 @@ int run(const StatsArgs& a) {
   nlohmann::json rows = nlohmann::json::array();
   std::string table;
   char line[256];
-  std::snprintf(line, sizeof line, "%-16s %5s %5s %7s %8s %8s %8s %6s %9s | %5s %7s %8s\n", "strategy", "sema", "regs",
-                "alu-max", "alu-mean", "regops", "barriers", "fallbk", "code", "regs", "alu-max", "alu-mean");
+  std::snprintf(line, sizeof line, "%-16s %5s %5s %7s %8s %8s %8s %6s %7s %9s | %5s %7s %8s\n", "strategy", "sema",
+                "regs", "alu-max", "alu-mean", "regops", "barriers", "fallbk", "inexact", "code", "regs", "alu-max",
+                "alu-mean");
   table += line;
   // One allocation's figures, or the first error (its file named).
   const auto figures = [&](allocator::Options o, allocator::Allocation* keep) -> model::Result<allocator::Stats> {
@@ -99,29 +114,45 @@ int run(const StatsArgs& a) {
   for (auto strategy : allocator::all_strategies()) {
     allocator::Options o;
     o.strategy = strategy;
+    o.max_semaphores = a.max_semaphores;
+    o.max_registers = a.max_registers;
     allocator::Allocation alloc;
     auto s = figures(o, &alloc);
+    if (!s && s.error().rule == "over-budget") {  // this strategy cannot fit: say so, go on
+      rows.push_back({{"strategy", allocator::to_string(strategy)}, {"over_budget", s.error().message}});
+      table += std::string(allocator::to_string(strategy)) +
+               std::string(17 - std::strlen(allocator::to_string(strategy)), ' ') +
+               "over budget: " + s.error().message + "\n";
+      continue;
+    }
     if (!s) return input_error(s.error());
     o.licm = o.cse = false;  // the same allocation before paper §6.2's ALU reductions
     auto before = figures(o, nullptr);
     if (!before) return input_error(before.error());
-    std::size_t fallback = 0;
-    for (const auto& d : alloc.decisions) fallback += d.scheme == allocator::Scheme::Fallback;
+    std::size_t fallback = 0, inexact = 0;
+    for (const auto& d : alloc.decisions) {
+      fallback += d.scheme == allocator::Scheme::Fallback;
+      inexact += !d.exact;
+    }
     auto row = to_json(*s);
     row["strategy"] = allocator::to_string(strategy);
     row["fallback_deps"] = fallback;
+    row["inexact_deps"] = inexact;
+    row["budget"] = budget_json(*s, a);
     row["before_reductions"] = {{"registers_max", before->registers_max},
                                 {"alu_per_issue", {{"max", before->alu_max}, {"mean", before->alu_mean}}}};
     rows.push_back(row);
-    std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8llu %8llu %6zu %9llu | %5zu %7u %8.2f\n",
+    std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8llu %8llu %6zu %7zu %9llu | %5zu %7u %8.2f\n",
                   allocator::to_string(strategy), s->semaphores, s->registers_max, s->alu_max, s->alu_mean,
                   static_cast<unsigned long long>(s->regops_executed),
-                  static_cast<unsigned long long>(s->barriers_executed), fallback,
+                  static_cast<unsigned long long>(s->barriers_executed), fallback, inexact,
                   static_cast<unsigned long long>(s->code_bytes), before->registers_max, before->alu_max,
                   before->alu_mean);
     table += line;
   }
-  table += "(after | before the ALU reductions of paper §6.2, LICM and CSE)\n";
+  table += "(after | before the ALU reductions of paper §6.2, LICM and CSE; budget " +
+           std::to_string(a.max_semaphores) + " semaphores, " + std::to_string(a.max_registers) +
+           " registers per engine)\n";
   if (a.json) std::cout << nlohmann::json{{"syncbisim", "stats-compare/1"}, {"rows", rows}}.dump(2) << "\n";
   else std::cout << table;
   return 0;
@@ -138,6 +169,11 @@ void add_stats(CLI::App& app, Context& ctx) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--trips", args->trips, "iterations per trip, e.g. A=3,B=4,C=else (default: each loop's maximum)");
   cmd->add_flag("--json", args->json, "print JSON");
+  cmd->add_option("--max-semaphores", args->max_semaphores,
+                  "the semaphore budget to report against (and, with --compare, to allocate in)")
+      ->capture_default_str();
+  cmd->add_option("--max-registers", args->max_registers, "the per-engine register budget (likewise)")
+      ->capture_default_str();
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

@@ -1,0 +1,30 @@
+#pragma once
+// Fitting an allocation into a semaphore and a register budget (docs/allocator.md "Budgets"):
+// first exactly, with the least ALU work per issue (merging per-instruction semaphores into
+// per-loop and per-engine ones), then, below what exactness allows, in the cheapest safe ways:
+// recycling semaphores across top-level phases behind a resetting barrier, dropping masks,
+// leaving dependencies to barriers. Every step is re-allocated and measured from the impl.
+#include "allocator/allocate.h"
+#include "allocator/mixed.h"
+#include "allocator/spec_facts.h"
+
+namespace syncbisim::allocator {
+
+// One allocation of `facts`: the strategy of `options`, or `mix` when given (then for every
+// dependency). Not yet validated against the spec.
+model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& options, const Mix* mix);
+
+// The semaphores the impl declares and the registers each engine uses (allocator::Stats).
+struct Usage {
+  std::size_t semaphores = 0;
+  std::vector<std::size_t> registers;  // per engine
+  std::size_t registers_max() const;
+  bool fits(const Options& o) const;
+};
+Usage usage_of(const model::Program& impl, const model::ProgramIndex& spec_ix);
+
+// The strategy's assignment as a mix (per-instruction: own; per-loop and auto: loop; per-engine:
+// engine; mixed: own), then fitted. Notes say what the budget cost.
+model::Result<Allocation> fit_budget(const SpecFacts& facts, const Options& options);
+
+}  // namespace syncbisim::allocator
