@@ -32,33 +32,10 @@ std::string pointer_token(const std::string& key) {
 
 namespace {
 
-// Depth of [ and { outside strings. Works on malformed text too: it only has to find the
-// first bracket that goes past the limit.
-std::optional<std::size_t> too_deep_at(std::string_view text, std::size_t max_depth) {
-  std::size_t depth = 0;
-  bool in_string = false, escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return i;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
-
-// The innermost '[' or '{' still open at byte `upto` (outside strings), if any: where a person
-// looks for the bracket they forgot to close.
-std::optional<std::size_t> innermost_open(std::string_view text, std::size_t upto) {
-  std::vector<std::size_t> open;
+// Calls on_bracket(i, c) for every bracket of text[0, upto) outside strings, stopping when it
+// returns false. Works on malformed text too: the callers look for where a bracket went wrong.
+template <class F>
+void for_each_bracket(std::string_view text, std::size_t upto, F on_bracket) {
   bool in_string = false, escaped = false;
   for (std::size_t i = 0; i < text.size() && i < upto; ++i) {
     const char c = text[i];
@@ -69,9 +46,34 @@ std::optional<std::size_t> innermost_open(std::string_view text, std::size_t upt
       continue;
     }
     if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') open.push_back(i);
-    else if ((c == ']' || c == '}') && !open.empty()) open.pop_back();
+    else if ((c == '[' || c == '{' || c == ']' || c == '}') && !on_bracket(i, c)) return;
   }
+}
+
+// The first bracket that goes past `max_depth` levels of [ and {.
+std::optional<std::size_t> too_deep_at(std::string_view text, std::size_t max_depth) {
+  std::size_t depth = 0;
+  std::optional<std::size_t> at;
+  for_each_bracket(text, text.size(), [&](std::size_t i, char c) {
+    if (c == '[' || c == '{') {
+      if (++depth > max_depth) at = i;
+    } else if (depth > 0) {
+      --depth;
+    }
+    return !at;
+  });
+  return at;
+}
+
+// The innermost '[' or '{' still open at byte `upto` (outside strings), if any: where a person
+// looks for the bracket they forgot to close.
+std::optional<std::size_t> innermost_open(std::string_view text, std::size_t upto) {
+  std::vector<std::size_t> open;
+  for_each_bracket(text, upto, [&](std::size_t i, char c) {
+    if (c == '[' || c == '{') open.push_back(i);
+    else if (!open.empty()) open.pop_back();
+    return true;
+  });
   if (open.empty()) return std::nullopt;
   return open.back();
 }

@@ -1,5 +1,5 @@
 // What the engines' retirement frontiers must satisfy (docs/prover.md "Retirements"). Each engine
-// retires its instructions in issue order, which is walk order (semantics.md §3), so its
+// retires its instructions in issue order, which is walk order (docs/semantics.md §3), so its
 // retirement counts R(I) are the executions of I before one point of its walk, its frontier.
 // Asserted here, for the instructions the two sides read:
 // * alternation: I before J directly in one loop body on one engine: R(J) <= R(I) <= R(J) + 1;

@@ -10,7 +10,7 @@ namespace syncbisim::prover::detail {
 
 bool Encoder::resets(const BarrierPlace& b, const std::string& sem) const {
   // A release resets the union of the lists of the barriers it frees (all semaphores if one of
-  // them has no list: semantics.md §4); those are the barriers of the same group on every engine.
+  // them has no list: docs/semantics.md §4); those are the barriers of the same group on every engine.
   // (With barriers not aligned, the ones of the same ordinal in the block.)
   const auto& items = places_.body(b.at.loop)[b.at.stmt].items;
   std::uint32_t ordinal = 0;
