@@ -106,6 +106,22 @@ model::Result<TraceSteps> read_trace(const nlohmann::json& doc, std::size_t whic
     t.source = std::string(what) + " " + std::to_string(i + 1);
     return t;
   };
+  // A document that names its kind must be one that holds traces, at a version this reader knows
+  // (docs/schema/README.md "Versioning"); one without the field (written before it existed, or by
+  // hand) is read by its shape.
+  if (doc.is_object() && doc.contains("syncbisim")) {
+    const auto& v = doc["syncbisim"];
+    const std::string version = v.is_string() ? v.get<std::string>() : v.dump();
+    const std::string kind = version.substr(0, version.find('/'));
+    if (kind != "check" && kind != "prove" && kind != "traces")
+      return model::make_error(
+          "", "no-trace",
+          "no trace here: a " + version +
+              " document (expected the JSON of check, prove, fuzz or shrink, or an array of steps)");
+    if (version != kind + "/1")
+      return model::make_error("/syncbisim", "bad-version",
+                               "traces are read from check/1, prove/1 and traces/1 documents, not " + version);
+  }
   model::Result<TraceSteps> r = t;
   if (doc.is_array()) {
     t.steps = doc;
