@@ -1,7 +1,9 @@
 #include "allocator/allocate.h"
 
-#include "allocator/context.h"
+#include "allocator/draft.h"
 #include "allocator/share_waits.h"
+#include "allocator/spec_facts.h"
+#include "allocator/strategies.h"
 #include "analysis/correspondence.h"
 
 namespace syncbisim::allocator {
@@ -17,6 +19,18 @@ const char* to_string(Strategy s) {
   return "?";
 }
 
+const char* to_string(Scheme s) {
+  switch (s) {
+    case Scheme::PerInstruction: return "per-instruction";
+    case Scheme::PerLoop: return "per-loop";
+    case Scheme::PerEngine: return "per-engine";
+    case Scheme::Barrier: return "barrier";
+    case Scheme::Fallback: return "fallback";
+    case Scheme::NoWait: return "no-wait";
+  }
+  return "?";
+}
+
 std::optional<Strategy> parse_strategy(const std::string& s) {
   for (auto st : all_strategies())
     if (s == to_string(st)) return st;
@@ -27,46 +41,62 @@ std::vector<Strategy> all_strategies() {
   return {Strategy::Barrier, Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto};
 }
 
+std::string Decision::to_string() const {
+  std::string s = label + ": " + allocator::to_string(scheme);
+  if (!semaphore.empty()) s += " " + semaphore;
+  if (!detail.empty()) s += " " + detail;
+  if (wait) s += ", wait " + semaphore + " >= " + wait->to_string();
+  return s;
+}
+
 model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options) {
   if (spec.kind != model::ProgramKind::Spec)
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
-  Context ctx(spec, ix, options);
-  ctx.decisions.resize(spec.deps.size());
-  for (std::size_t d = 0; d < spec.deps.size(); ++d)
-    ctx.decisions[d] = Decision{d, dep_label(spec.deps[d]), "", "", {}, ""};
-  for (const auto& dl : ctx.analysis.deadlocks) ctx.notes.push_back("spec deadlock: " + dl.message);
+  const SpecFacts facts(spec, ix);
+  Draft draft(facts);
+  for (const auto& dl : facts.analysis.deadlocks) draft.note("spec deadlock: " + dl.message);
 
+  bool prune = options.prune_registers;
   if (options.strategy == Strategy::Barrier) {
-    allocate_barrier_baseline(ctx);
-    ctx.regs.finalize(true);  // the baseline adds no registers
+    allocate_barrier_baseline(facts, draft);
+    prune = true;  // the baseline adds no registers
   } else {
     std::vector<std::size_t> ok, fallback;
-    for (std::size_t d = 0; d < spec.deps.size(); ++d) (ctx.dep(d).allocatable() ? ok : fallback).push_back(d);
+    for (std::size_t d = 0; d < spec.deps.size(); ++d)
+      (facts.dep(d).allocatable() || !options.barrier_fallback ? ok : fallback).push_back(d);
     // paper §5.1: rh_S only for loops carrying a dependency with offset k > 0
     for (auto d : ok)
-      if (ctx.dep(d).offset > 0) ctx.regs.want_trip_register(ctx.dep(d).S);
+      if (facts.dep(d).allocatable() && facts.dep(d).offset > 0) draft.registers().want_trip_register(facts.dep(d).S);
+    LoopSemaphores loop_sems(facts, draft);
     switch (options.strategy) {
-      case Strategy::PerInstruction: allocate_per_instruction(ctx, ok); break;
-      case Strategy::PerEngine: allocate_per_engine(ctx, ok); break;
+      case Strategy::PerInstruction: allocate_per_instruction(facts, draft, ok); break;
+      case Strategy::PerEngine: allocate_per_engine(facts, draft, loop_sems, ok); break;
       default:
-        declare_all_loop_semaphores(ctx);
-        allocate_per_loop(ctx, ok);
+        loop_sems.declare_all();
+        allocate_per_loop(facts, draft, loop_sems, ok);
         break;
     }
-    allocate_fallback(ctx, fallback);
+    allocate_fallback(facts, draft, fallback);
     if (!fallback.empty())
-      ctx.notes.push_back(std::to_string(fallback.size()) +
-                          " dependencies are not allocatable (paper §5.2) and use non-resetting barriers");
-    ctx.regs.finalize(options.prune_registers);
+      draft.note(std::to_string(fallback.size()) +
+                 " dependencies are not allocatable (paper §5.2) and use non-resetting barriers");
+    std::size_t extended = 0;
+    for (auto d : ok) extended += !facts.dep(d).allocatable();
+    if (extended > 0)
+      draft.note(std::to_string(extended) +
+                 " dependencies are outside paper §5.2 and use the extended closed forms (docs/allocator.md)");
   }
-  Allocation out{emit_impl(spec, ix, ctx.plan, ctx.regs), std::move(ctx.decisions), std::move(ctx.notes)};
+  // --share-waits does the CSE at the stream level, and better (it distributes masks first, so the
+  // decodes of one body share mask * N * r): the draft's own CSE would leave it nothing to share.
+  auto out = draft.finish(prune, Reductions{options.licm, options.cse && !options.share_wait_values});
+  if (!out) return out;
   if (options.share_wait_values)
-    if (const auto n = share_wait_values(out.impl); n > 0)
-      out.notes.push_back(std::to_string(n) + " subexpressions of wait values shared (paper §6.2)");
+    if (const auto n = share_wait_values(out->impl); n > 0)
+      out->notes.push_back(std::to_string(n) + " subexpressions of wait values shared (paper §6.2)");
   // The impl must be a valid program that corresponds to the spec: anything else is our bug.
-  auto impl_ix = model::ProgramIndex::build(out.impl);
+  auto impl_ix = model::ProgramIndex::build(out->impl);
   if (!impl_ix) return model::make_error("", "allocator-bug", "emitted impl is invalid: " + impl_ix.error().message);
-  if (auto s = analysis::check_correspondence(spec, ix, out.impl, *impl_ix); !s)
+  if (auto s = analysis::check_correspondence(spec, ix, out->impl, *impl_ix); !s)
     return model::make_error("", "allocator-bug", "emitted impl does not correspond: " + s.error().message);
   return out;
 }

@@ -5,7 +5,9 @@
 //   per-instruction  paper §5.3, one semaphore per producer
 //   per-loop         paper §5.4-5.5, one semaphore per (loop, engine) pair
 //   per-engine       paper §6.1, one semaphore per engine, decoded from the loop registers
-//   auto             per-loop; non-allocatable dependencies get non-resetting barriers
+//   auto             per-loop
+// Dependencies outside paper §5.2 get the extended closed forms of target_count.h (or, with
+// Options::barrier_fallback, the paper's non-resetting barriers).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,18 +29,40 @@ struct Options {
   Strategy strategy = Strategy::Auto;
   bool prune_registers = false;  // keep only registers some wait reads (and what they depend on)
   // paper §6.2: wait values of one straight-line stream share their common subexpressions
-  // (allocator/share_waits.h)
+  // (allocator/share_waits.h); third, so that {strategy, prune, share} reads as it always has
   bool share_wait_values = false;
+  // Dependencies outside paper §5.2 get the paper's barrier fallback instead of the extended
+  // closed forms (docs/allocator.md "Beyond the paper").
+  bool barrier_fallback = false;
+  // paper §6.2's ALU reductions (docs/allocator.md "ALU reductions"): loop-invariant code motion
+  // and common-subexpression elimination of the wait values.
+  bool licm = true;
+  bool cse = true;
 };
+
+// How a dependency is synchronized.
+enum class Scheme : std::uint8_t {
+  PerInstruction,  // its producer's own semaphore (paper §5.3)
+  PerLoop,         // the (loop, engine) semaphore of its producer (paper §5.5)
+  PerEngine,       // its producer's engine semaphore, decoded (paper §6.1)
+  Barrier,         // the barrier baseline's region thresholds (paper §3.4)
+  Fallback,        // not allocatable: a non-resetting barrier (docs/allocator.md)
+  NoWait,          // the target always underflows: nothing is ever owed
+};
+// "per-instruction", "per-loop", "per-engine", "barrier", "fallback", "no-wait"
+const char* to_string(Scheme s);
 
 // What one dependency got, and why.
 struct Decision {
-  std::size_t dep = 0;              // index into Program::deps
-  std::string label;                // "I3 -> I2 {A: 2}"
-  std::string scheme;               // "per-loop", "per-instruction", "per-engine", "barrier", "fallback"
+  std::size_t dep = 0;  // index into Program::deps
+  std::string label;    // "I3 -> I2 {A: 2}"
+  Scheme scheme = Scheme::Fallback;
   std::string semaphore;            // the semaphore waited on ("" when no wait)
   std::optional<model::Expr> wait;  // the threshold (registers of the consumer's engine)
   std::string detail;               // N, K, the reason for a fallback, ...
+  // The wait holds exactly when the spec's condition does. False where a budget or a closed form
+  // gave up exactness (the wait is then stricter than the spec: safe, docs/allocator.md).
+  bool exact = true;
   std::string to_string() const;
 };
 

@@ -8,29 +8,29 @@
 // consumer needs lies in an earlier iteration of L (instances of p only occur inside iterations
 // of L, a loop enclosing p). A barrier at the end of every iteration body of L drains every
 // engine, so all of them have retired when the consumer's iteration of L begins: no wait needed.
-#include "allocator/context.h"
+#include "allocator/strategies.h"
 
 namespace syncbisim::allocator {
 
-void allocate_fallback(Context& ctx, const std::vector<std::size_t>& deps) {
+void allocate_fallback(const SpecFacts& facts, Draft& draft, const std::vector<std::size_t>& deps) {
   for (auto d : deps) {
-    const auto& info = ctx.dep(d);
+    const auto& info = facts.dep(d);
     model::LoopId L = info.S;
     for (std::size_t i = 0; i < info.common.size(); ++i)
       if (info.distance[i] != 0) {
         L = info.common[i];
         break;
       }
-    Decision dec{d, ctx.decisions[d].label, "fallback", "", std::nullopt, ""};
     if (L == model::kTop) {
       // @top runs once: nothing before its only iteration is owed (analysis warns).
-      dec.detail = "(" + info.reason + "): the target is before @top's only iteration, never binds, no wait";
+      draft.decide(d, Scheme::Fallback, "", std::nullopt,
+                   "(" + info.reason + "): the target is before @top's only iteration, never binds, no wait");
     } else {
-      ctx.plan.loops[L].at_end = model::Barrier{std::vector<std::string>{}, {}};
-      dec.detail = "(" + info.reason + "): barrier() with no reset at the end of each iteration of " +
-                   ctx.ix.loops[L].name + ", no wait";
+      draft.barrier_at_end(L, model::Barrier{std::vector<std::string>{}, {}});
+      draft.decide(d, Scheme::Fallback, "", std::nullopt,
+                   "(" + info.reason + "): barrier() with no reset at the end of each iteration of " +
+                       facts.ix.loops[L].name + ", no wait");
     }
-    ctx.decisions[d] = std::move(dec);
   }
 }
 

@@ -27,8 +27,8 @@
 #include <algorithm>
 #include <set>
 
-#include "allocator/context.h"
 #include "allocator/expr_build.h"
+#include "allocator/strategies.h"
 #include "allocator/wait_value.h"
 
 namespace syncbisim::allocator {
@@ -53,13 +53,15 @@ struct Decoded {
 };
 
 // counted[ℓ]: whether E's instructions directly in ℓ signal s_E (false once split off).
-Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d, const std::vector<bool>& counted) {
-  const auto& ix = ctx.ix;
-  const auto E = d.producer_engine, c_eng = d.consumer_engine;
+Decoded decode(const SpecFacts& facts, const Registers& regs, const analysis::DependencyInfo& d,
+               const std::vector<bool>& counted) {
+  const auto& ix = facts.ix;
+  const auto E = d.producer_engine;  // the registers named below are read on the consumer's engine
   const LoopId S = d.S, P = d.P;
   for (const auto& l : ix.loops)
     if (l.trip && l.trip->divergent)
       return {std::nullopt, "divergent control: engines may count iterations differently"};
+  if (!d.allocatable()) return {std::nullopt, "outside paper §5.2 (the decode needs its shapes)"};
   if (!counted[P]) return {std::nullopt, "the producer's loop is on its own semaphore"};
   std::uint32_t k_eff = d.offset;
   if (d.cls != analysis::DepClass::ProducerInS) {
@@ -69,9 +71,9 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
     if (min_trip(ix.loops[P]) < 1) return {std::nullopt, "P may run 0 times in an iteration of S"};
     k_eff = d.cls == analysis::DepClass::NestedForward ? 0 : 1;
   }
-  const auto n_of = [&](LoopId l) -> std::uint64_t { return counted[l] ? ctx.counts.loops[l].n[E] : 0; };
-  const std::uint32_t pos_t = P == S ? ctx.counts.stmt[d.producer] : ctx.counts.loops[P].stmt;
-  const std::uint32_t pos_c = ctx.counts.instr_stmt_in(ix, d.consumer, S);
+  const auto n_of = [&](LoopId l) -> std::uint64_t { return counted[l] ? facts.counts.loops[l].n[E] : 0; };
+  const std::uint32_t pos_t = P == S ? facts.counts.stmt[d.producer] : facts.counts.loops[P].stmt;
+  const std::uint32_t pos_c = facts.counts.instr_stmt_in(ix, d.consumer, S);
 
   std::int64_t constant = 0;
   model::Expr pos = num(0), neg = num(0);
@@ -86,19 +88,19 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
     if (n == 0) continue;
     const auto& name = ix.loops[l].name;
     if (l == S) {
-      plus(n, regs.r(l, c_eng));
+      plus(n, regs.r(l));
       constant -= static_cast<std::int64_t>(n) * k_eff;
       continue;
     }
     if (!ix.encloses(S, l) || l == P) {  // outside S's subtree, or P itself
-      plus(n, regs.r(l, c_eng));
+      plus(n, regs.r(l));
       continue;
     }
     if (P != S && ix.encloses(P, l)) return {std::nullopt, "loop " + name + " inside P holds counted instructions"};
-    const auto m = ctx.counts.stmt_in(ix, l, S);
+    const auto m = facts.counts.stmt_in(ix, l, S);
     // @top runs once: a loop after the target in its body has not started at t.
     if (S == model::kTop && m > pos_t) continue;
-    plus(n, regs.r(l, c_eng));  // r_ℓ, corrected below by the iterations of ℓ in (t, v]
+    plus(n, regs.r(l));  // r_ℓ, corrected below by the iterations of ℓ in (t, v]
     const bool child = ix.loops[l].parent == S;
     // T: ℓ's iterations of iteration a before t (all or none); V: of iteration s before v.
     const bool t_full = m < pos_t;
@@ -108,7 +110,7 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
       if (!t_full) return {std::nullopt, "loop " + name + " runs after the target in its iteration of S"};
       if (v_any) {
         if (!child) return {std::nullopt, "loop " + name + " is not a child of S (no trip register)"};
-        minus(n, regs.rh(l, c_eng));
+        minus(n, regs.rh(l));
       }
       continue;
     }
@@ -117,7 +119,7 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
     if (!t_full && !v_any) continue;
     if (!t_full && v_any) {
       if (!child) return {std::nullopt, "loop " + name + " is not a child of S (no trip register)"};
-      minus(n, regs.rh(l, c_eng));
+      minus(n, regs.rh(l));
       continue;
     }
     return {std::nullopt, "loop " + name + " runs between the consumer and the producer it waits for"};
@@ -128,8 +130,8 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
     const auto L = path[i];
     if (!counted[L]) continue;
     const std::uint32_t b =
-        L == P ? ctx.counts.k[d.producer] : ctx.counts.loops[L].before[ctx.counts.loops[path[i + 1]].stmt][E];
-    constant += static_cast<std::int64_t>(b) - static_cast<std::int64_t>(ctx.counts.loops[L].n[E]);
+        L == P ? facts.counts.k[d.producer] : facts.counts.loops[L].before[facts.counts.loops[path[i + 1]].stmt][E];
+    constant += static_cast<std::int64_t>(b) - static_cast<std::int64_t>(facts.counts.loops[L].n[E]);
   }
   if (constant >= 0) pos = add(pos, num(static_cast<std::uint64_t>(constant)));
   else neg = add(neg, num(static_cast<std::uint64_t>(-constant)));
@@ -138,19 +140,24 @@ Decoded decode(Context& ctx, Registers& regs, const analysis::DependencyInfo& d,
 
 }  // namespace
 
-void allocate_per_engine(Context& ctx, const std::vector<std::size_t>& deps) {
-  const auto& ix = ctx.ix;
+void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems,
+                         const std::vector<std::size_t>& deps) {
+  const auto& ix = facts.ix;
+  const auto& regs = draft.registers();
   // split[ℓ][E]: (ℓ, E) has its own per-loop semaphore. Splitting only removes terms, so the
   // loop below reaches a fixpoint (at most one pass per pair).
   std::vector<std::vector<bool>> counted(ix.engines.size(), std::vector<bool>(ix.loops.size(), true));
-  std::vector<std::string> why(ctx.analysis.deps.size());
+  std::vector<std::string> why(facts.analysis.deps.size());
   for (bool changed = true; changed;) {
     changed = false;
     for (auto d : deps) {
-      const auto& info = ctx.dep(d);
+      const auto& info = facts.dep(d);
       if (!why[d].empty()) continue;
-      auto scratch = ctx.regs;  // a dry run: do not mark registers read
-      auto r = decode(ctx, scratch, info, counted[info.producer_engine]);
+      if (!info.allocatable() && dep_count(facts, draft.registers(), info).never_binds) {
+        why[d] = "never binds";  // no wait, nothing to split
+        continue;
+      }
+      const auto r = decode(facts, regs, info, counted[info.producer_engine]);
       if (r.value) continue;
       why[d] = "per-engine decode impossible: " + r.why_not;
       if (counted[info.producer_engine][info.P]) {
@@ -163,25 +170,24 @@ void allocate_per_engine(Context& ctx, const std::vector<std::size_t>& deps) {
   for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
     const auto e = ix.instrs[i].engine;
     if (!counted[e][ix.instrs[i].parent]) continue;
-    if (sem[e].empty()) sem[e] = ctx.semaphore("s_", ix.engines[e]);
-    ctx.plan.instrs[i].signal = model::Signal{sem[e], 1};
+    if (sem[e].empty()) sem[e] = draft.semaphore("s_", ix.engines[e]);
+    draft.signal(i, sem[e]);
   }
   std::vector<std::size_t> per_loop;
   for (auto d : deps) {
-    const auto& info = ctx.dep(d);
+    const auto& info = facts.dep(d);
     if (!why[d].empty()) {
       per_loop.push_back(d);
       continue;
     }
-    const auto r = decode(ctx, ctx.regs, info, counted[info.producer_engine]);
-    const auto value = masked(ctx, info, *r.value);
-    ctx.add_wait(info.consumer, sem[info.producer_engine], value);
-    ctx.decisions[d] = Decision{d, ctx.decisions[d].label, "per-engine", sem[info.producer_engine], value, ""};
+    const auto r = decode(facts, regs, info, counted[info.producer_engine]);
+    const auto value = draft.add_wait(info.consumer, sem[info.producer_engine], masked(regs, info, *r.value));
+    draft.decide(d, Scheme::PerEngine, sem[info.producer_engine], value, "");
   }
   for (model::EngineId e = 0; e < ix.engines.size(); ++e)
     for (model::LoopId l = 0; l < ix.loops.size(); ++l)
-      if (!counted[e][l] && ctx.counts.loops[l].n[e] > 0) loop_semaphore(ctx, l, e);
-  for (auto d : per_loop) allocate_per_loop(ctx, {d}, why[d]);
+      if (!counted[e][l] && facts.counts.loops[l].n[e] > 0) sems.of(l, e);
+  for (auto d : per_loop) allocate_per_loop(facts, draft, sems, {d}, why[d]);
 }
 
 }  // namespace syncbisim::allocator

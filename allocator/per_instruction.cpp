@@ -1,22 +1,26 @@
 // paper §5.3: one semaphore per producer, +1 at its retirement, so s_p = R(p) and the wait is
-// s_p >= isgt(rh_S, k) * expr (eq. (3)).
-#include "allocator/context.h"
+// s_p >= isgt(rh_S, k) * expr (eq. (3)); beyond §5.2, s_p >= mask * count (target_count.h).
+#include "allocator/strategies.h"
 #include "allocator/wait_value.h"
 
 namespace syncbisim::allocator {
 
-void allocate_per_instruction(Context& ctx, const std::vector<std::size_t>& deps) {
-  std::vector<std::string> sem_of(ctx.ix.instrs.size());
+void allocate_per_instruction(const SpecFacts& facts, Draft& draft, const std::vector<std::size_t>& deps) {
+  std::vector<std::string> sem_of(facts.ix.instrs.size());
   for (auto d : deps) {
-    const auto& info = ctx.dep(d);
+    const auto& info = facts.dep(d);
+    const auto count = dep_count(facts, draft.registers(), info);
+    if (count.never_binds) {
+      draft.decide(d, Scheme::NoWait, "", std::nullopt, count.how);
+      continue;
+    }
     auto& sem = sem_of[info.producer];
     if (sem.empty()) {
-      sem = ctx.semaphore("s_", ctx.ix.instrs[info.producer].name);
-      ctx.plan.instrs[info.producer].signal = model::Signal{sem, 1};
+      sem = draft.semaphore("s_", facts.ix.instrs[info.producer].name);
+      draft.signal(info.producer, sem);
     }
-    const auto value = masked(ctx, info, wait_expr(ctx, info));
-    ctx.add_wait(info.consumer, sem, value);
-    ctx.decisions[d] = Decision{d, ctx.decisions[d].label, "per-instruction", sem, value, ""};
+    const auto value = draft.add_wait(info.consumer, sem, count.value);
+    draft.decide(d, Scheme::PerInstruction, sem, value, count.how, count.exact);
   }
 }
 

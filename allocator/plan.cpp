@@ -21,22 +21,27 @@ struct Emitter {
     return model::Stmt{std::move(b)};
   }
 
-  // Before a loop statement: rh_ℓ := 0 (paper §5.1) for each of `loops`, then the barrier.
+  // Before a loop statement: rh_ℓ := 0 (paper §5.1) for each of `loops`, the values hoisted out
+  // of them, then the barrier.
   void before(std::vector<model::Stmt>& out, const std::vector<model::LoopId>& loops, const LoopPlan& lp) const {
     out.push_back(every_engine([&](model::EngineId e) {
       std::vector<model::Item> items;
       for (auto l : loops)
         if (regs.keeps_rh(l, e)) items.push_back(regop(regs.rh_name(l), num(0)));
+      for (auto l : loops)
+        for (const auto& op : plan.loops[l].hoisted[e]) items.push_back(op);
       if (lp.before) items.push_back(*lp.before);
       return items;
     }));
   }
 
-  // One iteration body: r_ℓ += 1, rh_ℓ += 1 at the top, the body, the end barrier.
+  // One iteration body: the snapshot rings move, r_ℓ += 1, rh_ℓ += 1 at the top, the body, the
+  // end barrier.
   std::vector<model::Stmt> body_of(const std::vector<model::Stmt>& body, model::LoopId l) const {
     std::vector<model::Stmt> out;
     out.push_back(every_engine([&](model::EngineId e) {
       std::vector<model::Item> items;
+      for (auto& op : regs.ring_updates(l, e)) items.push_back(std::move(op));
       if (regs.keeps_r(l, e)) items.push_back(regop(regs.r_name(l), add(model::Expr::reg(regs.r_name(l)), num(1))));
       if (regs.keeps_rh(l, e)) items.push_back(regop(regs.rh_name(l), add(model::Expr::reg(regs.rh_name(l)), num(1))));
       return items;

@@ -13,24 +13,36 @@
 
 namespace syncbisim::allocator {
 
+// A wait as a strategy asked for it: `sem >= threshold`, the threshold over the consumer
+// engine's registers. lower_waits() (reductions.h) turns these into waits and register operations.
+struct WantedWait {
+  std::string sem;
+  model::Expr threshold;
+};
+
 struct InstrPlan {
   std::optional<model::Signal> signal;
-  std::vector<model::RegOp> pre;  // [w := ...] right before the instruction
+  std::vector<WantedWait> wanted;  // in the order the strategies added them
+  std::vector<model::RegOp> pre;   // [w := ...] right before the instruction
   std::vector<model::Wait> waits;
 };
 
 struct LoopPlan {
   std::optional<model::Barrier> before;  // in the parent's body, before the loop/cond statement
   std::optional<model::Barrier> at_end;  // at the end of every iteration body (every branch body)
+  // Per engine, values computed once before the loop/cond statement (after the rh resets) and
+  // read inside it (loop-invariant code motion, reductions.h).
+  std::vector<std::vector<model::RegOp>> hoisted;
 };
 
 struct Plan {
   std::vector<InstrPlan> instrs;  // by InstrId of the spec
   std::vector<LoopPlan> loops;    // by LoopId of the spec
   std::vector<std::string> semaphores;
-  std::size_t temporaries = 0;  // wait temporaries per consumer so far, for naming
 
-  Plan(const model::ProgramIndex& ix) : instrs(ix.instrs.size()), loops(ix.loops.size()) {}
+  Plan(const model::ProgramIndex& ix) : instrs(ix.instrs.size()), loops(ix.loops.size()) {
+    for (auto& l : loops) l.hoisted.resize(ix.engines.size());
+  }
 };
 
 // The impl program (kind Impl, trips copied from the spec, normalized). `regs` must be finalized.

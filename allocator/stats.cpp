@@ -51,16 +51,35 @@ struct Counter {
     }
   }
 
+  // The ALU work of one issue: the register operations since the previous instruction of the
+  // stream that compute, directly or through each other, the registers its waits read. An
+  // update of a register from itself (a counter, r := r + 1) is not per issue.
+  static std::uint32_t issue_cost(const std::vector<const model::RegOp*>& window, const model::Instr& in) {
+    std::set<std::string> needed;
+    for (const auto& w : in.waits)
+      if (const auto* reg = std::get_if<std::string>(&w.ge)) needed.insert(*reg);
+    std::uint32_t cost = 0;
+    for (auto it = window.rbegin(); it != window.rend(); ++it) {
+      const auto& op = **it;
+      if (!needed.erase(op.dst)) continue;
+      const auto reads = op.expr.registers();
+      if (std::find(reads.begin(), reads.end(), op.dst) != reads.end()) continue;
+      cost += op.expr.alu_cost();
+      needed.insert(reads.begin(), reads.end());
+    }
+    return cost;
+  }
+
   void block(const model::Stream& s, std::uint64_t times) {
     const auto e = *ix.engine(s.engine);
-    std::map<std::string, std::uint32_t> temp_cost;  // register -> ALU cost of its last regop
+    std::vector<const model::RegOp*> window;  // since the previous instruction
     for (const auto& item : s.items) {
       if (const auto* r = std::get_if<model::RegOp>(&item)) {
         regs[e].insert(r->dst);
         for (const auto& n : r->expr.registers()) regs[e].insert(n);
         st.regops_executed += times;
         st.code_bytes += bytes.regop + bytes.per_operator * r->expr.alu_cost();
-        temp_cost[r->dst] = r->expr.alu_cost();
+        window.push_back(r);
       } else if (std::get_if<model::Barrier>(&item)) {
         if (e == 0) st.barriers_executed += times;
         st.code_bytes += bytes.barrier;
@@ -68,19 +87,15 @@ struct Counter {
         const auto& in = std::get<model::Instr>(item);
         st.instrs_executed += times;
         st.code_bytes += bytes.instr + bytes.annotation * (in.waits.size() + (in.signal ? 1 : 0));
-        if (in.waits.empty()) continue;
-        ++st.waiting_instrs;
-        st.waits += in.waits.size();
-        if (in.waits.size() > 1) ++st.multi_wait_instrs;
-        // the ALU work of this issue: the regops right before it computing its wait registers
-        std::uint32_t cost = 0;
-        for (const auto& w : in.waits)
-          if (const auto* reg = std::get_if<std::string>(&w.ge)) {
-            regs[e].insert(*reg);
-            if (auto it = temp_cost.find(*reg); it != temp_cost.end()) cost += it->second;
-          }
-        alu.push_back(cost);
-        temp_cost.clear();
+        if (!in.waits.empty()) {
+          ++st.waiting_instrs;
+          st.waits += in.waits.size();
+          if (in.waits.size() > 1) ++st.multi_wait_instrs;
+          for (const auto& w : in.waits)
+            if (const auto* reg = std::get_if<std::string>(&w.ge)) regs[e].insert(*reg);
+          alu.push_back(issue_cost(window, in));
+        }
+        window.clear();
       }
     }
   }

@@ -43,8 +43,8 @@ Allocation allocate(const Program& spec, const AllocateOptions& options) {
   }
   Allocation out{api::detail::wrap(std::move(a->impl), d.name + " (" + to_string(options.strategy) + ")"), {}, {}};
   for (const auto& dec : a->decisions)
-    out.decisions.push_back(
-        Decision{dec.label, dec.scheme, dec.semaphore, dec.wait ? dec.wait->to_string() : "", dec.detail});
+    out.decisions.push_back(Decision{dec.label, allocator::to_string(dec.scheme), dec.semaphore,
+                                     dec.wait ? dec.wait->to_string() : "", dec.detail});
   out.notes = a->notes;
   return out;
 }

@@ -1,8 +1,9 @@
-// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers]
-//                        [--unroll LOOP]... [--spec-out FILE]: writes the impl program an allocation
-// strategy gives (docs/allocator.md); one line per dependency on stderr saying what it got and why.
-// With --unroll the spec is unrolled first (allocator/unroll.h) and the impl belongs to the
-// unrolled spec, which --spec-out writes so that `check` can verify the pair.
+// syncbisim allocate SPEC [--strategy S] [-o IMPL] [--text] [--prune-registers] [--barrier-fallback]
+//                        [--no-licm] [--no-cse] [--share-waits] [--unroll LOOP]... [--spec-out FILE]:
+// writes the impl program an allocation strategy gives (docs/allocator.md); one line per
+// dependency on stderr saying what it got and why. With --unroll the spec is unrolled first
+// (allocator/unroll.h) and the impl belongs to the unrolled spec, which --spec-out writes so that
+// `check` can verify the pair.
 #include <iostream>
 #include <memory>
 
@@ -20,7 +21,7 @@ namespace {
 struct AllocateArgs {
   std::string spec, out, strategy = "auto", spec_out;
   std::vector<std::string> unroll;
-  bool text = false, prune = false, share = false;
+  bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false, share = false;
 };
 
 int run(const AllocateArgs& a) {
@@ -53,7 +54,14 @@ int run(const AllocateArgs& a) {
       return input_error(d);
     }
   }
-  auto r = allocator::allocate(spec->program, spec->index, {*strategy, a.prune, a.share});
+  allocator::Options o;
+  o.strategy = *strategy;
+  o.prune_registers = a.prune;
+  o.barrier_fallback = a.barrier_fallback;
+  o.licm = !a.no_licm;
+  o.cse = !a.no_cse;
+  o.share_wait_values = a.share;
+  auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
     auto d = r.error();
     d.file = a.spec;
@@ -85,6 +93,10 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
   cmd->add_flag("--text", args->text, "write the text format instead of JSON");
   cmd->add_flag("--prune-registers", args->prune, "keep only registers some wait reads");
+  cmd->add_flag("--barrier-fallback", args->barrier_fallback,
+                "dependencies outside paper §5.2 get the paper's barrier fallback, not the extended closed forms");
+  cmd->add_flag("--no-licm", args->no_licm, "no loop-invariant code motion of wait values (paper §6.2)");
+  cmd->add_flag("--no-cse", args->no_cse, "no common-subexpression elimination of wait values (paper §6.2)");
   cmd->add_flag("--share-waits", args->share, "share common subexpressions of wait values in a stream (paper §6.2)");
   cmd->add_option("--unroll", args->unroll, "unroll this constant-trip loop first (repeatable; docs/formats.md names)");
   cmd->add_option("--spec-out", args->spec_out, "write the spec allocated (the unrolled one with --unroll) here");

@@ -22,7 +22,7 @@ namespace syncbisim::fuzz {
 // Which specs a campaign draws.
 enum class SpecMix : std::uint8_t {
   Allocatable,  // gen_spec with allocatable_only
-  Arbitrary,    // arbitrary dependencies (the fallback gets exercised)
+  Arbitrary,    // arbitrary dependencies (the closed forms beyond paper §5.2 get exercised)
   Mixed,        // each run picks one of the two from its seed
 };
 const char* to_string(SpecMix m);

@@ -101,7 +101,10 @@ model::Result<VariantPrograms> variant_programs(const model::Program& spec,
   for (std::size_t v = 0; v < 4; ++v) {
     // the barrier-free strategies with the ALU reduction of paper §6.2 that the paper's own
     // figures include (docs/timing.md)
-    auto a = allocator::allocate(*base, *ix, {kStrategy[v], false, v != 0 && o.share_wait_values});
+    // (the allocator's own LICM, which the paper's figures do not include, is off: docs/timing.md)
+    allocator::Options ao{kStrategy[v], false, v != 0 && o.share_wait_values};
+    ao.licm = ao.cse = false;
+    auto a = allocator::allocate(*base, *ix, ao);
     if (!a) return a.error();
     out.programs[v] = VariantProgram{*base, std::move(a->impl)};
   }
@@ -116,7 +119,9 @@ model::Result<VariantPrograms> variant_programs(const model::Program& spec,
     if (unrolled) {
       auto uix2 = model::ProgramIndex::build(*unrolled);
       if (!uix2) return uix2.error();
-      auto a = allocator::allocate(*unrolled, *uix2, {allocator::Strategy::PerLoop, false, o.share_wait_values});
+      allocator::Options ao{allocator::Strategy::PerLoop, false, o.share_wait_values};
+      ao.licm = ao.cse = false;
+      auto a = allocator::allocate(*unrolled, *uix2, ao);
       if (!a) return a.error();
       out.programs[4] = VariantProgram{std::move(*unrolled), std::move(a->impl)};
     } else {

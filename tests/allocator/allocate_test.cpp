@@ -184,7 +184,8 @@ TEST_CASE("Figure 1: resource figures of each strategy") {
   CHECK(st->regops_executed == 1 + 5 * 3);
 }
 
-TEST_CASE("auto: non-allocatable dependencies get barrier() that resets nothing, never a resetting one") {
+TEST_CASE(
+    "auto --barrier-fallback: non-allocatable dependencies get barrier() that resets nothing, never a resetting one") {
   const auto spec = load_text(R"(
 syncbisim spec/1
 engines E0 E1
@@ -196,9 +197,13 @@ loop A trip 2 {
 }
 dep P -> C distance A=1
 )");
-  const auto a = run(spec, Strategy::Auto);
+  allocator::Options o{Strategy::Auto, false};
+  o.barrier_fallback = true;
+  auto r = allocator::allocate(spec.program, spec.index, o);
+  REQUIRE(r.ok());
+  const auto& a = *r;
   REQUIRE(a.decisions.size() == 1);
-  CHECK(a.decisions[0].scheme == "fallback");
+  CHECK(a.decisions[0].scheme == allocator::Scheme::Fallback);
   const auto text = formats::write_text(a.impl);
   INFO(text);
   CHECK(text.find("barrier()") != std::string::npos);

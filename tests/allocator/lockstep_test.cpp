@@ -1,6 +1,7 @@
 // Every strategy's output against the spec in random lock-step runs (semantics::Lockstep):
-// the barrier-free strategies must be exact on allocatable programs, the barrier baseline and
-// the fallbacks may over-synchronize, and nothing may ever under-synchronize.
+// the barrier-free strategies must be exact wherever their decisions say so (every allocatable
+// program, and beyond paper §5.2 the extended closed forms), the barrier baseline may
+// over-synchronize, and nothing may ever under-synchronize.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -190,7 +191,10 @@ TEST_CASE("every strategy: valid, corresponding impls; exact where the paper say
         const semantics::SpecSystem ss(spec_code);
         const semantics::ImplSystem is(impl_code);
         const semantics::Lockstep both(ss, is);
-        const bool exact = allocatable && strategy != Strategy::Barrier;
+        // Beyond paper §5.2 the extended closed forms are exact too, wherever a decision says so.
+        bool exact = !divergent(c.spec) && strategy != Strategy::Barrier;
+        for (const auto& d : a->decisions) exact = exact && d.exact;
+        CHECK((!allocatable || divergent(c.spec) || strategy == Strategy::Barrier || exact));
         for (std::uint64_t seed = 1; seed <= 30; ++seed) {
           const auto o = walk(both, seed);
           const std::string seen = "seed " + std::to_string(seed) + ": " + o.what + (o.deadlock ? " deadlock" : "") +

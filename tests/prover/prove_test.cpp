@@ -62,7 +62,11 @@ TEST_CASE("prover: every barrier-free strategy's output on every figure and kern
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
     for (auto strategy : {allocator::Strategy::PerInstruction, allocator::Strategy::PerLoop,
                           allocator::Strategy::PerEngine, allocator::Strategy::Auto}) {
-      auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{strategy, false});
+      // The prover does not read registers hoisted out of a loop by LICM (computed before the
+      // loop, not in the consumer's region), so it is off here (docs/allocator.md).
+      allocator::Options o{strategy, false};
+      o.licm = false;
+      auto alloc = allocator::allocate(spec.program, spec.index, o);
       REQUIRE(alloc.ok());
       check_all_proved(test::prove_pair(spec, alloc->impl), rel + " " + allocator::to_string(strategy));
     }
@@ -108,7 +112,9 @@ TEST_CASE("prover: barrier allocations are safe and not exact, with an over-sync
 TEST_CASE("prover: the fallback of non-allocatable dependencies is safe, and over-synchronized at its barriers") {
   for (const auto& rel : specs_in({"corpus/nonallocatable"})) {
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
-    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{allocator::Strategy::Auto, false});
+    allocator::Options o{allocator::Strategy::Auto, false};
+    o.barrier_fallback = true;  // the paper's fallback (the default is the closed forms, below)
+    auto alloc = allocator::allocate(spec.program, spec.index, o);
     REQUIRE(alloc.ok());
     const auto r = test::prove_pair(spec, alloc->impl);
     INFO(rel);

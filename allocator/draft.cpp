@@ -1,0 +1,44 @@
+#include "allocator/draft.h"
+
+namespace syncbisim::allocator {
+
+Draft::Draft(const SpecFacts& facts)
+    : facts_(facts), regs_(facts.ix, reg_names_), plan_(facts.ix), decisions_(facts.spec.deps.size()) {}
+
+std::string Draft::semaphore(const std::string& prefix, const std::string& raw) {
+  auto n = sem_names_.fresh(prefix, raw);
+  plan_.semaphores.push_back(n);
+  return n;
+}
+
+void Draft::signal(model::InstrId instr, const std::string& sem) { plan_.instrs[instr].signal = model::Signal{sem, 1}; }
+
+model::Expr Draft::add_wait(model::InstrId consumer, const std::string& sem, const WaitValue& wv) {
+  const auto engine = facts_.ix.instrs[consumer].engine;
+  if (wv.mask) regs_.record_reads(*wv.mask, engine);
+  regs_.record_reads(wv.count, engine);
+  auto value = wv.threshold();
+  plan_.instrs[consumer].wanted.push_back(WantedWait{sem, value});
+  return value;
+}
+
+void Draft::decide(std::size_t dep, Scheme scheme, std::string semaphore, std::optional<model::Expr> wait,
+                   std::string detail, bool exact) {
+  decisions_[dep] = Decision{
+      dep, dep_label(facts_.spec.deps[dep]), scheme, std::move(semaphore), std::move(wait), std::move(detail), exact};
+}
+
+model::Result<Allocation> Draft::finish(bool prune, const Reductions& reductions) {
+  regs_.finalize(prune);
+  lower_waits(facts_, regs_, reg_names_, plan_, reductions);
+  Allocation out{emit_impl(facts_.spec, facts_.ix, plan_, regs_), {}, std::move(notes_)};
+  for (auto& d : decisions_) {
+    if (!d)
+      return model::make_error("", "allocator-bug",
+                               "dependency " + std::to_string(out.decisions.size()) + " was given no synchronization");
+    out.decisions.push_back(std::move(*d));
+  }
+  return out;
+}
+
+}  // namespace syncbisim::allocator

@@ -1,0 +1,23 @@
+#include "allocator/spec_facts.h"
+
+namespace syncbisim::allocator {
+
+SpecFacts::SpecFacts(const model::Program& s, const model::ProgramIndex& i)
+    : spec(s),
+      ix(i),
+      analysis(analysis::analyze_dependencies(s, i)),
+      layout(analysis::layout_of(s, i)),
+      counts(count_bodies(s, i)) {}
+
+std::string dep_label(const model::Dependency& d) {
+  std::string s = d.producer + " -> " + d.consumer + " {";
+  bool first = true;
+  for (const auto& [loop, k] : d.distance) {
+    if (k == 0) continue;
+    s += (first ? "" : ", ") + loop + ": " + std::to_string(k);
+    first = false;
+  }
+  return s + "}";
+}
+
+}  // namespace syncbisim::allocator

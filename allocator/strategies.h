@@ -1,0 +1,45 @@
+#pragma once
+// The strategy steps, one file each. Each reads the spec's facts and changes the draft only
+// through its interface (draft.h); state a strategy keeps for itself lives in its own type.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allocator/draft.h"
+#include "allocator/spec_facts.h"
+
+namespace syncbisim::allocator {
+
+// barrier_baseline.cpp: paper §3.4, every dependency.
+void allocate_barrier_baseline(const SpecFacts& facts, Draft& draft);
+
+// per_instruction.cpp: paper §5.3, one semaphore per producer of `deps`.
+void allocate_per_instruction(const SpecFacts& facts, Draft& draft, const std::vector<std::size_t>& deps);
+
+// per_loop.cpp: the semaphore of a (loop, engine) pair, declared on first use and signalled by
+// every instruction of that engine directly in the loop's body (paper §5.5).
+class LoopSemaphores {
+ public:
+  LoopSemaphores(const SpecFacts& facts, Draft& draft) : facts_(facts), draft_(draft) {}
+  const std::string& of(model::LoopId l, model::EngineId e);
+  // Every pair with an instruction, as the paper's Figure 8 does (s1 there has no consumer).
+  void declare_all();
+
+ private:
+  const SpecFacts& facts_;
+  Draft& draft_;
+  std::map<std::pair<model::LoopId, model::EngineId>, std::string> names_;
+};
+// `why` is appended to each decision (e.g. why per-engine gave the dependency per-loop).
+void allocate_per_loop(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems, const std::vector<std::size_t>& deps,
+                       const std::string& why = "");
+
+// per_engine.cpp: paper §6.1; dependencies it cannot decode go per-loop through `sems`.
+void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems,
+                         const std::vector<std::size_t>& deps);
+
+// fallback.cpp: non-resetting barriers for dependencies that are not allocatable.
+void allocate_fallback(const SpecFacts& facts, Draft& draft, const std::vector<std::size_t>& deps);
+
+}  // namespace syncbisim::allocator
