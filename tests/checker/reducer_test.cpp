@@ -1,7 +1,9 @@
 // Which steps the reductions take alone (checker/detail/reducer.h, docs/checker.md "Reductions"),
 // at the states that matter: an engine whose last instruction in flight stands between it and a
 // barrier. That the reductions keep every verdict and violation is the properties of
-// reduction_test.cpp and the corpus pairs corpus/bugs/drain_*.sb.
+// reduction_test.cpp, the corpus test (both modes on every corpus pair, among them
+// corpus/good/nested_forward_offset1_per_instruction.impl.sb, the pair this was found on) and
+// tests/cli/check_reduction_barrier_drain.case.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -18,7 +20,7 @@ using semantics::StepKind;
 
 namespace {
 
-// corpus/bugs/drain_unrelated_instr.sb: E0 waits at the barrier for C, which X does not need.
+// E0 waits at the barrier for C, which X does not need: once P has retired, X is owed nothing.
 constexpr const char* kSpec = R"(syncbisim spec/1
 engines E0 E1
 E0: P X
@@ -32,7 +34,7 @@ E0: P barrier() X
 E1: C barrier()
 )";
 
-// corpus/bugs/drain_after_choice.sb: E1 reaches its barrier through L's head, with C in flight.
+// E1 reaches its barrier through L's head, with C in flight.
 constexpr const char* kChoiceSpec = R"(syncbisim spec/1
 engines E0 E1
 E1: C
