@@ -65,7 +65,7 @@ CheckResult Exhaustive::run() {
       if (hit) break;
       if (depth >= max_depth_) continue;
     }
-    const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
+    const Step* only = opt_.reduction ? reducer_.eager(s, steps) : nullptr;
     if (only) {
       enqueue(successors_.build(*only), id);
       ++r.transitions;
