@@ -155,8 +155,31 @@ class Encoder {
   void add_frontier_facts();
   void add_landmark(std::size_t dep);
   void add_barrier_bounds();
-  // Per case (guard), each instruction's executions before the release before barrier f.
-  std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> barrier_before(const Found& f);
+  // Per case (guard), each instruction's executions before some barrier.
+  using Counts = std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>>;
+  // ... before the release before barrier f.
+  Counts barrier_before(const Found& f);
+  // One iteration of a loop m that ran before a point q of the walk (m a loop of q's anchor's
+  // body, q the point after m's statement): the nth from the end of m's trip there. What ran in
+  // it is unknowns bounded by the trip rules (and fixed in the constant-trip family).
+  struct LoopIteration {
+    model::LoopId m = model::kTop;
+    std::string tag;  // names its unknowns
+    smt::Term index;  // entries of m on the consumer's engine before this iteration
+    smt::Term exists;
+    std::map<model::LoopId, smt::Term> trips;  // of m's child loops
+    std::map<model::InstrId, smt::Term> runs;  // executions of instructions below them
+  };
+  LoopIteration iteration_of(const Found& f, std::uint32_t nth);
+  smt::Term trip_in(LoopIteration& it, model::LoopId child);
+  // Executions of i in that iteration: all of them, or those after a place of m's body (just
+  // before statement `stmt`, or just after the `ordinal`-th barrier of block `stmt`).
+  smt::Term runs_in(LoopIteration& it, model::InstrId i);
+  smt::Term after_in(LoopIteration& it, model::InstrId i, std::uint32_t stmt, std::optional<std::uint32_t> ordinal);
+  // ... before the release before the barrier ending iteration `it` of loop f.ended, given each
+  // instruction's executions before that barrier.
+  Counts release_before_end(LoopIteration& it, const Found& f, std::uint32_t nth,
+                            const std::map<model::InstrId, smt::Term>& at_end);
 
   struct DepTerms {
     const analysis::DependencyInfo* info = nullptr;
