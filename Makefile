@@ -1,5 +1,6 @@
 # `make demo` and `make test` work from a fresh Debian 12 machine: they install what is missing
 # (as root; otherwise they print the apt-get line to run), configure, build into build/, then run.
+# `make demo` builds only the syncbisim executable it runs; `make test` builds everything.
 BUILD  ?= build
 JOBS   ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
@@ -7,7 +8,7 @@ PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3
             doctest-dev nlohmann-json3-dev libcli11-dev graphviz librsvg2-bin \
             python3 python3-dev pybind11-dev python3-pybind11 python3-pytest
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build tool demo test bench clean
 
 all: build
 
@@ -30,13 +31,16 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+tool: configure
+	@cmake --build $(BUILD) --target syncbisim -j $(JOBS)
+
+demo: tool
 	./$(BUILD)/syncbisim demo
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-bench: build
+bench: configure
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
 	@for b in $(BUILD)/bench/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b"; done
 	@echo "== bench/bench_python_allocator.py" && PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/bench_python_allocator.py

@@ -2,7 +2,7 @@
 // Static counts of a spec's loop bodies the closed forms need (paper §5.5 and §6.1): for every
 // loop ℓ and engine E, N_ℓ(E) = the instructions of E directly in ℓ's body (nested loops not
 // counted), the position K of each instruction among them, and where every statement sits in
-// its parent's normalized body (consecutive blocks are one statement, semantics.md §1).
+// its parent's normalized body (consecutive blocks are one statement, docs/semantics.md §1).
 #include <cstdint>
 #include <vector>
 

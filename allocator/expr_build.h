@@ -10,7 +10,7 @@ namespace syncbisim::allocator {
 
 model::Expr num(std::uint64_t v);
 model::Expr add(const model::Expr& a, const model::Expr& b);
-model::Expr sub(const model::Expr& a, const model::Expr& b);  // truncated at 0 (semantics.md §4)
+model::Expr sub(const model::Expr& a, const model::Expr& b);  // truncated at 0 (docs/semantics.md §4)
 model::Expr mul(const model::Expr& a, const model::Expr& b);
 model::Expr isgt(const model::Expr& a, const model::Expr& b);
 

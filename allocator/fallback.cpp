@@ -1,5 +1,5 @@
 // Non-allocatable dependencies (paper §5.2 ends: "fall back to the barrier-based scheme"), done so
-// that the barrier-free waits stay right: a barrier with an EMPTY reset list (semantics.md §6:
+// that the barrier-free waits stay right: a barrier with an EMPTY reset list (docs/semantics.md §6:
 // a barrier resetting every semaphore would destroy the monotone counts the other waits read).
 //
 // Let L be the outermost common loop where the distance is non-zero (S for a zero-distance

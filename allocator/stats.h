@@ -1,5 +1,5 @@
 #pragma once
-// Resource figures of an impl program (semantics.md §7, paper Table 1 and 2), computed from the
+// Resource figures of an impl program (docs/semantics.md §7, paper Table 1 and 2), computed from the
 // program text alone, so they apply to hand-written impls too. docs/allocator.md defines each.
 #include <cstdint>
 #include <map>

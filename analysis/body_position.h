@@ -2,7 +2,7 @@
 // Where each instruction sits in the statement tree, in the terms paper §5.2 needs: for every
 // loop on its path, which top-level statement of that loop's (normalized) body holds it, and
 // its place among its engine's instructions in its straight-line region. Consecutive blocks
-// count as one statement (semantics.md §1), so positions do not depend on how a file split
+// count as one statement (docs/semantics.md §1), so positions do not depend on how a file split
 // a region into blocks.
 #include <cstdint>
 #include <vector>

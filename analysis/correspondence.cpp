@@ -11,7 +11,7 @@ namespace {
 using model::Diagnostic;
 using model::Status;
 
-// A statement list seen the way semantics.md §1 reads it: maximal runs of blocks become one
+// A statement list seen the way docs/semantics.md §1 reads it: maximal runs of blocks become one
 // region with per-engine datapath instructions (register operations and barriers are the
 // impl's own and do not count); a region without instructions disappears.
 struct Region {

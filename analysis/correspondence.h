@@ -1,5 +1,5 @@
 #pragma once
-// Structural correspondence of an impl to its spec (semantics.md §5): same engines, same loop
+// Structural correspondence of an impl to its spec (docs/semantics.md §5): same engines, same loop
 // tree (loop and cond ids, nesting, order), the same per-engine datapath instruction sequence
 // between loop statements (consecutive blocks merge per engine), and trips that agree where
 // the impl gives them. The first difference is reported with the impl's place.

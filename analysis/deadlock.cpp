@@ -38,7 +38,7 @@ std::vector<bool> uniform_instrs(const model::ProgramIndex& ix) {
 // Same-iteration dependencies whose consumer instance needs the producer's instance of the
 // same iteration of S: all-zero distance and P = S, or P nested before the consumer. (A
 // nested backward or exclusive-branch producer owes nothing for the current iteration:
-// semantics.md §2 counts only iterations of P started so far.)
+// docs/semantics.md §2 counts only iterations of P started so far.)
 bool same_iteration_edge(const DependencyInfo& d) {
   if (!std::all_of(d.distance.begin(), d.distance.end(), [](std::uint32_t k) { return k == 0; })) return false;
   return d.P == d.S || (d.forward && !d.exclusive_branches);

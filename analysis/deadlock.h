@@ -1,5 +1,5 @@
 #pragma once
-// Certain deadlocks of a spec (semantics.md §5): cycles in the graph whose edges are
+// Certain deadlocks of a spec (docs/semantics.md §5): cycles in the graph whose edges are
 // same-iteration dependencies and per-engine program order. Built on Boost.Graph; the
 // soundness argument is in docs/analysis.md ("Deadlock detection").
 #include <vector>

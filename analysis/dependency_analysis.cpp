@@ -26,7 +26,7 @@ std::string where_of(const model::Dependency& d, std::size_t i) {
 std::string name_of(const model::Dependency& d) { return d.producer + " -> " + d.consumer; }
 
 // The most iterations one trip of `l` can run on any engine. A branch loop runs 0 or 1 times
-// (its rule chooses the branch, not a count: semantics.md §1).
+// (its rule chooses the branch, not a count: docs/semantics.md §1).
 std::uint32_t max_trip(const model::LoopInfo& l) {
   if (l.kind != model::LoopKind::Loop || !l.trip) return 1;
   std::uint32_t m = model::choice_max(l.trip->uniform);
@@ -57,7 +57,7 @@ void order_in_S(const model::ProgramIndex& ix, const BodyLayout& layout, Depende
   info.forward = ix.loops[branch].kind == model::LoopKind::CondThen;  // then is written first
 }
 
-// semantics.md §6: the allocatable class, or why there is none.
+// docs/semantics.md §6: the allocatable class, or why there is none.
 void classify(const model::ProgramIndex& ix, DependencyInfo& info) {
   for (std::size_t i = 0; i + 1 < info.common.size(); ++i)
     if (info.distance[i] != 0) {
@@ -123,14 +123,14 @@ void warn(const model::ProgramIndex& ix, const model::Dependency& dep, std::size
       return;
     }
   }
-  // semantics.md §2 counts only iterations of P started so far, so a nested backward
+  // docs/semantics.md §2 counts only iterations of P started so far, so a nested backward
   // dependency at offset 0 asks for exactly what offset 1 asks for after the first
   // iteration: most likely the offset is a mistake (docs/analysis.md).
   const bool carried_at_S =
       std::all_of(info.distance.begin(), info.distance.end() - 1, [](std::uint32_t d) { return d == 0; });
   if (carried_at_S && info.P != info.S && !info.forward && !info.exclusive_branches && info.offset == 0)
     out.push_back({where_of(dep, i), "dependency " + name_of(dep) +
-                                         " is nested backward with offset 0: by semantics.md §2 it "
+                                         " is nested backward with offset 0: by docs/semantics.md §2 it "
                                          "binds like offset 1 (the paper calls it unsatisfiable)"});
 }
 
@@ -143,23 +143,13 @@ DependencyAnalysis analyze_dependencies(const model::Program& spec, const model:
     const auto& dep = spec.deps[i];
     DependencyInfo info;
     info.dep_index = i;
-    const auto p = ix.instr(dep.producer), c = ix.instr(dep.consumer);
-    if (!p || !c) {  // ProgramIndex::build rejects this; stay total anyway
+    auto shape = model::shape_of(dep, ix);
+    if (!shape) {  // ProgramIndex::build rejects this; stay total anyway
       info.reason = "unknown instruction in dependency " + name_of(dep);
       out.deps.push_back(std::move(info));
       continue;
     }
-    info.producer = *p;
-    info.consumer = *c;
-    info.producer_engine = ix.instrs[*p].engine;
-    info.consumer_engine = ix.instrs[*c].engine;
-    info.P = ix.instrs[*p].parent;
-    info.S = ix.common(info.P, ix.instrs[*c].parent);
-    info.common = ix.path(info.S);
-    for (const auto l : info.common) {
-      const auto it = dep.distance.find(ix.loops[l].name);
-      info.distance.push_back(it == dep.distance.end() ? 0 : it->second);
-    }
+    static_cast<model::DependencyShape&>(info) = std::move(*shape);
     info.offset = info.distance.back();
     order_in_S(ix, layout, info);
     classify(ix, info);

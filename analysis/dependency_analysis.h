@@ -1,5 +1,5 @@
 #pragma once
-// Static analysis of a spec's dependencies (paper §5.1-5.2, semantics.md §2 and §6): for each
+// Static analysis of a spec's dependencies (paper §5.1-5.2, docs/semantics.md §2 and §6): for each
 // Dependency its common loops, S, P, the offset at S, forward/backward, and its allocatable class
 // or the reason it is not allocatable. Built on a Boost.Graph dependency graph, which also gives
 // the certain deadlocks: cycles of same-iteration dependencies and program order.
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/dependency_shape.h"
 #include "model/index.h"
 #include "model/program.h"
 
@@ -21,16 +22,12 @@ enum class DepClass : std::uint8_t {
 
 const char* to_string(DepClass c);
 
-struct DependencyInfo {
+// A dependency's place in the tree (model::DependencyShape: P, S, the common loops, the distance
+// on each), and what the analysis finds about it.
+struct DependencyInfo : model::DependencyShape {
   std::size_t dep_index = 0;  // position in Program::deps
-  model::InstrId producer = 0, consumer = 0;
-  model::EngineId producer_engine = 0, consumer_engine = 0;
-  std::vector<model::LoopId> common;    // @top .. S, outermost first
-  std::vector<std::uint32_t> distance;  // one per common loop
-  model::LoopId S = model::kTop;        // innermost common loop
-  model::LoopId P = model::kTop;        // producer's parent loop
-  std::uint32_t offset = 0;             // distance at S (k)
-  bool forward = true;                  // paper §5.2 order in S's body
+  std::uint32_t offset = 0;   // distance at S (k)
+  bool forward = true;        // paper §5.2 order in S's body
   // Producer and consumer in different branches of one cond directly in S's body: never both
   // run in one S iteration, so r_P is exact for k = 0 and k = 1 whatever the textual order
   // (docs/analysis.md, "Exclusive branches").

@@ -1,7 +1,7 @@
 #pragma once
 // Registers an impl reads on an engine that writes them nowhere on that engine: they are always 0
-// there (registers are per engine, semantics.md §4), which is almost always a mistake — a name
-// typed wrong, or a counter maintained on another engine only (formats.md "Warnings").
+// there (registers are per engine, docs/semantics.md §4), which is almost always a mistake — a name
+// typed wrong, or a counter maintained on another engine only (docs/formats.md "Warnings").
 #include <vector>
 
 #include "analysis/dependency_analysis.h"

@@ -1,4 +1,4 @@
-// The checker on a kernel-sized program (issue 5 "Performance"): product states per second and
+// The checker on a kernel-sized program (docs/checker.md "Performance"): product states per second and
 // bytes per stored state, with and without reductions, and the reduction factor.
 // Usage: bench_checker [SPEC [STRATEGY [SECONDS]]] (default: corpus/kernels/stress_5engine.json,
 // per-loop, 60 s cap for the unreduced search; 0 skips it).

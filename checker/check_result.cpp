@@ -34,9 +34,11 @@ Verdict verdict_of(const std::vector<Violation>& vs, bool complete) {
   bool under = false, over = false, spec_dead = false;
   for (const auto& v : vs) {
     under = under || v.kind == ViolationKind::UnderSync;
-    // A deadlock of the implementation alone is over-synchronization (semantics.md §5).
-    over = over || v.kind == ViolationKind::OverSync || (v.kind == ViolationKind::Deadlock && !v.spec_deadlocks_too);
-    spec_dead = spec_dead || (v.kind == ViolationKind::Deadlock && v.spec_deadlocks_too);
+    // A deadlock of the implementation alone is over-synchronization (docs/semantics.md §5). One where
+    // the spec's own search was cut is neither for sure: alone it leaves the verdict inconclusive.
+    const bool dead = v.kind == ViolationKind::Deadlock && !v.spec_search_cut;
+    over = over || v.kind == ViolationKind::OverSync || (dead && !v.spec_deadlocks_too);
+    spec_dead = spec_dead || (dead && v.spec_deadlocks_too);
   }
   if (under) return Verdict::UnderSynchronized;
   if (over) return Verdict::OverSynchronized;

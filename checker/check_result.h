@@ -1,5 +1,5 @@
 #pragma once
-// What a check finds (semantics.md §5, formats.md "check --json").
+// What a check finds (docs/semantics.md §5, docs/formats.md "check --json").
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,7 +11,7 @@ namespace syncbisim::checker {
 
 enum class Verdict : std::uint8_t { Bisimilar, OverSynchronized, UnderSynchronized, SpecDeadlock, Inconclusive };
 const char* to_string(Verdict v);
-// formats.md: 0 holds, 1 a violation was found, 3 inconclusive.
+// docs/formats.md: 0 holds, 1 a violation was found, 3 inconclusive.
 int exit_status(Verdict v);
 
 enum class ViolationKind : std::uint8_t { UnderSync, OverSync, Deadlock };
@@ -23,6 +23,7 @@ struct Violation {
   std::optional<semantics::InstrId> instr;  // the instruction the engine stands before, if any
   semantics::Mismatch mismatch;             // under-sync and over-sync
   bool spec_deadlocks_too = false;          // deadlock: the spec is stuck there as well (§7.5)
+  bool spec_search_cut = false;             // deadlock: unknown whether the spec is stuck too (a limit)
   std::vector<semantics::EngineId> stuck;   // deadlock: engines not finished
   std::vector<semantics::Step> trace;       // visible steps from the initial state
 };

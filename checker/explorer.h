@@ -1,5 +1,5 @@
 #pragma once
-// The differential bisimulation checker (semantics.md §5): explores the lock-step product of
+// The differential bisimulation checker (docs/semantics.md §5): explores the lock-step product of
 // the spec and the impl and classifies every reachable state. Exhaustive mode is a breadth-first
 // search over a visited set, so each violation's trace is a shortest one (in steps of the
 // explored graph); random mode runs seeded walks with the same checks at every step.
@@ -11,6 +11,8 @@
 #include "semantics/lockstep.h"
 
 namespace syncbisim::checker {
+
+class Coverage;  // checker/coverage.h
 
 struct Progress {
   std::uint64_t states = 0;
@@ -32,6 +34,9 @@ struct CheckOptions {
   std::uint64_t seed = 1;
   std::uint64_t depth = 100000;
   std::function<void(const Progress&)> progress;  // called about every 2 seconds
+  // check --coverage: sees every explored state (a search of the full state space when
+  // `reduction` is off; the states the reduced search visits otherwise).
+  Coverage* coverage = nullptr;
 };
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);

@@ -57,6 +57,7 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
     j["engine"] = sp.engines[v.engine];
     j["instr"] = v.instr ? nlohmann::json(sp.instrs[*v.instr].name) : nlohmann::json(nullptr);
     j["spec_deadlocks_too"] = v.spec_deadlocks_too;
+    if (v.spec_search_cut) j["spec_search_cut"] = true;
     j["stuck"] = nlohmann::json::array();
     for (auto e : v.stuck) j["stuck"].push_back(sp.engines[e]);
     j["dependency"] = nullptr;
@@ -84,9 +85,12 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
     const auto& v = r.violations[i];
     out += "\nviolation " + std::to_string(i + 1) + ": " + headline(sp, v) + "\n";
     if (v.kind == ViolationKind::Deadlock) {
-      out += v.spec_deadlocks_too
-                 ? "  the spec deadlocks here too: the dependency graph or the control flow is at fault\n"
-                 : "  only the implementation deadlocks: over-synchronization\n";
+      if (v.spec_search_cut)
+        out += "  unknown whether the spec deadlocks here too: its own search was cut (see the limit)\n";
+      else
+        out += v.spec_deadlocks_too
+                   ? "  the spec deadlocks here too: the dependency graph or the control flow is at fault\n"
+                   : "  only the implementation deadlocks: over-synchronization\n";
       out += "  stuck:";
       for (auto e : v.stuck) out += " " + sp.engines[e];
       out += "\n";
@@ -113,6 +117,7 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
 
 nlohmann::json render_json(const semantics::Lockstep& both, const model::Program& spec, const CheckResult& r) {
   nlohmann::json j;
+  j["syncbisim"] = "check/1";  // docs/schema/check.schema.json
   j["verdict"] = to_string(r.verdict);
   j["exhaustive"] = r.exhaustive;
   j["states"] = r.states;
@@ -128,6 +133,7 @@ nlohmann::json render_json(const semantics::Lockstep& both, const model::Program
 nlohmann::json traces_json(const semantics::Lockstep& both, const CheckResult& r) {
   const auto& ip = both.impl().program();
   nlohmann::json j;
+  j["syncbisim"] = "traces/1";  // docs/schema/trace.schema.json
   j["violations"] = nlohmann::json::array();
   for (const auto& v : r.violations) {
     nlohmann::json one;

@@ -1,5 +1,5 @@
 #pragma once
-// Compact encoding of a lock-step product state (issue 5, "State storage"). The state splits
+// Compact encoding of a lock-step product state (docs/checker.md, "State storage"). The state splits
 // into one part per engine and one global part; each part is a short sequence of 32-bit words.
 // Parts repeat across states far more than whole states do, so the explorer interns them
 // (checker/part_table.h) and stores a state as one part id per part ("tree compression" in the

@@ -1,6 +1,6 @@
 #pragma once
 // How traces look to people and to tools: one column per engine, the way the paper's Figure 1
-// draws an execution, and the JSON event list of formats.md.
+// draws an execution, and the JSON event list of docs/formats.md.
 #include <string>
 #include <vector>
 
@@ -45,7 +45,7 @@ std::string parting_text(const semantics::CompiledProgram& spec, const semantics
 // "over-synchronization: E1 may issue I2 in the spec but not in the impl" with both sides' numbers.
 std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                               const semantics::Mismatch& m);
-// The "dependency", "spec" and "impl" parts of a violation (formats.md check --json).
+// The "dependency", "spec" and "impl" parts of a violation (docs/formats.md "check --json").
 nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                                 const model::Program& spec_program, const semantics::Mismatch& m);
 

@@ -50,7 +50,8 @@ int check_all_trips(const AllTripsArgs& a) {
   for (const auto& c : proved.consumers) proved_n += c.answer == prover::Answer::Proved;
   const auto bound = "trips capped at " + std::to_string(cap) + (capped ? "" : " (no range was cut)");
   if (a.json) {
-    nlohmann::json j{{"verdict", verdict},
+    nlohmann::json j{{"syncbisim", "check-all-trips/1"},
+                     {"verdict", verdict},
                      {"all_trip_counts", v.all_trip_counts},
                      {"found_by", v.from_prover ? "prover" : "explorer"},
                      {"not_proved", v.not_proved},

@@ -263,7 +263,8 @@ nlohmann::json batch_json(const std::vector<BatchResult>& results, double second
     }
     pairs.push_back(std::move(j));
   }
-  return nlohmann::json{{"pairs", pairs},
+  return nlohmann::json{{"syncbisim", "check-batch/1"},
+                        {"pairs", pairs},
                         {"summary",
                          {{"pairs", results.size()},
                           {"mismatches", mismatches},

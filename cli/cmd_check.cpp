@@ -1,4 +1,4 @@
-// syncbisim check SPEC IMPL: the differential bisimulation check (semantics.md §5).
+// syncbisim check SPEC IMPL: the differential bisimulation check (docs/semantics.md §5).
 #include <unistd.h>
 
 #include <chrono>
@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "checker/coverage.h"
 #include "checker/explorer.h"
 #include "checker/report.h"
 #include "cli/all_trips.h"
@@ -30,6 +31,7 @@ struct CheckArgs {
   bool no_reduction = false;
   bool quiet = false;
   bool all_trips = false;
+  bool coverage = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
@@ -101,6 +103,11 @@ int check(const CheckArgs& a) {
   auto o = check_options(a);
   ProgressLine progress(a.quiet);
   if (progress.enabled()) o.progress = [&](const checker::Progress& p) { progress.show(progress_line(p, a)); };
+  std::optional<checker::Coverage> coverage;
+  if (a.coverage) {
+    coverage.emplace(both);
+    o.coverage = &*coverage;
+  }
   const auto r = checker::check(*pair->checked, o);
   progress.finish();
   if (!a.trace_out.empty()) {
@@ -120,9 +127,11 @@ int check(const CheckArgs& a) {
   if (a.json) {
     auto j = checker::render_json(both, pair->spec.program, r);
     if (price) j["price"] = latency::price_json(*price);
+    if (coverage) j["coverage"] = coverage->render_json();
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << checker::render_text(both, pair->spec.program, r) << (price ? latency::price_text(*price) : "");
+    if (coverage) std::cout << "\n" << coverage->render_text();
   }
   return checker::exit_status(r.verdict);
 }
@@ -152,6 +161,9 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
   cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");
+  cmd->add_flag("--coverage", a->coverage,
+                "list each dependency with whether it ever held its consumer back, and each wait with whether it "
+                "ever blocked, over the explored states");
   cmd->add_flag("--all-trips", a->all_trips,
                 "one verdict for every trip count: the prover on every consumer plus the explorer at trips capped by "
                 "--max-trip (default 3)");

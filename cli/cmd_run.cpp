@@ -38,7 +38,8 @@ int run(const RunArgs& a) {
     const semantics::SpecSystem sys(code);
     const auto r = semantics::run_spec(sys, a.seed, a.max_steps);
     if (a.json) {
-      nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
+      nlohmann::json j{{"syncbisim", "run/1"},
+                       {"outcome", semantics::to_string(r.outcome)},
                        {"seed", a.seed},
                        {"events", checker::events_to_json(code, r.events, view)}};
       for (auto e : r.stuck) j["stuck"].push_back(code.engines[e]);
@@ -74,7 +75,8 @@ int run(const RunArgs& a) {
   if (!a.svg.empty())
     if (const int s = write_run_svg(a.svg, both, r); s != 0) return s;
   if (a.json) {
-    nlohmann::json j{{"outcome", semantics::to_string(r.outcome)},
+    nlohmann::json j{{"syncbisim", "run/1"},
+                     {"outcome", semantics::to_string(r.outcome)},
                      {"seed", a.seed},
                      {"events", checker::events_to_json(pair->impl_code(), r.events, view)}};
     if (r.mismatch)

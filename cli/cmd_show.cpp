@@ -1,6 +1,6 @@
 // syncbisim show FILE [--json|--text|--dot]: load a program (JSON or text) and print it in one
 // of the formats. Bad input: one line "FILE: PLACE: message [rule]" on stderr, exit 2, no stdout
-// (formats.md "Bad input").
+// (docs/formats.md "Bad input").
 #include <iostream>
 #include <memory>
 #include <string>
@@ -28,7 +28,7 @@ void add_show(CLI::App& app, Context& ctx) {
   auto opts = std::make_shared<ShowOptions>();
   auto* cmd = app.add_subcommand("show", "Print a program as text (default), canonical JSON or Graphviz dot");
   cmd->add_option("FILE", opts->file, "A spec or impl program (JSON or the text format)")->required();
-  auto* json = cmd->add_flag("--json", opts->json, "Print canonical JSON (formats.md)");
+  auto* json = cmd->add_flag("--json", opts->json, "Print canonical JSON (docs/formats.md)");
   auto* text = cmd->add_flag("--text", opts->text, "Print the text format (the default)");
   auto* dot = cmd->add_flag("--dot", opts->dot, "Print a Graphviz digraph");
   json->excludes(text)->excludes(dot);

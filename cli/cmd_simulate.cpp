@@ -67,6 +67,7 @@ void print_text(const timing::Simulation& s, const semantics::CompiledProgram& c
 
 nlohmann::json to_json(const timing::Simulation& s, const semantics::CompiledProgram& code) {
   nlohmann::json j;
+  j["syncbisim"] = "simulate/1";  // docs/schema/simulate.schema.json
   j["makespan"] = s.makespan;
   j["clock_ghz"] = s.clock_ghz;
   j["deadlock"] = s.deadlock;

@@ -67,8 +67,11 @@ int run(const StatsArgs& a) {
     if (!impl) return status;
     auto s = allocator::compute_stats(impl->program, impl->index, *trips);
     if (!s) return input_error(s.error());
-    if (a.json) std::cout << to_json(*s).dump(2) << "\n";
-    else print_text(*s);
+    if (a.json) {
+      auto j = to_json(*s);
+      j["syncbisim"] = "stats/1";  // docs/schema/stats.schema.json
+      std::cout << j.dump(2) << "\n";
+    } else print_text(*s);
     return 0;
   }
   auto spec = load_spec(a.compare, status);
@@ -103,7 +106,7 @@ int run(const StatsArgs& a) {
                   static_cast<unsigned long long>(s->code_bytes));
     table += line;
   }
-  if (a.json) std::cout << rows.dump(2) << "\n";
+  if (a.json) std::cout << nlohmann::json{{"syncbisim", "stats-compare/1"}, {"rows", rows}}.dump(2) << "\n";
   else std::cout << table;
   return 0;
 }

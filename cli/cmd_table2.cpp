@@ -113,8 +113,8 @@ int run(const Table2Args& a) {
     rows.push_back(std::move(*row));
   }
   if (a.json) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& r : rows) out.push_back(to_json(r));
+    nlohmann::json out{{"syncbisim", "table2/1"}, {"rows", nlohmann::json::array()}};
+    for (const auto& r : rows) out["rows"].push_back(to_json(r));
     std::cout << out.dump(2) << "\n";
   } else {
     std::cout << latency::render_text(rows);

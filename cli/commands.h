@@ -1,6 +1,6 @@
 #pragma once
 // Each subcommand registers itself on the app and leaves its exit status in `status`
-// (0 holds, 1 violation found, 2 bad usage or input, 3 inconclusive: formats.md).
+// (0 holds, 1 violation found, 2 bad usage or input, 3 inconclusive: docs/formats.md).
 #include <CLI/CLI.hpp>
 
 namespace syncbisim::cli {

@@ -32,7 +32,7 @@ void warn(const std::string& file, const analysis::Warning& w) {
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status) {
   auto spec = load_kind(path, model::ProgramKind::Spec, status);
   if (spec) {
-    // Warnings go to stderr (formats.md): dependencies that never bind, certain deadlocks.
+    // Warnings go to stderr (docs/formats.md): dependencies that never bind, certain deadlocks.
     const auto a = analysis::analyze_dependencies(spec->program, spec->index);
     for (const auto& w : a.warnings) warn(path, w);
     for (const auto& d : a.deadlocks) warn(path, analysis::Warning{"", d.message});

@@ -1,6 +1,6 @@
 #pragma once
 // Loading the programs a command works on, with every input error turned into the one line
-// formats.md asks for (FILE: PLACE: message [rule]) on stderr and exit status 2.
+// docs/formats.md asks for (FILE: PLACE: message [rule]) on stderr and exit status 2.
 #include <memory>
 #include <optional>
 #include <string>

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return 2;  // bad usage (formats.md)
+    return 2;  // bad usage (docs/formats.md)
   }
   return ctx.status;
 }

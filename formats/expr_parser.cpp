@@ -14,7 +14,7 @@ using model::Expr;
 using model::ExprOp;
 
 // Parentheses and isgt(...) calls nest at most this deep: recursion is bounded before it starts
-// (formats.md "Bad input": no crash on any input).
+// (docs/formats.md "Bad input": no crash on any input).
 constexpr int kMaxDepth = 200;
 // Expr::binary copies its operands, so very long expressions would cost quadratic time; no
 // allocation needs more than a handful of operators (paper §6.1: O(D) per issue).
@@ -132,7 +132,7 @@ class ExprParser {
       if (name == "isgt" && !at_end() && s_[pos_] == '(') return call(depth);
       return Expr::reg(std::move(name));
     }
-    fail(c == '-' ? "no negative numbers: values are naturals (semantics.md §4)"
+    fail(c == '-' ? "no negative numbers: values are naturals (docs/semantics.md §4)"
                   : "unexpected '" + std::string(1, c) + "'",
          "bad-expr");
     return std::nullopt;

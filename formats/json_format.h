@@ -1,5 +1,5 @@
 #pragma once
-// The canonical JSON format of formats.md ("spec/1" and "impl/1"). Places in errors are JSON
+// The canonical JSON format of docs/formats.md ("spec/1" and "impl/1"). Places in errors are JSON
 // pointers. The reader is strict: unknown fields are errors except on the object form of a
 // spec block item, whose extra fields are kept (model::Instr::extra).
 #include <string>

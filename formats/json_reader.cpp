@@ -1,4 +1,4 @@
-// read_json: the canonical JSON format of formats.md, read strictly. Every node gets a Loc
+// read_json: the canonical JSON format of docs/formats.md, read strictly. Every node gets a Loc
 // holding its JSON pointer, so later checks (model::ProgramIndex) can name the place.
 #include <nlohmann/json.hpp>
 
@@ -48,7 +48,7 @@ void expect_array(const ordered_json& j, const std::string& at, const std::strin
   if (!j.is_array()) fail(at, "bad-type", what + " must be an array, not " + type_name(j));
 }
 
-// Strictness (formats.md): a field this version does not define is an error, not ignored.
+// Strictness (docs/formats.md): a field this version does not define is an error, not ignored.
 void only_fields(const ordered_json& obj, const std::string& at, std::initializer_list<const char*> allowed) {
   for (const auto& [key, value] : obj.items()) {
     bool known = false;
@@ -166,7 +166,7 @@ class JsonReader {
     Cond c;
     c.loc = Loc{at};
     c.id = string_of(j["cond"], child(at, "cond"), "a cond id");
-    // formats.md: "any" is the default in a spec; an impl leaves it to its spec, like trips.
+    // docs/formats.md: "any" is the default in a spec; an impl leaves it to its spec, like trips.
     if (j.contains("taken")) c.taken = trip(j["taken"], child(at, "taken"), true);
     else if (p_.kind == ProgramKind::Spec) c.taken = TripRule{RangeTrip{0, 1}, {}, false};
     if (j.contains("then")) c.then_body = body(j["then"], child(at, "then"), "a then branch");
@@ -263,7 +263,7 @@ class JsonReader {
       Instr in;
       in.loc = Loc{at};
       in.id = string_of(j["id"], child(at, "id"), "an instruction id");
-      // formats.md: extra fields are kept for tools (cost models) and ignored by the semantics.
+      // docs/formats.md: extra fields are kept for tools (cost models) and ignored by the semantics.
       for (const auto& [key, value] : j.items())
         if (key != "id") in.extra.emplace(key, value.dump());
       return in;

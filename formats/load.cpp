@@ -19,7 +19,7 @@ Result<LoadedProgram> load_program_text(std::string_view content, const std::str
                                         std::optional<ProgramKind> headerless) {
   std::size_t i = 0;
   while (i < content.size() && std::isspace(static_cast<unsigned char>(content[i]))) ++i;
-  // formats.md: the first non-blank character '{' means JSON, anything else the text format.
+  // docs/formats.md: the first non-blank character '{' means JSON, anything else the text format.
   // '[' cannot start a text program either: send it to the JSON reader for a better error.
   const bool json = i < content.size() && (content[i] == '{' || content[i] == '[');
   auto parsed = json ? read_json(content) : read_text(content, headerless);

@@ -1,5 +1,5 @@
 #pragma once
-// The text format for people (formats.md "Text format"), shaped like the paper's figures.
+// The text format for people (docs/formats.md "Text format"), shaped like the paper's figures.
 // Errors carry "line:col". See docs/formats.md for the grammar.
 #include <optional>
 #include <string>

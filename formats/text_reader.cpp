@@ -17,7 +17,7 @@ namespace {
 
 using namespace model;
 
-// Loops and conds nest at most this deep; checked before recursing (formats.md "Bad input").
+// Loops and conds nest at most this deep; checked before recursing (docs/formats.md "Bad input").
 constexpr std::size_t kMaxNesting = 200;
 
 struct ReadError {
@@ -494,16 +494,11 @@ class TextReader {
     }
   }
 
-  // A spec's cond without "taken" may take either branch (formats.md: "any" is the default).
+  // A spec's cond without "taken" may take either branch (docs/formats.md: "any" is the default).
   void default_taken(std::vector<Stmt>& stmts) {
-    for (auto& st : stmts) {
-      if (auto* l = std::get_if<Loop>(&st.node)) default_taken(l->body);
-      if (auto* c = std::get_if<Cond>(&st.node)) {
-        if (!c->taken) c->taken = TripRule{RangeTrip{0, 1}, {}, false};
-        default_taken(c->then_body);
-        default_taken(c->else_body);
-      }
-    }
+    model::for_each_stmt(stmts, [](Stmt& st, const model::LoopPath&) {
+      if (auto* c = std::get_if<Cond>(&st.node); c && !c->taken) c->taken = TripRule{RangeTrip{0, 1}, {}, false};
+    });
   }
 
   std::string_view s_;

@@ -61,7 +61,8 @@ nlohmann::json campaign_json(const CampaignResult& r, const CampaignOptions& o, 
     failed.push_back(std::move(j));
   }
   const double rate = r.seconds > 0 ? static_cast<double>(r.runs) / r.seconds : 0.0;
-  return nlohmann::json{{"allocator", c.allocator},
+  return nlohmann::json{{"syncbisim", "fuzz/1"},
+                        {"allocator", c.allocator},
                         {"seed", o.seed},
                         {"start", o.start},
                         {"shard", std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count)},

@@ -36,7 +36,7 @@ struct CaseResult {
 CaseResult check_case(const model::Program& spec, const model::Program& impl, const CaseOptions& options,
                       const ViolationAt* target = nullptr);
 
-// Whether every dependency of a valid spec is allocatable (semantics.md §6).
+// Whether every dependency of a valid spec is allocatable (docs/semantics.md §6).
 bool all_allocatable(const model::Program& spec, const model::ProgramIndex& ix);
 
 }  // namespace syncbisim::fuzz

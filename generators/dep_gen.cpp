@@ -22,7 +22,7 @@ rc::Gen<DepPick> gen_dep_pick() {
 
 namespace {
 
-// The allocatable shape for producer p and consumer c (semantics.md §6), S the innermost common
+// The allocatable shape for producer p and consumer c (docs/semantics.md §6), S the innermost common
 // loop and P the producer's parent loop: P = S takes any k (0..2); P below S takes k = 0 when
 // p's subtree comes first in S's body (forward) and k = 1 otherwise (backward, loop-carried).
 model::Dependency allocatable(const InstrPlace& p, const InstrPlace& c, std::uint32_t k_pick) {

@@ -22,7 +22,7 @@ struct DepPick {
 rc::Gen<DepPick> gen_dep_pick();
 
 struct DepMode {
-  // Only the allocatable shapes of semantics.md §6, at most one dependency per consumer.
+  // Only the allocatable shapes of docs/semantics.md §6, at most one dependency per consumer.
   bool allocatable_only = false;
   // Drop dependencies whose distance is all zero unless the producer comes first in pre-order
   // (with uniform trips the spec can then never deadlock: every wait points backwards).

@@ -1,5 +1,5 @@
 #pragma once
-// Random register-operation expressions (semantics.md §4) over a fixed set of register names.
+// Random register-operation expressions (docs/semantics.md §4) over a fixed set of register names.
 #include <rapidcheck.h>
 
 #include <cstdint>

@@ -12,6 +12,7 @@
 #include "generators/slots.h"
 #include "generators/spec_gen.h"
 #include "generators/tree_gen.h"
+#include "model/walk.h"
 
 namespace syncbisim::generators {
 
@@ -90,18 +91,9 @@ void resolve_item(Item& item, const std::vector<std::string>& sems) {
 }
 
 void resolve_semaphores(std::vector<model::Stmt>& body, const std::vector<std::string>& sems) {
-  for (auto& stmt : body) {
-    if (auto* b = std::get_if<model::Block>(&stmt.node)) {
-      for (auto& s : b->streams)
-        for (auto& item : s.items) resolve_item(item, sems);
-    } else if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
-      resolve_semaphores(l->body, sems);
-    } else {
-      auto& c = std::get<model::Cond>(stmt.node);
-      resolve_semaphores(c.then_body, sems);
-      resolve_semaphores(c.else_body, sems);
-    }
-  }
+  model::for_each_stream(body, [&](model::Stream& s) {
+    for (auto& item : s.items) resolve_item(item, sems);
+  });
 }
 
 }  // namespace

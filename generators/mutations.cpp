@@ -4,6 +4,8 @@
 #include <functional>
 #include <utility>
 
+#include "model/walk.h"
+
 namespace syncbisim::generators {
 
 using model::ExprOp;
@@ -37,20 +39,11 @@ struct StreamRef {
 // Every stream of the tree in pre-order, with the loops around it.
 std::vector<StreamRef> streams_of(model::Program& p) {
   std::vector<StreamRef> out;
-  std::function<void(std::vector<model::Stmt>&, const std::string&)> walk = [&](auto& body, const std::string& path) {
-    for (auto& stmt : body) {
-      if (auto* b = std::get_if<model::Block>(&stmt.node)) {
-        for (auto& s : b->streams) out.push_back({&s, path});
-      } else if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
-        walk(l->body, path.empty() ? l->id : path + "/" + l->id);
-      } else {
-        auto& c = std::get<model::Cond>(stmt.node);
-        walk(c.then_body, (path.empty() ? "" : path + "/") + model::then_loop(c.id));
-        walk(c.else_body, (path.empty() ? "" : path + "/") + model::else_loop(c.id));
-      }
-    }
-  };
-  walk(p.body, "");
+  model::for_each_stream_in(p.body, [&](model::Stream& s, const model::LoopPath& loops) {
+    std::string path;  // without @top
+    for (std::size_t i = 1; i < loops.size(); ++i) path += (i > 1 ? "/" : "") + loops[i];
+    out.push_back({&s, path});
+  });
   return out;
 }
 

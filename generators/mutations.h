@@ -15,7 +15,7 @@ namespace syncbisim::generators {
 
 enum class MutationKind : std::uint8_t {
   ChangeConstant,  // a constant in a register operation or a constant wait threshold, +1 or -1
-  ChangeMask,      // the threshold k of an isgt(r, k): the mask of semantics.md §6
+  ChangeMask,      // the threshold k of an isgt(r, k): the mask of docs/semantics.md §6
   SwapRegisters,   // the registers an expression reads, exchanged (or one replaced by another)
   SwapSemaphores,  // a wait or a signal on another declared semaphore
   DropRegOp,

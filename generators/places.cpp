@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "model/walk.h"
+
 namespace syncbisim::generators {
 
 namespace {
@@ -10,57 +12,30 @@ struct Counters {
   std::uint32_t loops = 0, conds = 0, instrs = 0;
 };
 
-void assign_body(std::vector<model::Stmt>& body, Counters& n) {
-  for (auto& stmt : body) {
+}  // namespace
+
+void assign_ids(model::Program& p) {
+  Counters n;
+  model::for_each_stmt(p.body, [&](model::Stmt& stmt, const model::LoopPath&) {
     if (auto* b = std::get_if<model::Block>(&stmt.node)) {
       for (auto& s : b->streams)
         for (auto& item : s.items)
           if (auto* in = std::get_if<model::Instr>(&item)) in->id = "I" + std::to_string(n.instrs++);
     } else if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
       l->id = "L" + std::to_string(n.loops++);
-      assign_body(l->body, n);
     } else {
-      auto& c = std::get<model::Cond>(stmt.node);
-      c.id = "C" + std::to_string(n.conds++);
-      assign_body(c.then_body, n);
-      assign_body(c.else_body, n);
+      std::get<model::Cond>(stmt.node).id = "C" + std::to_string(n.conds++);
     }
-  }
-}
-
-void collect(const std::vector<model::Stmt>& body, std::vector<std::string>& loops, std::vector<InstrPlace>& out) {
-  for (const auto& stmt : body) {
-    if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
-      for (const auto& s : b->streams)
-        for (const auto& item : s.items)
-          if (const auto* in = std::get_if<model::Instr>(&item))
-            out.push_back(InstrPlace{in->id, s.engine, loops, out.size()});
-    } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
-      loops.push_back(l->id);
-      collect(l->body, loops, out);
-      loops.pop_back();
-    } else {
-      const auto& c = std::get<model::Cond>(stmt.node);
-      loops.push_back(model::then_loop(c.id));
-      collect(c.then_body, loops, out);
-      loops.back() = model::else_loop(c.id);
-      collect(c.else_body, loops, out);
-      loops.pop_back();
-    }
-  }
-}
-
-}  // namespace
-
-void assign_ids(model::Program& p) {
-  Counters n;
-  assign_body(p.body, n);
+  });
 }
 
 std::vector<InstrPlace> instr_places(const model::Program& p) {
   std::vector<InstrPlace> out;
-  std::vector<std::string> loops{model::kTopLoop};
-  collect(p.body, loops, out);
+  model::for_each_stream_in(p.body, [&](const model::Stream& s, const model::LoopPath& loops) {
+    for (const auto& item : s.items)
+      if (const auto* in = std::get_if<model::Instr>(&item))
+        out.push_back(InstrPlace{in->id, s.engine, loops, out.size()});
+  });
   return out;
 }
 

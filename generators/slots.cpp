@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "model/walk.h"
+
 namespace syncbisim::generators {
 
 std::string slot_name(std::uint32_t slot) { return "#" + std::to_string(slot); }
@@ -40,24 +42,14 @@ void resolve_block(model::Block& b, const std::vector<std::string>& engines) {
   b.streams = std::move(merged);
 }
 
-void resolve_body(std::vector<model::Stmt>& body, const std::vector<std::string>& engines) {
-  for (auto& stmt : body) {
-    if (auto* b = std::get_if<model::Block>(&stmt.node)) {
-      resolve_block(*b, engines);
-    } else if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
-      resolve_rule(l->trip, engines);
-      resolve_body(l->body, engines);
-    } else {
-      auto& c = std::get<model::Cond>(stmt.node);
-      resolve_rule(c.taken, engines);
-      resolve_body(c.then_body, engines);
-      resolve_body(c.else_body, engines);
-    }
-  }
-}
-
 }  // namespace
 
-void resolve_engine_slots(model::Program& p) { resolve_body(p.body, p.engines); }
+void resolve_engine_slots(model::Program& p) {
+  model::for_each_stmt(p.body, [&](model::Stmt& stmt, const model::LoopPath&) {
+    if (auto* b = std::get_if<model::Block>(&stmt.node)) resolve_block(*b, p.engines);
+    else if (auto* l = std::get_if<model::Loop>(&stmt.node)) resolve_rule(l->trip, p.engines);
+    else resolve_rule(std::get<model::Cond>(stmt.node).taken, p.engines);
+  });
+}
 
 }  // namespace syncbisim::generators

@@ -1,5 +1,5 @@
 #pragma once
-// Random spec programs (formats.md "spec/1") for property tests: valid by construction
+// Random spec programs (docs/formats.md "spec/1") for property tests: valid by construction
 // (model::ProgramIndex::build succeeds), normalized (model::normalize), small enough to explore.
 // Sizes grow with RapidCheck's size parameter; shrinking removes engines, then statements,
 // then dependencies, before it simplifies what is left.
@@ -23,7 +23,7 @@ struct SpecGenOptions {
   std::uint32_t max_body_stmts = 3;  // statements of a loop body or cond branch
   std::uint32_t max_items = 2;       // instructions of one engine in one block statement
   std::uint32_t max_deps = 8;        // dependency picks (some may resolve to the same one)
-  // Only allocatable dependencies (semantics.md §6), at most one per consumer.
+  // Only allocatable dependencies (docs/semantics.md §6), at most one per consumer.
   bool allocatable_only = false;
   // Zero-distance dependencies only point forward in pre-order (no spec deadlock when uniform).
   bool acyclic = false;

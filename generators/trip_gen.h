@@ -1,5 +1,5 @@
 #pragma once
-// Generators for trip rules (semantics.md §1): constants, small ranges and sequences, uniform
+// Generators for trip rules (docs/semantics.md §1): constants, small ranges and sequences, uniform
 // or per-engine. Per-engine entries name engines by slot (see slots.h); resolve_slots() turns
 // them into names once the engine list is known.
 #include <rapidcheck.h>

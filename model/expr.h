@@ -1,5 +1,5 @@
 #pragma once
-// Register-operation expressions (semantics.md §4): naturals, registers, +, - (truncated at 0),
+// Register-operation expressions (docs/semantics.md §4): naturals, registers, +, - (truncated at 0),
 // *, and isgt(a, b). Stored as a flat node array (children before parents, root last) so that
 // an Expr is a plain value: copyable, comparable, no owning pointers.
 #include <cstdint>
@@ -27,7 +27,7 @@ struct Expr {
   // Combines two expressions under a binary operator (Add, Sub, Mul, IsGt).
   static Expr binary(ExprOp op, const Expr& a, const Expr& b);
 
-  // ALU cost: the number of operators (semantics.md §4).
+  // ALU cost: the number of operators (docs/semantics.md §4).
   std::uint32_t alu_cost() const;
   // Registers read, in first-use order, without repeats.
   std::vector<std::string> registers() const;

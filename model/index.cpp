@@ -127,18 +127,13 @@ class IndexBuilder {
         // are "<id>.then" and "<id>.else".
         if (ix_.loop_ids_.count(c.id) || !cond_ids_.insert(c.id).second)
           return make_error(c.loc.where, "duplicate-loop", "id '" + c.id + "' is used twice");
-        const auto then_id = static_cast<LoopId>(ix_.loops.size());
-        if (auto s =
-                add_loop(then_loop(c.id), LoopInfo{"", LoopKind::CondThen, parent, depth + 1, c.id, c.taken, c.loc});
-            !s)
-          return s;
-        if (auto s = walk(c.then_body, then_id, depth + 1); !s) return s;
-        const auto else_id = static_cast<LoopId>(ix_.loops.size());
-        if (auto s =
-                add_loop(else_loop(c.id), LoopInfo{"", LoopKind::CondElse, parent, depth + 1, c.id, c.taken, c.loc});
-            !s)
-          return s;
-        if (auto s = walk(c.else_body, else_id, depth + 1); !s) return s;
+        for (const auto kind : {LoopKind::CondThen, LoopKind::CondElse}) {
+          const bool then = kind == LoopKind::CondThen;
+          const auto id = static_cast<LoopId>(ix_.loops.size());
+          const auto name = then ? then_loop(c.id) : else_loop(c.id);
+          if (auto s = add_loop(name, LoopInfo{"", kind, parent, depth + 1, c.id, c.taken, c.loc}); !s) return s;
+          if (auto s = walk(then ? c.then_body : c.else_body, id, depth + 1); !s) return s;
+        }
       }
     }
     return Ok{};

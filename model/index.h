@@ -1,7 +1,7 @@
 #pragma once
 // The symbol table of a program: dense ids for engines, loops (branch loops and @top included),
 // instructions, semaphores and registers, with the tree relations everyone needs. Building it
-// checks the rules of formats.md "Bad input" that are about names and references.
+// checks the rules of docs/formats.md "Bad input" that are about names and references.
 #include <cstdint>
 #include <optional>
 #include <string>

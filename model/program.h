@@ -1,5 +1,5 @@
 #pragma once
-// The program model (semantics.md §1, formats.md): spec and impl programs share one statement
+// The program model (docs/semantics.md §1, docs/formats.md): spec and impl programs share one statement
 // tree; they differ in what a block item may be and in what sits beside the tree (a spec has
 // dependencies, an impl declares semaphores). Names are kept as written; model/index.h maps
 // them to dense ids once a program has been validated.
@@ -25,7 +25,7 @@ struct Loc {
 // The threshold of a wait: a register of the waiting engine or an integer.
 using Operand = std::variant<std::string, std::uint64_t>;
 
-// {sem >= ge}: issue requires the semaphore to be at least the operand (semantics.md §4).
+// {sem >= ge}: issue requires the semaphore to be at least the operand (docs/semantics.md §4).
 struct Wait {
   std::string sem;
   Operand ge = std::uint64_t{0};
@@ -139,7 +139,7 @@ inline constexpr const char* kTopLoop = "@top";
 std::string then_loop(const std::string& cond_id);
 std::string else_loop(const std::string& cond_id);
 
-// Merges consecutive blocks (per engine the streams concatenate: semantics.md §1) and drops
+// Merges consecutive blocks (per engine the streams concatenate: docs/semantics.md §1) and drops
 // empty streams and empty blocks, recursively. Loaders return normalized programs, so two
 // programs that mean the same tree compare equal.
 void normalize(Program& p);

@@ -1,6 +1,8 @@
 #pragma once
-// Visiting every per-engine stream of a statement tree, through loops and both branches of
-// conds, in tree order. Many tools need exactly this walk; it lives here once.
+// Visiting a statement tree: every per-engine stream, or every statement with the loops around
+// it, through loops and both branches of conds, in tree order. Many tools need exactly these
+// walks; they live here once.
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -21,6 +23,48 @@ void for_each_stream(Body& body, F&& f) {
       for_each_stream(c.else_body, f);
     }
   }
+}
+
+// The loops around a statement, from @top inward (front() is kTopLoop): loop ids, and within a
+// cond's branch that branch's loop, then_loop(id) or else_loop(id), as ProgramIndex names them.
+using LoopPath = std::vector<std::string>;
+
+namespace detail {
+template <class Body, class F>
+void for_each_stmt(Body& body, F& f, LoopPath& path) {
+  for (auto& stmt : body) {
+    f(stmt, static_cast<const LoopPath&>(path));
+    if (auto* l = std::get_if<Loop>(&stmt.node)) {
+      path.push_back(l->id);
+      for_each_stmt(l->body, f, path);
+      path.pop_back();
+    } else if (auto* c = std::get_if<Cond>(&stmt.node)) {
+      path.push_back(then_loop(c->id));
+      for_each_stmt(c->then_body, f, path);
+      path.back() = else_loop(c->id);
+      for_each_stmt(c->else_body, f, path);
+      path.pop_back();
+    }
+  }
+}
+}  // namespace detail
+
+// Every statement in pre-order (a loop or a cond before the statements it holds, a cond's then
+// branch before its else branch), with the loops around it: f(stmt, path). `f` may change the
+// statement but not what kind it is; it sees a loop's or a cond's id as it is after f returns.
+template <class Body, class F>
+void for_each_stmt(Body& body, F&& f) {
+  LoopPath path{kTopLoop};
+  detail::for_each_stmt(body, f, path);
+}
+
+// Every stream in tree order with the loops around it: f(stream, path).
+template <class Body, class F>
+void for_each_stream_in(Body& body, F&& f) {
+  for_each_stmt(body, [&](auto& stmt, const LoopPath& path) {
+    if (auto* b = std::get_if<Block>(&stmt.node))
+      for (auto& s : b->streams) f(s, path);
+  });
 }
 
 }  // namespace syncbisim::model

@@ -140,7 +140,7 @@ std::string render_text(const ProveResult& r) {
 }
 
 nlohmann::json render_json(const ProveResult& r) {
-  nlohmann::json out{{"verdict", to_string(r.verdict)}, {"seconds", r.seconds}};
+  nlohmann::json out{{"syncbisim", "prove/1"}, {"verdict", to_string(r.verdict)}, {"seconds", r.seconds}};
   auto& cs = out["consumers"] = nlohmann::json::array();
   for (const auto& c : r.consumers)
     cs.push_back({{"instr", c.instr},
@@ -156,7 +156,7 @@ std::string traces_json(const ProveResult& r) {
   // Written as text event by event: a deep witness has millions of events, too many to hold as
   // one JSON document in memory.
   std::ostringstream out;
-  out << "{\n  \"witnesses\": [";
+  out << "{\n  \"syncbisim\": \"traces/1\",\n  \"witnesses\": [";
   const auto& ip = r.pair->impl_code();
   bool first_witness = true;
   for (const auto& c : r.consumers)

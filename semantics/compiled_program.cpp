@@ -217,18 +217,7 @@ class Lowering {
       const auto& d = p_.deps[i];
       CompiledDep cd;
       cd.index = i;
-      cd.producer = *ix_.instr(d.producer);
-      cd.consumer = *ix_.instr(d.consumer);
-      cd.consumer_engine = ix_.instrs[cd.consumer].engine;
-      cd.P = ix_.instrs[cd.producer].parent;
-      cd.S = ix_.common(cd.P, ix_.instrs[cd.consumer].parent);
-      cd.common = ix_.path(cd.S);
-      cd.distance.assign(cd.common.size(), 0);
-      for (const auto& [loop_name, k] : d.distance) {
-        const LoopId l = *ix_.loop(loop_name);
-        for (std::size_t j = 0; j < cd.common.size(); ++j)
-          if (cd.common[j] == l) cd.distance[j] = k;
-      }
+      static_cast<model::DependencyShape&>(cd) = *model::shape_of(d, ix_);  // a validated program
       const auto idx = static_cast<std::uint32_t>(out_.deps.size());
       out_.deps_of_consumer[cd.consumer].push_back(idx);
       out_.deps_recorded_at[cd.S].push_back(idx);

@@ -2,13 +2,14 @@
 // A program lowered for execution: each engine's walk of the common tree becomes a flat code
 // array (paper §7.1: every engine runs the same SCFG on its own stream). Loops become a head
 // (the guard: trip start, iteration start, exit) and a back edge; a cond becomes its two branch
-// loops C.then and C.else whose trips (1/0) come from one branch choice (semantics.md §1).
+// loops C.then and C.else whose trips (1/0) come from one branch choice (docs/semantics.md §1).
 // Consecutive blocks need nothing: an engine only sees its own stream, so "block completion"
 // is the fall-through from one op to the next.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "model/dependency_shape.h"
 #include "model/index.h"
 #include "model/program.h"
 
@@ -94,14 +95,9 @@ struct CompiledLoop {
   std::uint32_t max_trip = 0;
 };
 
-// A dependency with everything the spec check needs (semantics.md §2).
-struct CompiledDep {
+// A dependency with everything the spec check needs (docs/semantics.md §2): its place in the tree.
+struct CompiledDep : model::DependencyShape {
   std::size_t index = 0;  // in Program::deps
-  InstrId producer = 0, consumer = 0;
-  EngineId consumer_engine = 0;
-  std::vector<LoopId> common;           // @top .. S
-  std::vector<std::uint32_t> distance;  // per common loop
-  LoopId S = model::kTop, P = model::kTop;
 };
 
 struct CompiledProgram {

@@ -1,5 +1,5 @@
 #pragma once
-// The control steps both systems share (semantics.md §3 steps 2-6): commit, retire, loop entry,
+// The control steps both systems share (docs/semantics.md §3 steps 2-6): commit, retire, loop entry,
 // loop exit / back edge, trip and branch choices. The spec and the impl wrap this with their
 // own issue condition and their own effect of a retirement.
 #include <vector>
@@ -10,7 +10,7 @@
 namespace syncbisim::semantics {
 
 struct Options {
-  // Retire = commit-and-retire of the head (semantics.md §3: datapath state is opaque, so this
+  // Retire = commit-and-retire of the head (docs/semantics.md §3: datapath state is opaque, so this
   // leaves the reachable synchronization outcomes unchanged; docs/semantics.md).
   bool fuse_commit = true;
 };
@@ -42,7 +42,7 @@ class Control {
   void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;
 
   // Applies a control step. Returns the loop whose new iteration the step started, or kNoLoop,
-  // so the caller can record the entry (the spec's H, semantics.md §2). (A sentinel rather than
+  // so the caller can record the entry (the spec's H, docs/semantics.md §2). (A sentinel rather than
   // std::optional, which GCC returns through memory: a store-forwarding stall per step.)
   static constexpr LoopId kNoLoop = UINT32_MAX;
   LoopId apply(ControlState& s, const Step& st) const;

@@ -51,7 +51,7 @@ void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out)
   const Op& op = control_.next_op(s.control, e);
   if (op.kind == OpKind::Instr && can_issue(s, e)) out.push_back(Step{StepKind::Issue, e, op.a, 0});
   if (op.kind == OpKind::RegOp) out.push_back(Step{StepKind::RegOp, e, op.a, 0});
-  // A barrier is arrived at only with an empty in-flight list (semantics.md §4).
+  // A barrier is arrived at only with an empty in-flight list (docs/semantics.md §4).
   if (op.kind == OpKind::Barrier && !s.arrived[e] && s.control.engines[e].inflight.empty())
     out.push_back(Step{StepKind::BarrierArrive, e, op.a, 0});
   control_.enabled(s.control, e, out);

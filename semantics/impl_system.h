@@ -1,5 +1,5 @@
 #pragma once
-// The implementation transition system (semantics.md §4, paper §7.2 and A.5): the same control
+// The implementation transition system (docs/semantics.md §4, paper §7.2 and A.5): the same control
 // as the spec, but an instruction issues when its waits hold on the semaphores; retirements
 // add signals; register operations and barriers are steps of their own.
 #include <cstdint>

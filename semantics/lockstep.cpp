@@ -137,7 +137,14 @@ std::optional<Mismatch> Lockstep::ahead_of_barrier(const LockstepState& s, Engin
   // choice included, to the instructions it could issue next.
   std::vector<SpecState> todo{s.spec};
   std::vector<Step> steps;
-  for (std::size_t budget = 0; !todo.empty() && budget < 10000; ++budget) {
+  for (std::size_t walked = 0; !todo.empty(); ++walked) {
+    if (walked == kAheadStates) {  // a limit: say so, never read it as "the spec cannot issue"
+      Mismatch m;
+      m.engine = e;
+      m.impl_blocked_at_barrier = true;
+      m.undecided = true;
+      return m;
+    }
     SpecState cur = std::move(todo.back());
     todo.pop_back();
     const Op& op = spec_->control().next_op(cur.control, e);

@@ -1,9 +1,9 @@
 #pragma once
-// Both systems side by side on the visible events (semantics.md §5): issue, retire, trip and
+// Both systems side by side on the visible events (docs/semantics.md §5): issue, retire, trip and
 // branch choices happen on both at once; loop control, register operations and barriers are
 // internal and run as soon as they can ("settling"), so both sides stand at the same place on
 // every engine whenever a visible step is chosen. Commits are shared control; unless the systems
-// fuse them into retirement (semantics.md §3 allows it), they are offered by visible() too.
+// fuse them into retirement (docs/semantics.md §3 allows it), they are offered by visible() too.
 #include <functional>
 #include <optional>
 #include <vector>
@@ -30,6 +30,11 @@ struct Mismatch {
   std::vector<DependencyCheck> spec_checks;
   std::vector<WaitCheck> impl_checks;
   bool impl_blocked_at_barrier = false;  // the impl waits at a barrier before the instruction
+  // Neither a mismatch nor an agreement: the impl holds the engine at a barrier, and the walk of
+  // the spec's control past it (ahead_of_barrier) stopped after Lockstep::kAheadStates states
+  // without finding out whether the spec could issue something. `instr` is meaningless; the
+  // checker names the limit and makes its verdict inconclusive.
+  bool undecided = false;
 };
 
 // Sees every internal step right after it is applied (for traces); may be empty.
@@ -37,6 +42,9 @@ using InternalObserver = std::function<void(const Step&, const struct LockstepSt
 
 class Lockstep {
  public:
+  // How many spec states ahead_of_barrier() walks at most for one engine of one state.
+  static constexpr std::size_t kAheadStates = 10000;
+
   // Both systems must be compiled from corresponding programs (analysis::check_correspondence).
   Lockstep(const SpecSystem& spec, const ImplSystem& impl) : spec_(&spec), impl_(&impl) {}
 
@@ -69,7 +77,8 @@ class Lockstep {
   bool barrier_ready(const LockstepState& s) const { return impl_->barrier_ready(s.impl); }
 
   // Per engine whose next spec item is an instruction: does impl agree on issuing it? An engine
-  // the impl holds at a barrier is compared on the spec's next instruction past loop control.
+  // the impl holds at a barrier is compared on the spec's next instruction past loop control
+  // (and reported `undecided` if that walk is cut).
   std::vector<Mismatch> mismatches(const LockstepState& s) const;
   bool spec_can_issue(const LockstepState& s, EngineId e) const { return spec_->can_issue(s.spec, e); }
   bool impl_can_issue(const LockstepState& s, EngineId e) const;
@@ -82,7 +91,8 @@ class Lockstep {
   bool settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const;
   void settle(LockstepState& s, const InternalObserver& observe, EngineSet& touched) const;
   // Over-synchronization hidden behind a barrier: the spec could get past loop control to an
-  // instruction it may issue while the impl waits at the barrier.
+  // instruction it may issue while the impl waits at the barrier. An undecided Mismatch if the
+  // walk reaches kAheadStates states first.
   std::optional<Mismatch> ahead_of_barrier(const LockstepState& s, EngineId e) const;
   // The mismatches of engine e, whose next spec op is `sop`, given both sides' issue verdicts.
   void mismatch_at(const LockstepState& s, EngineId e, const Op& sop, bool sc, bool ic,

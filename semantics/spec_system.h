@@ -1,5 +1,5 @@
 #pragma once
-// The specification transition system (semantics.md §2-3, paper §4 and §7.1): an instruction
+// The specification transition system (docs/semantics.md §2-3, paper §4 and §7.1): an instruction
 // issues when every dependency it consumes is satisfied, computed from the recorded history of
 // loop entries, for any distance vector. Nothing here uses the allocator's closed forms.
 #include <cstdint>

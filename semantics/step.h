@@ -1,5 +1,5 @@
 #pragma once
-// One step of either transition system (semantics.md §3-4). Visible steps (the ones both
+// One step of either transition system (docs/semantics.md §3-4). Visible steps (the ones both
 // systems must agree on) are issue, retire and the trip/branch choices; the rest are internal.
 #include <cstdint>
 #include <string>
@@ -30,7 +30,7 @@ struct Step {
   bool operator==(const Step&) const = default;
 };
 
-// Issue, retire and choices are observed by the bisimulation (semantics.md §5).
+// Issue, retire and choices are observed by the bisimulation (docs/semantics.md §5).
 bool is_visible(StepKind k);
 const char* to_string(StepKind k);
 // "issue E1 I2", "choose E0 A = 3", "choose E0 C = then", ...

@@ -1,8 +1,9 @@
 #pragma once
-// Internal to the explorer: what is wrong at a state (semantics.md §5), each violation recorded
+// Internal to the explorer: what is wrong at a state (docs/semantics.md §5), each violation recorded
 // once per (kind, engine, instruction) with the trace that reached it first.
 #include <functional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <unordered_set>
 #include <vector>
@@ -14,8 +15,11 @@ namespace syncbisim::checker::detail {
 
 // Can the spec alone still make progress from a state where the pair is stuck? It may stand at
 // a loop head the impl has not reached (the impl waits at a barrier before it): walk the spec's
-// control steps and choices and see whether some engine gets to issue or all finish.
-inline bool spec_can_progress(const semantics::SpecSystem& spec, const semantics::SpecState& start) {
+// control steps and choices and see whether some engine gets to issue or all finish. The walk
+// keeps at most kSpecProgressStates states; past that the answer is unknown.
+enum class SpecProgress : std::uint8_t { Progresses, Stuck, Unknown };
+constexpr std::size_t kSpecProgressStates = 100000;
+inline SpecProgress spec_can_progress(const semantics::SpecSystem& spec, const semantics::SpecState& start) {
   struct ByHash {
     std::size_t operator()(const semantics::SpecState& s) const { return s.hash(); }
   };
@@ -23,22 +27,24 @@ inline bool spec_can_progress(const semantics::SpecSystem& spec, const semantics
   std::vector<semantics::SpecState> todo{start};
   std::unordered_set<semantics::SpecState, ByHash> seen;
   std::vector<semantics::Step> steps;
-  while (!todo.empty() && seen.size() < 100000) {
+  while (!todo.empty()) {
+    if (seen.size() >= kSpecProgressStates) return SpecProgress::Unknown;
     auto s = std::move(todo.back());
     todo.pop_back();
     if (!seen.insert(s).second) continue;
-    if (spec.all_finished(s)) return true;
+    if (spec.all_finished(s)) return SpecProgress::Progresses;
     steps.clear();
     spec.enabled(s, steps);
     for (const auto& st : steps) {
       using semantics::StepKind;
-      if (st.kind == StepKind::Issue || st.kind == StepKind::Retire || st.kind == StepKind::Commit) return true;
+      if (st.kind == StepKind::Issue || st.kind == StepKind::Retire || st.kind == StepKind::Commit)
+        return SpecProgress::Progresses;
       auto next = s;
       spec.apply(next, st);
       todo.push_back(std::move(next));
     }
   }
-  return !todo.empty();  // gave up: do not claim the spec is stuck
+  return SpecProgress::Stuck;
 }
 
 class Classifier {
@@ -51,6 +57,10 @@ class Classifier {
                 std::vector<semantics::Mismatch>& mismatches,
                 const std::function<std::vector<semantics::Step>()>& trace) {
     for (auto& m : mismatches) {
+      if (m.undecided) {  // the spec's walk past a barrier was cut: the limit is named
+        limits_.insert("ahead-of-barrier " + std::to_string(semantics::Lockstep::kAheadStates) + " spec states");
+        continue;
+      }
       const auto kind = m.impl_can ? ViolationKind::UnderSync : ViolationKind::OverSync;
       if (!seen_.insert({kind, m.engine, m.instr}).second) continue;
       Violation v;
@@ -72,7 +82,12 @@ class Classifier {
     v.engine = v.stuck.empty() ? 0 : v.stuck.front();
     const auto& op = spec.control().next_op(s.spec.control, v.engine);
     if (op.kind == semantics::OpKind::Instr) v.instr = op.a;
-    v.spec_deadlocks_too = !spec_can_progress(spec, s.spec);
+    const auto progress = spec_can_progress(spec, s.spec);
+    v.spec_deadlocks_too = progress == SpecProgress::Stuck;
+    if (progress == SpecProgress::Unknown) {
+      v.spec_search_cut = true;
+      limits_.insert("spec-progress " + std::to_string(kSpecProgressStates) + " spec states");
+    }
     const auto key = std::make_tuple(ViolationKind::Deadlock, v.engine, v.instr ? *v.instr + 1 : 0U);
     if (!seen_.insert(key).second) return;
     v.trace = trace();
@@ -80,11 +95,21 @@ class Classifier {
   }
 
   std::vector<Violation>& found() { return found_; }
+  // The limits that cut a walk of the spec's own steps (each makes the search inconclusive).
+  const std::set<std::string>& limits() const { return limits_; }
+  // Names them in `r`, which then is not exhaustive.
+  void add_limits(CheckResult& r) const {
+    for (const auto& l : limits_) {
+      r.exhaustive = false;
+      r.limit += (r.limit.empty() ? "" : ", ") + l;
+    }
+  }
 
  private:
   const semantics::Lockstep* both_;
   std::set<std::tuple<ViolationKind, semantics::EngineId, std::uint32_t>> seen_;
   std::vector<Violation> found_;
+  std::set<std::string> limits_;
 };
 
 // Identifies a violation for deduplication and for the search of a shorter trace.

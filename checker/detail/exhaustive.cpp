@@ -1,5 +1,7 @@
 #include "checker/detail/exhaustive.h"
 
+#include "checker/coverage.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -56,6 +58,7 @@ CheckResult Exhaustive::run() {
     mismatches.clear();
     both_.visible(s, steps, &mismatches);
     classifier_.classify(s, steps, mismatches, [&] { return trace_to(id); });
+    if (opt_.coverage) opt_.coverage->observe(s);
     if (target_) {
       bool hit = false;
       for (const auto& v : classifier_.found()) hit = hit || key_of(v) == *target_;
@@ -79,6 +82,7 @@ CheckResult Exhaustive::run() {
   }
   flush();
   r.exhaustive = next >= parents_.size() && r.limit.empty();
+  classifier_.add_limits(r);
   r.states = parents_.size();
   r.seconds = since(t0);
   r.bytes = bytes();

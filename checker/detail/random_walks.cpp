@@ -1,5 +1,7 @@
 #include "checker/detail/random_walks.h"
 
+#include "checker/coverage.h"
+
 #include <random>
 #include <unordered_set>
 
@@ -28,6 +30,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
       mismatches.clear();
       both.visible(s, steps, &mismatches);
       classifier.classify(s, steps, mismatches, [&] { return path; });
+      if (o.coverage) o.coverage->observe(s);
       if (steps.empty() || d >= o.depth) break;
       const auto st = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)];
       both.apply(s, st);
@@ -42,6 +45,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
   r.exhaustive = false;
   if (r.limit.empty())
     r.limit = "random: " + std::to_string(o.walks) + " walks of at most " + std::to_string(o.depth) + " steps";
+  classifier.add_limits(r);
   r.states = distinct.size();
   r.seconds = since(t0);
   r.violations = std::move(classifier.found());

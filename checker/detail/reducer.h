@@ -10,7 +10,7 @@ namespace syncbisim::checker::detail {
 // Which steps may be taken alone (the reductions of docs/checker.md).
 class Reducer {
  public:
-  explicit Reducer(const semantics::Lockstep& both) : both_(&both) {
+  explicit Reducer(const semantics::Lockstep& both) {
     const auto& impl = both.impl().program();
     const auto& spec = both.spec().program();
     std::vector<std::uint8_t> resettable(impl.semaphores.size(), 0);
@@ -41,7 +41,6 @@ class Reducer {
   }
 
  private:
-  const semantics::Lockstep* both_;
   std::vector<std::uint8_t> monotone_issue_;
   std::vector<std::uint8_t> unobserved_retire_;
 };

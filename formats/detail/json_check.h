@@ -1,7 +1,7 @@
 #pragma once
 // Checks raw JSON text before any DOM is built: nesting depth (a byte scan, so a 200,000-deep
 // array cannot overflow the stack), then syntax and duplicate keys (nlohmann's SAX parser, which
-// is iterative). formats.md "Bad input": every malformed file gets one clean error.
+// is iterative). docs/formats.md "Bad input": every malformed file gets one clean error.
 #include <cstddef>
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-// Classification of dependencies (paper §5.2, semantics.md §6): one small program per case.
+// Classification of dependencies (paper §5.2, docs/semantics.md §6): one small program per case.
 #include <doctest/doctest.h>
 
 #include "tests/analysis/builders.h"
@@ -97,7 +97,7 @@ TEST_CASE("not allocatable: nested backward with offset 0 and offset 2") {
   CHECK(r[0].reason.rfind("nested backward producer with offset 0", 0) == 0);
   expect(r, 1, DepClass::NotAllocatable, "A", "B", 2, false);
   CHECK(r[1].reason.rfind("nested backward producer with offset 2", 0) == 0);
-  // semantics.md §2 counts only started iterations of B: offset 0 binds like offset 1, so it is
+  // docs/semantics.md §2 counts only started iterations of B: offset 0 binds like offset 1, so it is
   // a warning, not a certain deadlock (docs/analysis.md).
   CHECK(r.a.deadlocks.empty());
   REQUIRE(r.a.warnings.size() == 1);

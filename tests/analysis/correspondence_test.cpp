@@ -1,4 +1,4 @@
-// Structural correspondence of an impl to its spec (semantics.md §5, formats.md "Bad input").
+// Structural correspondence of an impl to its spec (docs/semantics.md §5, docs/formats.md "Bad input").
 #include <doctest/doctest.h>
 
 #include "tests/analysis/builders.h"

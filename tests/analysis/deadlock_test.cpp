@@ -70,7 +70,7 @@ TEST_CASE("top-level deadlock has no loop condition") {
 
 TEST_CASE("nested producers: backward owes nothing now, forward can close a cycle") {
   // E0 runs c, then loop B { p }: backward, so at k = 0 c owes nothing of the current
-  // iteration (semantics.md §2 counts started iterations of B only): no cycle.
+  // iteration (docs/semantics.md §2 counts started iterations of B only): no cycle.
   const auto backward =
       spec({"E0"}, {loop("A", 2, {block({{"E0", {"c"}}}), loop("B", 2, {block({{"E0", {"p"}}})})})}, {dep("p", "c")});
   CHECK(analyze(backward).a.deadlocks.empty());

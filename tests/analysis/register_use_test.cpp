@@ -1,4 +1,4 @@
-// Warnings about registers read where they are never written (formats.md "Warnings").
+// Warnings about registers read where they are never written (docs/formats.md "Warnings").
 #include <doctest/doctest.h>
 
 #include "analysis/register_use.h"

@@ -1,4 +1,4 @@
-// The differential checker on tiny inline programs (semantics.md §5; formats.md verdicts).
+// The differential checker on tiny inline programs (docs/semantics.md §5; docs/formats.md verdicts).
 #include <doctest/doctest.h>
 
 #include "check_support.h"
@@ -182,6 +182,71 @@ loop A {
   CHECK(r.verdict == Verdict::UnderSynchronized);
   CHECK_FALSE(r.exhaustive);
   CHECK(r.limit == "max-trip 1");
+}
+
+TEST_CASE("a cut walk of the spec past a barrier is undecided: the check names the limit and is inconclusive") {
+  // E0 waits at a barrier for E1 to retire P. Past the barrier the spec would walk four loops of
+  // 0..9 trips each before I, which waits for P: every way through is a path of its own for
+  // ahead_of_barrier, about 10^4 of them, more than it walks.
+  std::string loops;
+  for (int l = 1; l <= 4; ++l) loops += "loop L" + std::to_string(l) + " trip 0..9 {\n}\n";
+  const auto p =
+      test::load_pair("syncbisim spec/1\nengines E0 E1\nE1: P\n" + loops + "E0: I\ndep P -> I\n",
+                      "syncbisim impl/1\nengines E0 E1\nsemaphores s\nE0: barrier()\nE1: P {s += 1} barrier()\n" +
+                          loops + "E0: {s >= 1} I\n");
+  const auto& both = p->lockstep();
+  const auto start = both.initial();
+  const auto ms = both.mismatches(start);
+  REQUIRE(ms.size() == 1);
+  CHECK(ms[0].undecided);
+  CHECK(ms[0].engine == 0);
+  CHECK_FALSE(ms[0].spec_can);
+  CHECK_FALSE(ms[0].impl_can);
+  for (const bool reduce : {true, false}) {
+    checker::CheckOptions o;
+    o.reduction = reduce;
+    const auto r = test::run_check(*p, o);
+    CHECK(r.violations.empty());
+    CHECK(r.verdict == Verdict::Inconclusive);
+    CHECK_FALSE(r.exhaustive);
+    CHECK(r.limit == "ahead-of-barrier 10000 spec states");
+  }
+}
+
+TEST_CASE(
+    "a deadlock whose spec search was cut is neither over-sync nor spec-deadlock: inconclusive, the limit named") {
+  // The impl holds E0 at a barrier E1 never reaches. Whether the spec is stuck too takes a walk
+  // through E0's own loops (about 10^8 states: trips 1..99 and 0..99), and I can never issue
+  // there (it owes P, which only E1 runs, and E1 runs no iteration).
+  const auto p = test::load_pair(R"(syncbisim spec/1
+engines E0 E1
+loop L1 trip per_engine(E0: 1..99; default 0) {
+  E1: P
+  loop L2 trip per_engine(E0: 0..99; default 0) {
+  }
+}
+E0: I
+dep P -> I
+)",
+                                 R"(syncbisim impl/1
+engines E0 E1
+semaphores s
+E0: barrier()
+loop L1 {
+  E1: P {s += 1}
+  loop L2 {
+  }
+}
+E0: {s >= 1} I
+)");
+  const auto r = test::run_check(*p);
+  REQUIRE(r.violations.size() == 1);
+  CHECK(r.violations[0].kind == ViolationKind::Deadlock);
+  CHECK(r.violations[0].spec_search_cut);
+  CHECK_FALSE(r.violations[0].spec_deadlocks_too);
+  CHECK(r.verdict == Verdict::Inconclusive);
+  CHECK_FALSE(r.exhaustive);
+  CHECK(r.limit.find("spec-progress 100000 spec states") != std::string::npos);
 }
 
 TEST_CASE("random walks are reproducible from the seed and find the bug") {

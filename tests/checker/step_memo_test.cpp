@@ -47,6 +47,15 @@ struct Fixture {
   }
 };
 
+// Looks piece `p` up (its engine's part `part`, the global part `global`), requires it unknown,
+// and remembers `after`, with ids `to_part` and `to_global`, as its outcome.
+void learn(StepMemo& memo, const Piece& p, std::uint32_t part, std::uint32_t global,
+           const semantics::LockstepState& after, std::uint32_t to_part, std::uint32_t to_global) {
+  const auto key = memo.find(p, part, global);
+  REQUIRE(key.known() == nullptr);
+  memo.remember(key, after, to_part, to_global);
+}
+
 }  // namespace
 
 TEST_CASE("step memo: a piece is known again under the same key, and not when another engine's trip count differs") {
@@ -56,12 +65,10 @@ TEST_CASE("step memo: a piece is known again under the same key, and not when an
   const Piece choose = LocalStep{choose_step};
   memo.at_state(f.start);
   memo.begin();
-  const auto key = memo.find(choose, 5, 9);
-  REQUIRE(key.known() == nullptr);
   auto after = f.start;
   f.both.apply_local(after, choose_step);
   CHECK(after.spec.control.engines[0].trips_started[f.loop_a] == 1);
-  memo.remember(key, after, 6, 10);
+  learn(memo, choose, 5, 9, after, 6, 10);
 
   memo.begin();
   const auto* known = memo.find(choose, 5, 9).known();
@@ -91,13 +98,9 @@ TEST_CASE("step memo: a commit or a retirement does not read the other engines' 
   const Piece issue = LocalStep{Step{StepKind::Issue, 0, p, 0}};
   memo.at_state(f.start);
   memo.begin();
-  const auto retire_key = memo.find(retire, 3, 4);
-  REQUIRE(retire_key.known() == nullptr);
-  memo.remember(retire_key, f.start, 7, 4);
+  learn(memo, retire, 3, 4, f.start, 7, 4);
   memo.begin();
-  const auto issue_key = memo.find(issue, 3, 4);
-  REQUIRE(issue_key.known() == nullptr);
-  memo.remember(issue_key, f.start, 8, 4);
+  learn(memo, issue, 3, 4, f.start, 8, 4);
 
   memo.at_state(f.with_trips(1, 2));
   memo.begin();
@@ -139,12 +142,8 @@ TEST_CASE("step memo: a piece's outcome carries its engine's new counts into the
 
   // A choice's transition: the choice, then E1 settles seeing E0's new count.
   memo.begin();
-  const auto choose_key = memo.find(choose, 1, 1);
-  REQUIRE(choose_key.known() == nullptr);
-  memo.remember(choose_key, after, 2, 2);
-  const auto settle_key = memo.find(settle, 4, 2);
-  REQUIRE(settle_key.known() == nullptr);
-  memo.remember(settle_key, after, 5, 2);
+  learn(memo, choose, 1, 1, after, 2, 2);
+  learn(memo, settle, 4, 2, after, 5, 2);
 
   // E1 settling in the state before the choice has another context.
   memo.begin();
@@ -201,9 +200,7 @@ TEST_CASE("step memo: with more than six uniform range loops, choices are comput
   const Piece issue = LocalStep{Step{StepKind::Issue, 0, *pair->spec_ix().instr("P0"), 0}};
   for (const auto& p : {choose, issue}) {
     memo.begin();
-    const auto key = memo.find(p, 1, 2);
-    REQUIRE(key.known() == nullptr);
-    memo.remember(key, start, 3, 2);
+    learn(memo, p, 1, 2, start, 3, 2);
   }
   memo.begin();
   CHECK(memo.find(choose, 1, 2).known() == nullptr);

@@ -52,10 +52,12 @@ klass() { sed -n 's/.*"class": "\([^"]*\)".*/\1/p' "$1"; }
 (eval "$(head -1 "$tmp/crash/f0.repro.sh")") > /dev/null 2>&1
 [ $? -ge 128 ] || bad "crash: the repro line does not crash"
 start=$(date +%s)
-"$tool" fuzz --allocator 'sleep 60 & sleep 60' --allocator-timeout 0.5 --runs 2 --jobs 2 --out "$tmp/hang" -q > /dev/null
+"$tool" fuzz --allocator 'sleep 61.25 & sleep 61.25' --allocator-timeout 0.5 --runs 2 --jobs 2 --out "$tmp/hang" -q > /dev/null
 [ $(( $(date +%s) - start )) -lt 20 ] || bad "hang: the campaign took too long"
 [ "$(klass "$tmp/hang/f1.failure.json")" = timeout ] || bad "hang: class $(klass "$tmp/hang/f1.failure.json")"
-pgrep -f '^sleep 60$' > /dev/null && bad "hang: a sleep of the killed allocator survived"
+# (a unique command line: other tests run beside this one; killed orphans are reaped by init soon after)
+for _ in $(seq 20); do pgrep -f '^sleep 61.25$' > /dev/null || break; sleep 0.1; done
+pgrep -f '^sleep 61.25$' > /dev/null && bad "hang: a sleep of the killed allocator survived"
 "$tool" fuzz --allocator 'echo "{ not json"' --runs 1 --out "$tmp/garbage" -q > /dev/null
 [ "$(klass "$tmp/garbage/f0.failure.json")" = bad-output ] || bad "garbage: class $(klass "$tmp/garbage/f0.failure.json")"
 [ "$(cat "$tmp/garbage/f0.allocator.out")" = "{ not json" ] || bad "garbage: the raw output is not kept"

@@ -1,5 +1,5 @@
 // Every file in tests/inputs/bad is malformed in one way; its name says which rule it breaks
-// ("<rule>__<what>.json" or ".sb"). formats.md "Bad input": one clean error, with a place.
+// ("<rule>__<what>.json" or ".sb"). docs/formats.md "Bad input": one clean error, with a place.
 #include <doctest/doctest.h>
 
 #include <set>
@@ -31,7 +31,7 @@ TEST_CASE("bad inputs: each file fails with the rule its name gives") {
     }
   }
   CHECK(n >= 60);
-  // The rules formats.md names, and those model/index.cpp emits, all have a file.
+  // The rules docs/formats.md names, and those model/index.cpp emits, all have a file.
   for (const char* rule : {"bad-json",
                            "unknown-field",
                            "duplicate-instr",

@@ -1,4 +1,4 @@
-// The expression grammar of semantics.md §4 as formats/expr_parser.h reads it.
+// The expression grammar of docs/semantics.md §4 as formats/expr_parser.h reads it.
 #include <doctest/doctest.h>
 
 #include "formats/expr_parser.h"

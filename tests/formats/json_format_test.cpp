@@ -1,4 +1,4 @@
-// The JSON format of formats.md: its examples, every field, and errors with place and rule.
+// The JSON format of docs/formats.md: its examples, every field, and errors with place and rule.
 #include <doctest/doctest.h>
 
 #include "formats/json_format.h"

@@ -1,4 +1,4 @@
-// The loader on broken input (formats.md "Bad input"): valid files (generated programs in both
+// The loader on broken input (docs/formats.md "Bad input"): valid files (generated programs in both
 // formats, and corpus/) mutated at the byte, line or JSON-tree level must load either into a
 // program that validates, or into a Diagnostic with a rule, a place and a message. Never an
 // exception: one that escapes fails the property with the input printed.

@@ -1,5 +1,5 @@
 // Round trips through both formats for random programs: JSON -> program -> text -> program ->
-// JSON is the identity (formats.md: "a printer whose output parses back to the same program").
+// JSON is the identity (docs/formats.md: what a printer writes reads back as the same program).
 // A failure prints the shrunk program in both renderings.
 #include <doctest/doctest.h>
 

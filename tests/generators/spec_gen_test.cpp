@@ -1,5 +1,5 @@
 // Properties of the spec generator: valid, normalized, unique ids, sizes within the options,
-// and allocatable_only really only allocatable (semantics.md §6).
+// and allocatable_only really only allocatable (docs/semantics.md §6).
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The implementation system: waits, signals, register operations, barriers (semantics.md §4),
+// The implementation system: waits, signals, register operations, barriers (docs/semantics.md §4),
 // and the wait values of the paper's Figures 3, 7 and 8 step by step.
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // An independent oracle for condition (1): store H_e(i, P) for every common-loop iteration
 // vector i, literally as the paper defines it, and sum over i ⪯ t. The spec system computes the
 // same from its pruned history records; a property compares the two on random programs and
-// random schedules (semantics.md §2: the spec side must be right for any distance vector).
+// random schedules (docs/semantics.md §2: the spec side must be right for any distance vector).
 #include <doctest/doctest.h>
 
 #include <map>

@@ -1,4 +1,4 @@
-// The spec's condition (1) on the paper's worked examples (semantics.md §2, paper §4, Fig. 5).
+// The spec's condition (1) on the paper's worked examples (docs/semantics.md §2, paper §4, Fig. 5).
 #include <doctest/doctest.h>
 
 #include <vector>
