@@ -92,11 +92,22 @@ smt::Term Encoder::nat(const std::string& name) {
   return v;
 }
 
+bool Encoder::single_run(model::LoopId l) const {
+  // l's statement runs at most once when every loop above it runs at most one iteration in all
+  // (a branch of a cond, a loop of one iteration, up to @top): its only trip is its rule's first.
+  for (auto a = places_.parent(l); a != model::kTop; a = places_.parent(a)) {
+    const auto& info = places_.index().loops[a];
+    if (info.kind != model::LoopKind::Loop) continue;
+    if (bounds_on_engine(a).hi > 1) return false;
+  }
+  return true;
+}
+
 TripBounds Encoder::bounds_on_engine(model::LoopId l) const {
   const auto& info = places_.index().loops[l];
   if (info.kind == model::LoopKind::Top) return {1, 1, true};
   const auto sl = spec_ix_.loop(info.name);
-  const bool first = info.parent == model::kTop;
+  const bool first = single_run(l);
   if (info.kind != model::LoopKind::Loop) {
     if (!sl || !spec_ix_.loops[*sl].trip) return {0, 1, true};  // taken: any
     return branch_trip(info.kind,
@@ -112,7 +123,7 @@ TripBounds Encoder::replay_bounds(model::LoopId l) const {
   const auto sl = spec_ix_.loop(info.name);
   if (!sl || !spec_ix_.loops[*sl].trip) return {0, 1, false};
   const auto& rule = *spec_ix_.loops[*sl].trip;
-  const bool first = info.parent == model::kTop;
+  const bool first = single_run(l);
   TripBounds b = choice_bounds(rule.uniform, first);
   if (rule.divergent) {
     // One constant for every engine: it must be a value each engine's rule allows.

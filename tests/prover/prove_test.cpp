@@ -84,17 +84,9 @@ TEST_CASE("prover: barrier allocations are safe and not exact, with an over-sync
     const auto r = test::prove_pair(spec, alloc->impl);
     INFO(rel);
     bool held = false;
-    // Known gap (docs/prover.md "What stays unknown"): in the remodelled FlashAttention the
-    // prover finds a candidate over-synchronization of normalize after both loops that is not
-    // real (the unreduced explorer agrees it is exact) and cannot prove it exact: unknown, never
-    // proved wrongly. Every other consumer of every barrier allocation has a real answer.
-    const auto known_gap = [&](const prover::ConsumerResult& c) {
-      return rel == "corpus/kernels/flash_attention.json" && c.instr == "normalize";
-    };
     for (const auto& c : r.consumers) {
       CHECK_MESSAGE(c.safe.answer == Answer::Proved, describe(c));
-      if (known_gap(c)) CHECK_MESSAGE(c.exact.answer != Answer::Refuted, describe(c));
-      else CHECK_MESSAGE(c.exact.answer != Answer::Unknown, describe(c));
+      CHECK_MESSAGE(c.exact.answer != Answer::Unknown, describe(c));
       if (c.exact.answer == Answer::Refuted) {
         REQUIRE(c.exact.witness);
         CHECK(c.exact.witness->kind == "over-sync");
