@@ -2,6 +2,7 @@
 
 #include "checker/detail/exhaustive.h"
 #include "checker/detail/random_walks.h"
+#include "checker/detail/threaded_search.h"
 #include "checker/program_pair.h"
 
 namespace syncbisim::checker {
@@ -26,7 +27,9 @@ void shorten(const semantics::Lockstep& both, const CheckOptions& options, Viola
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) {
   if (options.walks > 0) return detail::random_walks(both, options);
-  auto r = detail::Exhaustive(both, options).run();
+  // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads").
+  auto r = options.threads > 1 && !options.coverage ? detail::ThreadedSearch(both, options, options.threads).run()
+                                                    : detail::Exhaustive(both, options).run();
   if (options.reduction)
     for (auto& v : r.violations) shorten(both, options, v);
   return r;

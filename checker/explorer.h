@@ -29,6 +29,10 @@ struct CheckOptions {
   bool reduction = true;
   std::uint64_t max_states = 0;  // 0: no limit
   double max_seconds = 0;        // 0: no limit
+  std::uint64_t max_memory = 0;  // bytes of the state store (CheckResult::bytes); 0: no limit
+  // Threads of the exhaustive search: the same states, transitions, violations and traces for
+  // any number (docs/checker.md "Threads"). With `coverage` the search runs on one thread.
+  unsigned threads = 1;
   // Random mode: `walks` > 0 runs that many walks of at most `depth` steps from `seed`.
   std::uint64_t walks = 0;
   std::uint64_t seed = 1;

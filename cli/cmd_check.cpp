@@ -1,10 +1,12 @@
 // syncbisim check SPEC IMPL: the differential bisimulation check (docs/semantics.md §5).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "checker/coverage.h"
@@ -32,7 +34,8 @@ struct CheckArgs {
   bool quiet = false;
   bool all_trips = false;
   bool coverage = false;
-  std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
+  std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0, max_memory = 0;
+  unsigned threads = 0;  // 0: every core (one per pair with --batch)
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
 };
@@ -58,6 +61,9 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.reduction = !a.no_reduction;
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
+  o.max_memory = a.max_memory;
+  // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
+  o.threads = a.threads > 0 ? a.threads : !a.batch.empty() ? 1 : std::max(1U, std::thread::hardware_concurrency());
   o.walks = a.walks;
   o.seed = a.seed;
   o.depth = a.depth;
@@ -157,6 +163,13 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--depth", a->depth, "steps per random walk at most")->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "stop after this many states (inconclusive, exit 3)");
   cmd->add_option("--max-seconds", a->max_seconds, "stop after this many seconds (inconclusive, exit 3)");
+  cmd->add_option("--max-memory", a->max_memory,
+                  "stop when the state store passes SIZE bytes (512M, 4G; inconclusive, exit 3)")
+      ->transform(CLI::AsSizeValue(false));
+  cmd->add_option("--threads", a->threads,
+                  "threads of the exhaustive search, same results for any number (default: every core; with "
+                  "--batch: 1; --coverage runs on one)")
+      ->check(CLI::Range(1U, 1024U));
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");

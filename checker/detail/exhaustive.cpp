@@ -47,6 +47,10 @@ CheckResult Exhaustive::run() {
         r.limit = seconds_limit(opt_.max_seconds);
         break;
       }
+      if (opt_.max_memory > 0 && bytes() > opt_.max_memory) {
+        r.limit = memory_limit(opt_.max_memory);
+        break;
+      }
       if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {
         last_progress = Clock::now();
         opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes(), depth});

@@ -1,6 +1,7 @@
 #pragma once
 // Seconds since a point in time, for limits and progress lines.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -15,6 +16,14 @@ inline std::string seconds_limit(double seconds) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "max-seconds %g", seconds);
   return buf;
+}
+
+// "max-memory 64M" for a limit of 64 MiB, as check --max-memory takes it.
+inline std::string memory_limit(std::uint64_t bytes) {
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20, kGiB = std::uint64_t{1} << 30;
+  if (bytes % kGiB == 0) return "max-memory " + std::to_string(bytes / kGiB) + "G";
+  if (bytes % kMiB == 0) return "max-memory " + std::to_string(bytes / kMiB) + "M";
+  return "max-memory " + std::to_string(bytes);
 }
 
 }  // namespace syncbisim::checker::detail
