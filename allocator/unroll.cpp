@@ -209,6 +209,46 @@ std::string unrolled_name(const std::string& id, const std::string& loop, std::u
   return id + "." + loop + "." + std::to_string(copy);
 }
 
+std::vector<std::string> unrolled_loops(const model::ProgramIndex& spec, const model::ProgramIndex& impl) {
+  // An unrolled name is the spec's id followed by (".", loop, ".", copy) pairs, loops innermost
+  // first; the base id itself never holds a '.' in a spec that came from a file, but the spec may
+  // be an unrolled one already, so the base is matched against the spec's own ids.
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  for (const auto& in : impl.instrs) {
+    if (spec.instr(in.name)) continue;
+    for (std::size_t cut = in.name.find('.'); cut != std::string::npos; cut = in.name.find('.', cut + 1)) {
+      const auto base = spec.instr(in.name.substr(0, cut));
+      if (!base) continue;
+      // the rest: .L.k pairs
+      std::size_t at = cut;
+      bool well_formed = true;
+      std::vector<std::string> loops;
+      while (at < in.name.size() && well_formed) {
+        const auto l_end = in.name.find('.', at + 1);
+        if (l_end == std::string::npos) {
+          well_formed = false;
+          break;
+        }
+        const auto k_end = std::min(in.name.find('.', l_end + 1), in.name.size());
+        const auto k = in.name.substr(l_end + 1, k_end - l_end - 1);
+        well_formed = !k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; });
+        loops.push_back(in.name.substr(at + 1, l_end - at - 1));
+        at = k_end;
+      }
+      if (!well_formed) continue;
+      for (const auto& l : loops) {
+        const auto id = spec.loop(l);
+        if (!id || spec.loops[*id].kind != model::LoopKind::Loop || impl.loop(l)) continue;
+        if (!spec.encloses(*id, spec.instrs[*base].parent)) continue;
+        if (seen.insert(l).second) out.push_back(l);
+      }
+      break;
+    }
+  }
+  return out;
+}
+
 model::Result<model::Program> unroll(const model::Program& spec, const model::ProgramIndex& ix,
                                      const std::vector<std::string>& loops) {
   // innermost first: an outer loop's copies then hold the inner loop's copies

@@ -33,4 +33,10 @@ std::string unrolled_name(const std::string& id, const std::string& loop, std::u
 model::Result<model::Program> unroll(const model::Program& spec, const model::ProgramIndex& ix,
                                      const std::vector<std::string>& loops);
 
+// The loops of `spec` that `impl` has unrolled (docs/formats.md "Unrolled programs"): each loop L
+// of the spec that the impl does not have while one of the impl's instructions is named
+// "X.L.k" for an instruction X of the spec inside L (the name may carry further ".M.j" copies
+// of loops unrolled with it, in any order). Empty when the impl keeps the spec's tree.
+std::vector<std::string> unrolled_loops(const model::ProgramIndex& spec, const model::ProgramIndex& impl);
+
 }  // namespace syncbisim::allocator

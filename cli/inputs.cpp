@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "allocator/unroll.h"
 #include "analysis/dependency_analysis.h"
 #include "analysis/register_use.h"
 
@@ -61,6 +62,31 @@ std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::str
   if (!spec) return std::nullopt;
   auto impl = load_impl(impl_path, status);
   if (!impl) return std::nullopt;
+  // An impl that unrolls constant-trip loops of the spec (copies named X.L.k, docs/formats.md
+  // "Unrolled programs") is checked against the spec with those loops unrolled: the unrolled spec
+  // owes exactly what the original owes (allocator/unroll.h), instance k of X being X.L.k.
+  if (const auto loops = allocator::unrolled_loops(spec->index, impl->index); !loops.empty()) {
+    auto u = allocator::unroll(spec->program, spec->index, loops);
+    if (!u) {
+      auto d = u.error();
+      d.file = spec_path;
+      d.message = "the impl unrolls " + loops.front() + (loops.size() > 1 ? " and more" : "") +
+                  ", which the spec cannot be unrolled to match: " + d.message;
+      status = input_error(d);
+      return std::nullopt;
+    }
+    auto uix = model::ProgramIndex::build(*u);
+    if (!uix) {
+      status = input_error(uix.error());
+      return std::nullopt;
+    }
+    std::string names;
+    for (const auto& l : loops) names += (names.empty() ? "" : ", ") + l;
+    std::cerr << spec_path << ": note: the impl unrolls loop " << names
+              << "; checked against the spec with it unrolled (instance k of X named X.L.k)\n";
+    spec->program = std::move(*u);
+    spec->index = std::move(*uix);
+  }
   auto checked = checker::ProgramPair::make(spec->program, impl->program, options);
   if (!checked) {
     auto d = checked.error();
