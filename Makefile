@@ -6,7 +6,8 @@ JOBS   ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
 PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3-dev \
             doctest-dev nlohmann-json3-dev libcli11-dev graphviz librsvg2-bin \
-            python3 python3-dev pybind11-dev python3-pybind11 python3-pytest
+            python3 python3-dev pybind11-dev python3-pybind11 python3-pytest \
+            libopenmpi-dev openmpi-bin
 
 .PHONY: all deps configure build tool demo test bench clean
 
