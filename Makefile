@@ -45,6 +45,8 @@ bench: configure
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
 	@for b in $(BUILD)/bench/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b"; done
 	@echo "== bench/bench_python_allocator.py" && PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/bench_python_allocator.py
+	@if [ -x $(BUILD)/syncbisim-mpi ] && [ -x $(BUILD)/syncbisim ]; then \
+	  echo "== bench/bench_distributed.sh" && bash bench/bench_distributed.sh $(BUILD); fi
 
 clean:
 	rm -rf $(BUILD)
