@@ -6,7 +6,8 @@ JOBS   ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
 PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3-dev \
             doctest-dev nlohmann-json3-dev libcli11-dev graphviz librsvg2-bin \
-            python3 python3-dev pybind11-dev python3-pybind11 python3-pytest python3-jsonschema
+            python3 python3-dev pybind11-dev python3-pybind11 python3-pytest python3-jsonschema \
+            libopenmpi-dev openmpi-bin
 
 .PHONY: all deps configure build tool demo test bench clean
 
@@ -44,6 +45,8 @@ bench: configure
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
 	@for b in $(BUILD)/bench/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b"; done
 	@echo "== bench/bench_python_allocator.py" && PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/bench_python_allocator.py
+	@if [ -x $(BUILD)/syncbisim-mpi ] && [ -x $(BUILD)/syncbisim ]; then \
+	  echo "== bench/bench_distributed.sh" && bash bench/bench_distributed.sh $(BUILD); fi
 
 clean:
 	rm -rf $(BUILD)
