@@ -45,6 +45,11 @@ struct CheckOptions {
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);
 
+// After a reduced search (here, threaded or distributed): the reductions force eager steps into
+// a trace, so each violation is looked for once more without them, no deeper than its trace, and
+// keeps the shorter trace found: a shortest one of the full graph. check() calls it.
+void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options, CheckResult& r);
+
 class ProgramPair;
 // check() of the pair's lock step; if the pair was made with a trip cap that cut some range
 // (ProgramPair::cut()), the search covered fewer executions than the programs allow: it is not

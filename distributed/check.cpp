@@ -10,6 +10,7 @@
 
 #include "checker/detail/exhaustive.h"
 #include "checker/detail/stopwatch.h"
+#include "checker/explorer.h"
 #include "distributed/detail/level_search.h"
 
 namespace syncbisim::distributed {
@@ -38,20 +39,6 @@ Violation replay(const semantics::Lockstep& both, const std::vector<std::uint32_
   for (auto& v : classifier.found())
     if (checker::detail::key_of(v) == key) return std::move(v);
   throw std::logic_error("distributed: a violation that its replayed trace does not reach");
-}
-
-// What explorer.cpp does after a reduced search: the reductions force eager steps into a trace,
-// so the same violation is looked for once more without them, no deeper than the trace found.
-void shorten(const semantics::Lockstep& both, const checker::CheckOptions& options, Violation& v) {
-  checker::CheckOptions plain;
-  plain.reduction = false;
-  plain.max_states = 200000;
-  plain.max_seconds = options.max_seconds > 0 ? options.max_seconds : 10.0;
-  checker::detail::Exhaustive search(both, plain);
-  search.target(checker::detail::key_of(v), v.trace.size());
-  const auto r = search.run();
-  for (const auto& w : r.violations)
-    if (checker::detail::key_of(w) == checker::detail::key_of(v) && w.trace.size() < v.trace.size()) v.trace = w.trace;
 }
 
 constexpr std::size_t kCandidateWords = 8;
@@ -121,8 +108,7 @@ DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOp
   r.bytes = comm.sum(search.bytes());
   out.ranks = comm.size();
   out.sent_bytes = comm.sum(comm.sent_bytes());
-  if (comm.rank() == 0 && options.reduction)
-    for (auto& v : r.violations) shorten(both, options, v);
+  if (comm.rank() == 0 && options.reduction) checker::shorten_traces(both, options, r);
   r.verdict = checker::verdict_of(r.violations, r.exhaustive);
   // As checker::check(const ProgramPair&, ...): a trip cap makes the search not exhaustive.
   if (!pair.cut().empty()) {
