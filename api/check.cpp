@@ -113,11 +113,7 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
   auto pair = checker::ProgramPair::make(spec.data().program, impl.data().program,
                                          checker::PairOptions{semantics::Options{options.reduction}, options.max_trip});
-  if (!pair) {
-    auto d = pair.error();
-    if (d.file.empty()) d.file = impl.data().name;
-    api::detail::raise(d);
-  }
+  if (!pair) api::detail::raise(pair.error(), impl.data().name);
   checker::CheckOptions o;
   o.reduction = options.reduction;
   o.max_states = options.max_states;

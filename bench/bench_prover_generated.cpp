@@ -18,6 +18,7 @@
 #include "analysis/correspondence.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
+#include "fuzz/campaign.h"
 #include "generators/describe.h"
 #include "generators/spec_gen.h"
 #include "model/walk.h"
@@ -27,23 +28,15 @@ using namespace syncbisim;
 
 namespace {
 
-std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 generators::SpecGenOptions profile(const std::string& name, bool allocatable) {
-  generators::SpecGenOptions o;
-  o.min_engines = 2;
-  o.max_engines = 3;
-  o.max_depth = 3;
-  o.max_trip = 3;
-  o.extras = false;
-  o.acyclic = true;
-  o.divergent = false;
-  o.allocatable_only = allocatable;
+  generators::SpecGenOptions o{.min_engines = 2,
+                               .max_engines = 3,
+                               .max_depth = 3,
+                               .max_trip = 3,
+                               .allocatable_only = allocatable,
+                               .acyclic = true,
+                               .divergent = false,
+                               .extras = false};
   if (name == "wide") {
     o.max_engines = 5;
     o.max_top_stmts = 5;
@@ -87,7 +80,7 @@ int main(int argc, char** argv) {
   for (const auto& name : profiles) {
     Tally t;
     for (int run = 0; run < runs; ++run) {
-      const auto s = mix64(mix64(seed) ^ static_cast<std::uint64_t>(run));
+      const auto s = fuzz::run_seed(seed, static_cast<std::uint64_t>(run));
       const bool allocatable = (s >> 63) != 0;
       const int size = 50 + static_cast<int>((s >> 32) % 51);
       const auto spec = generators::gen_spec(profile(name, allocatable))(rc::Random(s), size).value();
@@ -120,34 +113,32 @@ int main(int argc, char** argv) {
             ++t.unknown;
             ++t.kinds[kind_of(p->reason)];
             if (!full) {
-              auto pair = checker::ProgramPair::make(spec, alloc->impl,
-                                                     checker::PairOptions{semantics::Options{false}, 0});
+              auto pair =
+                  checker::ProgramPair::make(spec, alloc->impl, checker::PairOptions{semantics::Options{false}, 0});
               checker::CheckOptions o;
               o.max_states = 300000;
               o.reduction = false;
               full = checker::check((*pair)->lockstep(), o);
               const auto& sp = (*pair)->spec_code();
               for (const auto& v : full->violations)
-                if (v.instr)
-                  seen.insert({sp.instrs[*v.instr].name, v.kind == checker::ViolationKind::UnderSync});
+                if (v.instr) seen.insert({sp.instrs[*v.instr].name, v.kind == checker::ViolationKind::UnderSync});
             }
             const bool under = p == &c.safe;
             if (!full->exhaustive) ++t.undecided;
             else if (seen.count({c.instr, under})) ++t.real;
             else ++t.spurious;
             if (t.examples.size() < 3)
-              t.examples.push_back("run " + std::to_string(run) + " " + allocator::to_string(strategy) + " " +
-                                   c.instr + (under ? " safe: " : " exact: ") + p->reason + "\n" +
-                                   generators::describe(spec));
+              t.examples.push_back("run " + std::to_string(run) + " " + allocator::to_string(strategy) + " " + c.instr +
+                                   (under ? " safe: " : " exact: ") + p->reason + "\n" + generators::describe(spec));
           }
         }
       }
     }
     std::printf("profile %s, seed %llu, %d runs: %d specs, %d pairs with barriers, %d consumers, %d properties\n",
-                name.c_str(), static_cast<unsigned long long>(seed), runs, t.specs, t.pairs, t.consumers,
-                t.properties);
-    std::printf("  unknown %d: spurious (the unreduced explorer finds no such violation) %d, real %d, explorer cut %d\n",
-                t.unknown, t.spurious, t.real, t.undecided);
+                name.c_str(), static_cast<unsigned long long>(seed), runs, t.specs, t.pairs, t.consumers, t.properties);
+    std::printf(
+        "  unknown %d: spurious (the unreduced explorer finds no such violation) %d, real %d, explorer cut %d\n",
+        t.unknown, t.spurious, t.real, t.undecided);
     for (const auto& [k, n] : t.kinds) std::printf("  %5d  %s\n", n, k.c_str());
     for (const auto& e : t.examples) std::printf("  example: %s\n", e.c_str());
   }

@@ -185,14 +185,13 @@ void property(allocator::Strategy strategy, bool prune, bool shapes) {
           spec = std::move(*loaded);
           model::normalize(spec);
         } else {
-          generators::SpecGenOptions o;
-          o.min_engines = 2;
-          o.max_engines = 3;
-          o.max_depth = 4;
-          o.max_trip = 4;
-          o.max_body_stmts = 3;
-          o.max_deps = 6;
-          o.extras = false;
+          generators::SpecGenOptions o{.min_engines = 2,
+                                       .max_engines = 3,
+                                       .max_depth = 4,
+                                       .max_trip = 4,
+                                       .max_body_stmts = 3,
+                                       .max_deps = 6,
+                                       .extras = false};
           spec = *generators::gen_spec(o);
         }
         const auto ix = model::ProgramIndex::build(spec);

@@ -27,6 +27,7 @@
 #include "model/index.h"
 #include "model/walk.h"
 #include "random_pairs.h"
+#include "support/generated_pairs.h"
 #include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
@@ -148,11 +149,7 @@ TEST_CASE("reductions keep verdicts and violations on random synchronizations of
   test::rc_check(
       "reduced == unreduced",
       [] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        opt.max_trip = 3;
-        opt.max_top_stmts = 4;
-        opt.max_body_stmts = 3;
+        generators::SpecGenOptions opt{.max_engines = 3, .max_trip = 3, .max_top_stmts = 4, .max_body_stmts = 3};
         const auto spec = *generators::gen_spec(opt);
         const auto impl = *gen_random_impl(spec);
         const auto six = model::ProgramIndex::build(spec);
@@ -193,11 +190,7 @@ TEST_CASE("reductions keep verdicts and violations with barriers anywhere in the
   test::rc_check(
       "reduced == unreduced, barriers anywhere",
       [] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        opt.max_trip = 3;
-        opt.max_top_stmts = 4;
-        opt.max_body_stmts = 3;
+        generators::SpecGenOptions opt{.max_engines = 3, .max_trip = 3, .max_top_stmts = 4, .max_body_stmts = 3};
         const auto spec = *generators::gen_spec(opt);
         auto impl = *gen_random_impl(spec);
         add_barriers(impl);
@@ -214,30 +207,16 @@ TEST_CASE("reductions keep verdicts and violations on allocations with barriers 
   test::rc_check(
       "reduced == unreduced, allocations",
       [] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        opt.max_trip = 3;
-        opt.max_top_stmts = 4;
-        opt.max_body_stmts = 3;
-        opt.max_deps = 5;
-        opt.extras = false;
-        const auto spec = *generators::gen_spec(opt);
-        const auto ix = model::ProgramIndex::build(spec);
-        RC_ASSERT(ix.ok());
-        const auto strategy =
-            *rc::gen::element(allocator::Strategy::Barrier, allocator::Strategy::PerInstruction,
-                              allocator::Strategy::PerLoop, allocator::Strategy::PerEngine, allocator::Strategy::Auto);
-        const auto alloc = allocator::allocate(spec, *ix, allocator::Options{strategy, false});
-        RC_PRE(alloc.ok());
-        auto impl = alloc->impl;
-        const auto ms = generators::mutants(impl);
-        if (!ms.empty() && *rc::gen::inRange(0, 3) == 0) impl = ms[*rc::gen::inRange<std::size_t>(0, ms.size())].impl;
+        generators::SpecGenOptions opt{
+            .max_engines = 3, .max_trip = 3, .max_top_stmts = 4, .max_body_stmts = 3, .max_deps = 5, .extras = false};
+        const auto spec = test::gen_indexed_spec(opt);
+        const auto impl = test::gen_allocation(spec, 1.0 / 3).impl;
         bool barrier = false;
         model::for_each_stream(impl.body, [&](const model::Stream& st) {
           for (const auto& item : st.items) barrier = barrier || std::holds_alternative<model::Barrier>(item);
         });
         RC_CLASSIFY(barrier, "with barriers");
-        modes_agree(spec, impl, 300000);
+        modes_agree(spec.program, impl, 300000);
       },
       300);
 }
@@ -254,21 +233,10 @@ TEST_CASE("reductions keep verdicts and violations on exact allocations with bar
   test::rc_check(
       "reduced == unreduced, allocations with barriers added",
       [] {
-        // The specs of a fuzz campaign (fuzz/campaign.cpp): two or three engines, acyclic, at
-        // sizes in the upper half (RapidCheck's early sizes give near-empty specs, which have
-        // no dependency across a barrier).
-        generators::SpecGenOptions opt;
-        opt.min_engines = 2;
-        opt.max_engines = 3;
-        opt.max_depth = 2;
-        opt.max_trip = 3;
-        opt.max_top_stmts = 4;
-        opt.max_body_stmts = 3;
-        opt.max_items = 2;
-        opt.max_deps = 6;
-        opt.acyclic = true;
-        opt.divergent = false;
-        opt.extras = false;
+        // The specs of a fuzz campaign (fuzz/campaign.cpp), at sizes in the upper half
+        // (RapidCheck's early sizes give near-empty specs, which have no dependency across a
+        // barrier).
+        const auto opt = generators::checkable_spec_options();
         const auto size = *rc::gen::inRange(50, 101);
         const auto spec = *rc::gen::resize(size, generators::gen_spec(opt));
         const auto ix = model::ProgramIndex::build(spec);
@@ -358,12 +326,8 @@ TEST_CASE(
   test::rc_check(
       "explorer == plain BFS, 4-5 engines",
       [] {
-        generators::SpecGenOptions opt;
-        opt.min_engines = 4;
-        opt.max_engines = 5;
-        opt.max_top_stmts = 4;
-        opt.max_trip = 3;
-        opt.allocatable_only = true;
+        generators::SpecGenOptions opt{
+            .min_engines = 4, .max_engines = 5, .max_trip = 3, .max_top_stmts = 4, .allocatable_only = true};
         const auto spec = *generators::gen_spec(opt);
         const auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());

@@ -12,6 +12,7 @@
 #include "generators/mutations.h"
 #include "generators/spec_gen.h"
 #include "prover/prove_support.h"
+#include "support/generated_pairs.h"
 #include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
@@ -97,26 +98,15 @@ TEST_CASE("prover: agrees with the explorer on every strategy's output for every
 TEST_CASE("prover: agrees with the explorer on generated pairs at small trips") {
   // Allocated random specs (every strategy) and their mutants: correct schemes and broken ones.
   const auto ok = rc::check("prover vs explorer on generated pairs", [] {
-    generators::SpecGenOptions o;
-    o.max_engines = 3;
-    o.max_depth = 3;
-    o.max_trip = 3;
-    o.max_top_stmts = 4;
-    o.max_body_stmts = 2;
-    o.max_deps = 4;
-    o.extras = false;
-    const auto spec_p = *generators::gen_spec(o);
-    auto ix = model::ProgramIndex::build(spec_p);
-    RC_ASSERT(ix.ok());
-    const formats::LoadedProgram spec{spec_p, *ix};
-    const auto strategy =
-        *rc::gen::element(allocator::Strategy::Barrier, allocator::Strategy::PerInstruction,
-                          allocator::Strategy::PerLoop, allocator::Strategy::PerEngine, allocator::Strategy::Auto);
-    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{strategy, false});
-    RC_PRE(alloc.ok());
-    auto impl = alloc->impl;
-    const auto ms = generators::mutants(impl);
-    if (!ms.empty() && *rc::gen::inRange(0, 3) > 0) impl = ms[*rc::gen::inRange<std::size_t>(0, ms.size())].impl;
+    generators::SpecGenOptions o{.max_engines = 3,
+                                 .max_depth = 3,
+                                 .max_trip = 3,
+                                 .max_top_stmts = 4,
+                                 .max_body_stmts = 2,
+                                 .max_deps = 4,
+                                 .extras = false};
+    const auto spec = test::gen_indexed_spec(o);
+    const auto impl = test::gen_allocation(spec, 2.0 / 3).impl;
     Agreement a;
     agree(spec, impl, generators::describe(spec.program), a, 200000);
     for (const auto& f : a.failures) RC_FAIL(f + "\nimpl: " + generators::describe(impl));
@@ -178,28 +168,20 @@ TEST_CASE("prover: every strategy's output on generated specs is decided, nothin
   // (With cyclic dependencies or per-engine rules some candidates lie past a deadlock the directed
   // run cannot get by: docs/prover.md "What unknown means".)
   const auto ok = rc::check("nothing unknown on allocations of generated specs", [] {
-    generators::SpecGenOptions o;
-    o.max_engines = 3;
-    o.max_depth = 3;
-    o.max_trip = 3;
-    o.extras = false;
-    o.acyclic = true;
-    o.divergent = false;
-    o.allocatable_only = *rc::gen::arbitrary<bool>();
-    const auto spec_p = *generators::gen_spec(o);
-    auto ix = model::ProgramIndex::build(spec_p);
-    RC_ASSERT(ix.ok());
-    const formats::LoadedProgram spec{spec_p, *ix};
-    const auto strategy =
-        *rc::gen::element(allocator::Strategy::Barrier, allocator::Strategy::PerInstruction,
-                          allocator::Strategy::PerLoop, allocator::Strategy::PerEngine, allocator::Strategy::Auto);
-    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{strategy, false});
-    RC_PRE(alloc.ok());
-    const auto r = test::prove_pair(spec, alloc->impl);
+    generators::SpecGenOptions o{.max_engines = 3,
+                                 .max_depth = 3,
+                                 .max_trip = 3,
+                                 .allocatable_only = *rc::gen::arbitrary<bool>(),
+                                 .acyclic = true,
+                                 .divergent = false,
+                                 .extras = false};
+    const auto spec = test::gen_indexed_spec(o);
+    const auto pair = test::gen_allocation(spec);
+    const auto r = test::prove_pair(spec, pair.impl);
     for (const auto& c : r.consumers)
       for (const auto* p : {&c.safe, &c.exact})
         if (p->answer == Answer::Unknown)
-          RC_FAIL(std::string(allocator::to_string(strategy)) + " " + c.instr + ": " + p->reason + "\n" +
+          RC_FAIL(std::string(allocator::to_string(pair.strategy)) + " " + c.instr + ": " + p->reason + "\n" +
                   generators::describe(spec.program));
   });
   CHECK(ok);
@@ -214,28 +196,13 @@ TEST_CASE("prover: barrier allocations of generated loop nests agree with the ex
   test::rc_check(
       "barrier allocations of generated loop nests",
       [] {
-        generators::SpecGenOptions o;
-        o.min_engines = 2;
+        auto o = generators::checkable_spec_options();
         o.max_engines = 4;
         o.max_depth = 3;
-        o.max_trip = 3;
-        o.max_top_stmts = 4;
-        o.max_body_stmts = 3;
-        o.max_deps = 6;
-        o.extras = false;
-        o.acyclic = true;
-        o.divergent = false;
-        const auto spec_p = *generators::gen_spec(o);
-        auto ix = model::ProgramIndex::build(spec_p);
-        RC_ASSERT(ix.ok());
-        const formats::LoadedProgram spec{spec_p, *ix};
-        auto alloc =
-            allocator::allocate(spec.program, spec.index, allocator::Options{allocator::Strategy::Barrier, false});
-        RC_PRE(alloc.ok());
-        auto impl = alloc->impl;
-        const auto ms = generators::mutants(impl);
-        const bool mutated = !ms.empty() && *rc::gen::inRange(0, 2) > 0;
-        if (mutated) impl = ms[*rc::gen::inRange<std::size_t>(0, ms.size())].impl;
+        const auto spec = test::gen_indexed_spec(o);
+        const auto drawn = test::gen_allocation(spec, 0.5, allocator::Strategy::Barrier);
+        const auto& impl = drawn.impl;
+        const bool mutated = drawn.mutated;
         const auto what = generators::describe(spec.program) + "\nimpl: " + generators::describe(impl);
         if (!mutated) {
           const auto r = test::prove_pair(spec, impl);

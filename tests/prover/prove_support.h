@@ -45,6 +45,12 @@ inline prover::ProveResult prove_pair(const formats::LoadedProgram& spec, const 
   return prover::prove(spec.program, spec.index, impl, *iix, o);
 }
 
+// A consumer's two answers and their reasons, for a failing check's message.
+inline std::string describe(const prover::ConsumerResult& c) {
+  return c.instr + ": safe " + prover::to_string(c.safe.answer) + " " + c.safe.reason + "; exact " +
+         prover::to_string(c.exact.answer) + " " + c.exact.reason;
+}
+
 // consumer name -> answer
 inline std::map<std::string, prover::Answer> answers(const prover::ProveResult& r) {
   std::map<std::string, prover::Answer> out;
