@@ -144,7 +144,12 @@ class Run {
   // ---- stepping ----
   void apply_one(const Step& st) {
     both_.apply(s_, st);
-    out_.trace.push_back(st);
+    if (!out_.trace_cut && out_.trace.size() < r_.max_trace_steps) {
+      out_.trace.push_back(st);
+    } else if (!out_.trace_cut) {  // the witness would outgrow its limit: the run goes on without it
+      out_.trace_cut = true;
+      std::vector<Step>().swap(out_.trace);
+    }
     ++out_.steps;
     check();
   }
@@ -314,6 +319,8 @@ class Run {
     if (!out_.other) {
       out_.other = std::move(m);
       out_.other_trace = out_.trace;
+      out_.other_trace_cut = out_.trace_cut;
+      out_.other_steps = out_.steps;
       out_.other_at = where();
     }
   }

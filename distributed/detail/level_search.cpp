@@ -73,7 +73,7 @@ void LevelSearch::expand(std::uint32_t id, std::uint64_t place) {
     for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
   }
   const semantics::Step* only = opt_.reduction ? reducer_.eager(s, steps_) : nullptr;
-  const std::size_t first = only ? static_cast<std::size_t>(only - steps_.data()) : 0;
+  const std::size_t first = only ? static_cast<std::size_t>(steps_.index_of(only)) : 0;
   const std::size_t last = only ? first + 1 : steps_.size();
   transitions_[id - level_begin_] = static_cast<std::uint32_t>(last - first);
   const int me = comm_.rank();
