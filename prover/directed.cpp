@@ -150,6 +150,10 @@ class Run {
       out_.trace_cut = true;
       std::vector<Step>().swap(out_.trace);
     }
+    if (st.kind == StepKind::Choose && sp_.loops[st.aux].kind == model::LoopKind::Loop) {
+      auto& c = out_.chosen[st.aux];
+      c = std::max(c, st.arg);
+    }
     ++out_.steps;
     check();
   }
@@ -321,6 +325,7 @@ class Run {
       out_.other_trace = out_.trace;
       out_.other_trace_cut = out_.trace_cut;
       out_.other_steps = out_.steps;
+      out_.other_chosen = out_.chosen;
       out_.other_at = where();
     }
   }

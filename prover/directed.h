@@ -60,6 +60,8 @@ struct DirectedResult {
   // the other kind's trace, `other_steps` long).
   bool trace_cut = false, other_trace_cut = false;
   std::uint64_t other_steps = 0;
+  // The largest trip chosen for each loop (not a cond) by the run, and by the other kind's trace.
+  std::map<semantics::LoopId, std::uint32_t> chosen, other_chosen;
 };
 
 DirectedResult directed_run(const semantics::Lockstep& both, const DirectedRequest& request);

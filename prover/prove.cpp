@@ -185,6 +185,7 @@ class ConsumerProof {
     for (const auto& st : w.trace)
       if (st.kind == semantics::StepKind::Choose && sp.loops[st.aux].kind == model::LoopKind::Loop)
         chosen[sp.loops[st.aux].name] = std::max(chosen[sp.loops[st.aux].name], st.arg);
+    if (!w.trace_built) chosen = w.chosen;
     std::string trips;
     for (const auto& [loop, t] : chosen) trips += (trips.empty() ? "" : ", ") + loop + " = " + std::to_string(t);
     std::string reason = w.kind;
@@ -202,10 +203,12 @@ class ConsumerProof {
 
   Witness witness(const semantics::Mismatch& m, std::vector<semantics::Step> trace, const char* by,
                   const std::vector<std::pair<semantics::LoopId, std::uint32_t>>& at = {},
-                  std::optional<std::uint64_t> cut_steps = std::nullopt) const {
+                  std::optional<std::uint64_t> cut_steps = std::nullopt,
+                  const std::map<semantics::LoopId, std::uint32_t>& chosen = {}) const {
     Witness w;
     w.steps = cut_steps ? *cut_steps : trace.size();
     w.trace_built = !cut_steps;
+    for (const auto& [l, t] : chosen) w.chosen[job_.pair.spec_code().loops[l].name] = t;
     for (const auto& [l, it] : at) w.iteration.emplace_back(job_.pair.spec_code().loops[l].name, it);
     w.kind = m.impl_can && !m.spec_can ? "under-sync" : "over-sync";
     w.description = checker::describe_mismatch(job_.pair.spec_code(), job_.pair.impl_code(), m);
@@ -309,15 +312,16 @@ class ConsumerProof {
   std::optional<Witness> take(const DirectedResult& dr, Goal goal,
                               const std::map<semantics::LoopId, std::uint32_t>& trips) {
     if (dr.other) {
-      auto w = witness(*dr.other, dr.other_trace, "directed run", dr.other_at,
-                       dr.other_trace_cut ? std::optional<std::uint64_t>(dr.other_steps) : std::nullopt);
+      auto w =
+          witness(*dr.other, dr.other_trace, "directed run", dr.other_at,
+                  dr.other_trace_cut ? std::optional<std::uint64_t>(dr.other_steps) : std::nullopt, dr.other_chosen);
       shorten(w, trips);
       auto& slot = dr.other->impl_can && !dr.other->spec_can ? under_ : over_;
       if (!slot) slot = std::move(w);
     }
     if (!dr.found) return std::nullopt;
     auto w = witness(*dr.found, dr.trace, "directed run", dr.at,
-                     dr.trace_cut ? std::optional<std::uint64_t>(dr.steps) : std::nullopt);
+                     dr.trace_cut ? std::optional<std::uint64_t>(dr.steps) : std::nullopt, dr.chosen);
     shorten(w, trips);
     auto& slot = goal == Goal::UnderSync ? under_ : over_;
     if (!slot) slot = w;

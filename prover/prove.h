@@ -43,7 +43,8 @@ struct Witness {
   // the same (every step of it was taken), but its trace is not built: `trace` is empty.
   std::uint64_t steps = 0;
   bool trace_built = true;
-  semantics::Mismatch mismatch;  // at the last state
+  std::map<std::string, std::uint32_t> chosen;  // without a trace: the largest trip chosen per loop
+  semantics::Mismatch mismatch;                 // at the last state
   // The consumer engine's iteration of the loops around the consumer there (when the impl holds
   // it at a barrier, the iteration before the loop control that leads to the consumer).
   std::vector<std::pair<std::string, std::uint32_t>> iteration;  // outermost loop first

@@ -7,6 +7,7 @@
 #   stderr-lines: <exact number of stderr lines>
 #   env: NAME=VALUE                                           (any number; set for the command)
 #   ulimit-v: <KiB>            (virtual memory limit of the command: a blow-up fails fast, never hangs)
+#   ulimit-t: <seconds>        (CPU time limit of the command: a runaway fails fast; no timing is asserted)
 set -u
 tool=$1; case_file=$2
 args=$(sed -n 's/^args: //p' "$case_file")
@@ -15,7 +16,12 @@ while IFS= read -r kv; do export "$kv"; done < <(sed -n 's/^env: //p' "$case_fil
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 vmem=$(sed -n 's/^ulimit-v: //p' "$case_file")
-( if [ -n "$vmem" ]; then ulimit -v "$vmem"; fi; eval "\"$tool\" $args" ) >"$out" 2>"$err" </dev/null
+cpu=$(sed -n 's/^ulimit-t: //p' "$case_file")
+(
+  if [ -n "$vmem" ]; then ulimit -v "$vmem"; fi
+  if [ -n "$cpu" ]; then ulimit -t "$cpu"; fi
+  eval "\"$tool\" $args"
+) >"$out" 2>"$err" </dev/null
 got=$?
 fail=0
 if [ "$got" != "$want_exit" ]; then echo "exit status $got, expected $want_exit"; fail=1; fi
