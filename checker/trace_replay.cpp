@@ -32,17 +32,17 @@ std::optional<Step> matching_step(const semantics::CompiledProgram& ip, const se
   constexpr std::uint64_t kTryWhole = 64;
   std::optional<Step> found;
   for (const auto& run : steps.runs()) {
-    if (run.count > kTryWhole) {
+    if (run.count() > kTryWhole) {
       const auto trip = want.find("trip");
       if (trip == want.end() || !trip->is_number_unsigned()) continue;
       const auto v = trip->get<std::uint64_t>();
-      if (v < run.first.arg || v - run.first.arg >= run.count) continue;
+      if (v < run.first.arg || v - run.first.arg >= run.count()) continue;
       Step st = run.first;
       st.arg = static_cast<std::uint32_t>(v);
       if (same_step(want, step_to_json(ip, st))) found = st;
       continue;
     }
-    for (std::uint64_t i = 0; i < run.count; ++i) {
+    for (std::uint64_t i = 0; i < run.count(); ++i) {
       Step st = run.first;
       st.arg += static_cast<std::uint32_t>(i);
       if (same_step(want, step_to_json(ip, st))) found = st;

@@ -15,9 +15,11 @@ namespace syncbisim::semantics {
 
 class Steps {
  public:
+  // 16 bytes: a range has at most 2^32 values, so the values after the first fit in 32 bits.
   struct Run {
     Step first;
-    std::uint64_t count = 1;
+    std::uint32_t more = 0;  // the steps after `first`
+    std::uint64_t count() const { return std::uint64_t{more} + 1; }
   };
 
   void clear() {
@@ -25,14 +27,13 @@ class Steps {
     size_ = 0;
   }
   void push_back(const Step& st) {
-    runs_.push_back(Run{st, 1});
+    runs_.push_back(Run{st, 0});
     ++size_;
   }
   // Choose steps of engine e at loop l, one per value in [min, max], ascending.
   void push_choices(EngineId e, LoopId l, std::uint32_t min, std::uint32_t max) {
-    const std::uint64_t n = std::uint64_t{max} - min + 1;
-    runs_.push_back(Run{Step{StepKind::Choose, e, min, l}, n});
-    size_ += n;
+    runs_.push_back(Run{Step{StepKind::Choose, e, min, l}, max - min});
+    size_ += std::uint64_t{max} - min + 1;
   }
   // Removes the runs (whole) for which `drop(run.first)` holds.
   template <class Pred>
@@ -40,7 +41,7 @@ class Steps {
     std::size_t kept = first_run;
     for (std::size_t k = first_run; k < runs_.size(); ++k) {
       if (drop(runs_[k].first)) {
-        size_ -= runs_[k].count;
+        size_ -= runs_[k].count();
         continue;
       }
       runs_[kept++] = runs_[k];
@@ -54,8 +55,8 @@ class Steps {
   // The k-th step (k < size()).
   Step operator[](std::uint64_t k) const {
     for (const auto& r : runs_) {
-      if (k < r.count) return at(r, k);
-      k -= r.count;
+      if (k < r.count()) return at(r, k);
+      k -= r.count();
     }
     return Step{};
   }
@@ -64,9 +65,9 @@ class Steps {
   bool contains(const Step& st) const {
     for (const auto& r : runs_) {
       const Step& f = r.first;
-      if (r.count == 1 ? f == st
-                       : st.kind == f.kind && st.engine == f.engine && st.aux == f.aux && st.arg >= f.arg &&
-                             st.arg - f.arg < r.count)
+      if (r.more == 0 ? f == st
+                      : st.kind == f.kind && st.engine == f.engine && st.aux == f.aux && st.arg >= f.arg &&
+                            st.arg - f.arg <= r.more)
         return true;
     }
     return false;
@@ -77,7 +78,7 @@ class Steps {
     std::uint64_t k = 0;
     for (const auto& r : runs_) {
       if (&r.first == first) return k;
-      k += r.count;
+      k += r.count();
     }
     return k;
   }
@@ -95,7 +96,7 @@ class Steps {
     const_iterator(const Run* run, std::uint64_t offset) : run_(run), offset_(offset) {}
     Step operator*() const { return at(*run_, offset_); }
     const_iterator& operator++() {
-      if (++offset_ == run_->count) {
+      if (offset_++ == run_->more) {
         ++run_;
         offset_ = 0;
       }

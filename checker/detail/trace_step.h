@@ -27,15 +27,15 @@ std::optional<semantics::Step> first_step_to(const semantics::Lockstep& both, co
   };
   for (const auto& run : steps.runs()) {
     const auto& first = run.first;
-    if (run.count > kTryWhole && first.kind == semantics::StepKind::Choose &&
+    if (run.count() > kTryWhole && first.kind == semantics::StepKind::Choose &&
         both.spec().program().loops[first.aux].kind == model::LoopKind::Loop) {
       const std::uint32_t v = child.spec.control.engines[first.engine].frames[first.aux].trip;
-      if (v >= first.arg && v - first.arg < run.count) {
+      if (v >= first.arg && v - first.arg < run.count()) {
         const semantics::Step st{semantics::StepKind::Choose, first.engine, v, first.aux};
         if (tries(st)) return st;
       }
     }
-    for (std::uint64_t i = 0; i < run.count; ++i) {
+    for (std::uint64_t i = 0; i < run.count(); ++i) {
       semantics::Step st = first;
       st.arg += static_cast<std::uint32_t>(i);
       if (tries(st)) return st;
