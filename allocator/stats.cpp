@@ -41,8 +41,7 @@ struct Counter {
         bool take_else = false;
         if (auto it = trips.find(c.id); it != trips.end()) take_else = it->second == 1;
         else if (c.taken) {
-          const auto vals = model::choice_values(c.taken->uniform, 0);
-          take_else = !vals.empty() && vals.front() == 1;
+          take_else = model::choice_at(c.taken->uniform, 0, 0) == 1;
         }
         // the branch not taken still costs code
         body(take_else ? c.else_body : c.then_body, times);

@@ -1,7 +1,10 @@
 #include "checker/explorer.h"
 
+#include <new>
+
 #include "checker/detail/exhaustive.h"
 #include "checker/detail/random_walks.h"
+#include "checker/detail/stopwatch.h"
 #include "checker/detail/threaded_search.h"
 #include "checker/program_pair.h"
 
@@ -22,12 +25,23 @@ void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options
 }
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) {
-  if (options.walks > 0) return detail::random_walks(both, options);
-  // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads").
-  auto r = options.threads > 1 && !options.coverage ? detail::ThreadedSearch(both, options, options.threads).run()
-                                                    : detail::Exhaustive(both, options).run();
-  if (options.reduction) shorten_traces(both, options, r);
-  return r;
+  try {
+    if (options.walks > 0) return detail::random_walks(both, options);
+    // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads").
+    auto r = options.threads > 1 && !options.coverage ? detail::ThreadedSearch(both, options, options.threads).run()
+                                                      : detail::Exhaustive(both, options).run();
+    if (options.reduction) shorten_traces(both, options, r);
+    return r;
+  } catch (const std::bad_alloc&) {
+    // The searches keep what they found when an allocation fails inside them; one that fails
+    // before or after a search (setting it up, the walks' own records) still ends in a verdict
+    // that names the limit, never in an abort.
+    CheckResult r;
+    r.exhaustive = false;
+    r.limit = detail::allocation_limit();
+    r.verdict = Verdict::Inconclusive;
+    return r;
+  }
 }
 
 CheckResult check(const ProgramPair& pair, const CheckOptions& options) {

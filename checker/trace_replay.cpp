@@ -3,6 +3,8 @@
 #include "checker/detail/classifier.h"
 #include "checker/trace_view.h"
 
+#include <optional>
+
 namespace syncbisim::checker {
 
 namespace {
@@ -20,6 +22,33 @@ bool same_step(const nlohmann::json& want, const nlohmann::json& have) {
     if (w && want[key] != have[key]) return false;
   }
   return true;
+}
+
+// The step of `steps` that `want` names (the last one, should two). A long run of trip choices
+// (a range may have 2^32 values: semantics/steps.h) is not tried value by value: only the trip
+// `want` names can match it.
+std::optional<Step> matching_step(const semantics::CompiledProgram& ip, const semantics::Steps& steps,
+                                  const nlohmann::json& want) {
+  constexpr std::uint64_t kTryWhole = 64;
+  std::optional<Step> found;
+  for (const auto& run : steps.runs()) {
+    if (run.count() > kTryWhole) {
+      const auto trip = want.find("trip");
+      if (trip == want.end() || !trip->is_number_unsigned()) continue;
+      const auto v = trip->get<std::uint64_t>();
+      if (v < run.first.arg || v - run.first.arg >= run.count()) continue;
+      Step st = run.first;
+      st.arg = static_cast<std::uint32_t>(v);
+      if (same_step(want, step_to_json(ip, st))) found = st;
+      continue;
+    }
+    for (std::uint64_t i = 0; i < run.count(); ++i) {
+      Step st = run.first;
+      st.arg += static_cast<std::uint32_t>(i);
+      if (same_step(want, step_to_json(ip, st))) found = st;
+    }
+  }
+  return found;
 }
 
 std::string checks_text(const semantics::Lockstep& both, const semantics::LockstepState& s, semantics::EngineId e) {
@@ -159,7 +188,7 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
   const auto& ip = both.impl().program();
   ReplayResult r;
   r.end = both.initial();
-  std::vector<Step> steps;
+  semantics::Steps steps;
   std::size_t number = 0;
   for (std::size_t i = 0; i < trace.steps.size(); ++i) {
     const auto& want = trace.steps[i];
@@ -173,9 +202,7 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
     ++number;
     steps.clear();
     both.visible(r.end, steps);
-    const Step* found = nullptr;
-    for (const auto& st : steps)
-      if (same_step(want, step_to_json(ip, st))) found = &st;
+    const auto found = matching_step(ip, steps, want);
     if (!found) {
       std::string can;
       for (std::size_t k = 0; k < steps.size() && k < 8; ++k)

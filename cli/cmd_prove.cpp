@@ -20,6 +20,7 @@ struct ProveArgs {
   bool json = false;
   bool no_replay = false;
   unsigned timeout_ms = 10000;
+  std::uint64_t max_witness_steps = prover::ProveOptions{}.max_witness_steps;
 };
 
 int prove(const ProveArgs& a) {
@@ -29,6 +30,7 @@ int prove(const ProveArgs& a) {
   prover::ProveOptions o;
   o.replay = !a.no_replay;
   o.z3_timeout_ms = a.timeout_ms;
+  o.max_witness_steps = a.max_witness_steps;
   const auto r = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, o);
   if (!a.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(a.trace_out, prover::traces_json(r)); !s) {
@@ -53,6 +55,9 @@ void add_prove(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", a->json, "print one JSON document");
   cmd->add_flag("--no-replay", a->no_replay, "do not look for concrete executions (counterexamples stay unknown)");
   cmd->add_option("--timeout-ms", a->timeout_ms, "Z3 time limit per query")->capture_default_str();
+  cmd->add_option("--max-witness-steps", a->max_witness_steps,
+                  "keep a witness's trace up to this many steps (longer: refuted all the same, trace not built)")
+      ->capture_default_str();
   cmd->add_option("--trace-out", a->trace_out, "write every witness's whole trace as JSON to this file");
   cmd->callback([a, &ctx] { ctx.status = prove(*a); });
 }

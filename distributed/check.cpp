@@ -24,12 +24,14 @@ using checker::detail::ViolationKey;
 // initial state and classifying that state as the search did.
 Violation replay(const semantics::Lockstep& both, const std::vector<std::uint32_t>& path, const ViolationKey& key) {
   auto s = both.initial();
-  std::vector<semantics::Step> trace, steps;
+  std::vector<semantics::Step> trace;
+  semantics::Steps steps;
   for (const auto j : path) {
     steps.clear();
     both.visible(s, steps);
-    trace.push_back(steps.at(j));
-    both.apply(s, steps[j]);
+    if (j >= steps.size()) throw std::logic_error("distributed: a trace step the state does not have");
+    trace.push_back(steps[j]);
+    both.apply(s, trace.back());
   }
   steps.clear();
   std::vector<semantics::Mismatch> mismatches;

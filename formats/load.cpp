@@ -38,12 +38,29 @@ Result<LoadedProgram> load_program_text(std::string_view content, const std::str
 Result<LoadedProgram> load_program_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return Diagnostic{path, "", "io", "is a directory, not a program file"};
+  auto content = read_input_file(path);
+  if (!content) return content.error();
+  return load_program_text(*content, path);
+}
+
+Result<std::string> read_input_file(const std::string& path, std::uint64_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Diagnostic{path, "", "io", "cannot open the file for reading"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read in blocks and stop one byte past the limit: the size a file system reports is not to be
+  // trusted (/dev/zero and pipes report 0).
+  std::string out;
+  std::string block(std::size_t{1} << 16, '\0');
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (out.size() + got > max_bytes)
+      return Diagnostic{path, "", "too-large",
+                        "the file is larger than " + std::to_string(max_bytes >> 20) +
+                            " MiB, the input size limit (docs/formats.md, \"Input size\")"};
+    out.append(block.data(), got);
+  }
   if (in.bad()) return Diagnostic{path, "", "io", "cannot read the file"};
-  return load_program_text(ss.str(), path);
+  return out;
 }
 
 Result<LoadedProgram> load_program_file(const std::string& path, ProgramKind kind) {

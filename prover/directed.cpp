@@ -144,7 +144,16 @@ class Run {
   // ---- stepping ----
   void apply_one(const Step& st) {
     both_.apply(s_, st);
-    out_.trace.push_back(st);
+    if (!out_.trace_cut && out_.trace.size() < r_.max_trace_steps) {
+      out_.trace.push_back(st);
+    } else if (!out_.trace_cut) {  // the witness would outgrow its limit: the run goes on without it
+      out_.trace_cut = true;
+      std::vector<Step>().swap(out_.trace);
+    }
+    if (st.kind == StepKind::Choose && sp_.loops[st.aux].kind == model::LoopKind::Loop) {
+      auto& c = out_.chosen[st.aux];
+      c = std::max(c, st.arg);
+    }
     ++out_.steps;
     check();
   }
@@ -314,6 +323,9 @@ class Run {
     if (!out_.other) {
       out_.other = std::move(m);
       out_.other_trace = out_.trace;
+      out_.other_trace_cut = out_.trace_cut;
+      out_.other_steps = out_.steps;
+      out_.other_chosen = out_.chosen;
       out_.other_at = where();
     }
   }

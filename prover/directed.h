@@ -39,6 +39,9 @@ struct DirectedRequest {
   std::vector<semantics::InstrId> lagging;
   std::uint64_t max_steps = 50000000;
   double max_seconds = 30;
+  // The trace is kept up to this many steps; a longer run goes on without it (its end is as
+  // reachable as any: every step was taken), and says so (DirectedResult::trace_cut).
+  std::uint64_t max_trace_steps = UINT64_MAX;
 };
 
 struct DirectedResult {
@@ -53,6 +56,12 @@ struct DirectedResult {
   std::vector<std::pair<semantics::LoopId, std::uint32_t>> at;
   std::string why_not;  // nothing of the goal's kind: where the run stopped and why
   std::uint64_t steps = 0;
+  // The run outgrew max_trace_steps: `trace` is empty and `steps` its length (and the same for
+  // the other kind's trace, `other_steps` long).
+  bool trace_cut = false, other_trace_cut = false;
+  std::uint64_t other_steps = 0;
+  // The largest trip chosen for each loop (not a cond) by the run, and by the other kind's trace.
+  std::map<semantics::LoopId, std::uint32_t> chosen, other_chosen;
 };
 
 DirectedResult directed_run(const semantics::Lockstep& both, const DirectedRequest& request);

@@ -39,7 +39,12 @@ struct Witness {
   std::string kind;                    // "under-sync" or "over-sync"
   std::string description;             // both sides' numbers at the last state
   std::vector<semantics::Step> trace;  // visible steps from the initial state
-  semantics::Mismatch mismatch;        // at the last state
+  // The witness's length. A run longer than ProveOptions::max_witness_steps is a refutation all
+  // the same (every step of it was taken), but its trace is not built: `trace` is empty.
+  std::uint64_t steps = 0;
+  bool trace_built = true;
+  std::map<std::string, std::uint32_t> chosen;  // without a trace: the largest trip chosen per loop
+  semantics::Mismatch mismatch;                 // at the last state
   // The consumer engine's iteration of the loops around the consumer there (when the impl holds
   // it at a barrier, the iteration before the loop control that leads to the consumer).
   std::vector<std::pair<std::string, std::uint32_t>> iteration;  // outermost loop first
@@ -76,6 +81,9 @@ struct ProveOptions {
   bool replay = true;                           // without it a satisfiable violation is `unknown`
   std::uint64_t directed_max_steps = 50000000;  // per directed run
   double directed_max_seconds = 30;
+  // The longest witness whose trace is kept (12 bytes a step: 12 MB; rendering, replaying and
+  // writing it stay in seconds). docs/prover.md "Refutations".
+  std::uint64_t max_witness_steps = 1000000;
   // The explorer tries to shorten a witness when the trips are small (docs/prover.md).
   std::uint64_t shorten_max_states = 200000;
   double shorten_max_seconds = 5;

@@ -71,9 +71,10 @@ nlohmann::json property_json(const ProveResult& r, const Property& p) {
                     {"description", w.description},
                     {"at_barrier", w.mismatch.impl_blocked_at_barrier},
                     {"found_by", w.found_by},
-                    {"steps", n},
+                    {"steps", w.steps},
                     {"trace", steps}};
     if (n > kJsonSteps) j["witness"]["trace_omitted"] = n - kJsonSteps;
+    if (!w.trace_built) j["witness"]["trace_built"] = false;
   }
   return j;
 }
@@ -94,6 +95,9 @@ std::string witness_text(const ProveResult& r, const Witness& w, const std::stri
   const auto& both = r.pair->lockstep();
   const auto& ip = r.pair->impl_code();
   std::string out = indent_lines(w.description, indent);
+  if (!w.trace_built)  // too long to keep (ProveOptions::max_witness_steps): nothing to replay
+    return out + indent + "trace, " + std::to_string(w.steps) + " steps (" + w.found_by +
+           "): not built, longer than the witness limit (--max-witness-steps)\n";
   // Head and tail of the events (internal ones included), streamed: a deep witness has millions.
   std::vector<semantics::RunEvent> head;
   std::deque<semantics::RunEvent> tail;
@@ -167,7 +171,8 @@ std::string traces_json(const ProveResult& r) {
                           {"property", name},
                           {"kind", p->witness->kind},
                           {"description", p->witness->description},
-                          {"steps", p->witness->trace.size()}};
+                          {"steps", p->witness->steps}};
+      if (!p->witness->trace_built) head["trace_built"] = false;
       auto text = head.dump();
       text.pop_back();  // the closing brace: the trace follows
       out << (first_witness ? "\n    " : ",\n    ") << text << ", \"trace\": [";

@@ -48,6 +48,18 @@ bool ImplSystem::barrier_ready(const ImplState& s) const {
 }
 
 void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out) const {
+  Steps steps;
+  enabled(s, e, steps);
+  steps.expand_into(out);
+}
+
+void ImplSystem::enabled(const ImplState& s, std::vector<Step>& out) const {
+  Steps steps;
+  enabled(s, steps);
+  steps.expand_into(out);
+}
+
+void ImplSystem::enabled(const ImplState& s, EngineId e, Steps& out) const {
   const Op& op = control_.next_op(s.control, e);
   if (op.kind == OpKind::Instr && can_issue(s, e)) out.push_back(Step{StepKind::Issue, e, op.a, 0});
   if (op.kind == OpKind::RegOp) out.push_back(Step{StepKind::RegOp, e, op.a, 0});
@@ -57,7 +69,7 @@ void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out)
   control_.enabled(s.control, e, out);
 }
 
-void ImplSystem::enabled(const ImplState& s, std::vector<Step>& out) const {
+void ImplSystem::enabled(const ImplState& s, Steps& out) const {
   for (EngineId e = 0; e < program().engine_count(); ++e) enabled(s, e, out);
   if (barrier_ready(s)) out.push_back(Step{StepKind::BarrierRelease, 0, 0, 0});
 }

@@ -16,8 +16,9 @@ const char* to_string(RunOutcome o) {
 
 namespace {
 
-std::size_t pick(std::mt19937_64& rng, std::size_t n) {
-  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+// One of n steps (n may pass 2^32: a range trip's choices, never held one by one).
+std::uint64_t pick(std::mt19937_64& rng, std::uint64_t n) {
+  return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng);
 }
 
 std::string wait_detail(const CompiledProgram& p, const std::vector<WaitCheck>& waits) {
@@ -61,7 +62,7 @@ RunResult run_spec(const SpecSystem& spec, std::uint64_t seed, std::size_t max_s
   std::mt19937_64 rng(seed);
   RunResult r;
   SpecState s = spec.initial();
-  std::vector<Step> steps;
+  Steps steps;
   for (std::size_t n = 0;; ++n) {
     steps.clear();
     spec.enabled(s, steps);
@@ -134,7 +135,7 @@ RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max
   const LockstepRecorder rec(both, r.events);
   LockstepState s = rec.initial();
   for (const auto& st : prefix) rec.apply(s, st);
-  std::vector<Step> steps;
+  Steps steps;
   for (std::size_t n = 0;; ++n) {
     auto ms = both.mismatches(s);
     // An undecided comparison (the spec's walk past a barrier was cut) is no disagreement; a run

@@ -26,7 +26,10 @@ inline SpecProgress spec_can_progress(const semantics::SpecSystem& spec, const s
   // Whole states, not their hashes: two states with one hash must not hide each other's way on.
   std::vector<semantics::SpecState> todo{start};
   std::unordered_set<semantics::SpecState, ByHash> seen;
-  std::vector<semantics::Step> steps;
+  semantics::Steps steps;
+  // A fan-out (a range of 2^32 trips) is pushed only as far as the walk could go: past that, a
+  // walk that ends without progress says Unknown, not Stuck.
+  bool cut = false;
   while (!todo.empty()) {
     if (seen.size() >= kSpecProgressStates) return SpecProgress::Unknown;
     auto s = std::move(todo.back());
@@ -35,16 +38,21 @@ inline SpecProgress spec_can_progress(const semantics::SpecSystem& spec, const s
     if (spec.all_finished(s)) return SpecProgress::Progresses;
     steps.clear();
     spec.enabled(s, steps);
-    for (const auto& st : steps) {
-      using semantics::StepKind;
-      if (st.kind == StepKind::Issue || st.kind == StepKind::Retire || st.kind == StepKind::Commit)
+    using semantics::StepKind;
+    for (const auto& run : steps.runs())
+      if (run.first.kind == StepKind::Issue || run.first.kind == StepKind::Retire || run.first.kind == StepKind::Commit)
         return SpecProgress::Progresses;
+    for (const semantics::Step st : steps) {
+      if (todo.size() + seen.size() > kSpecProgressStates) {
+        cut = true;
+        break;
+      }
       auto next = s;
       spec.apply(next, st);
       todo.push_back(std::move(next));
     }
   }
-  return SpecProgress::Stuck;
+  return cut ? SpecProgress::Unknown : SpecProgress::Stuck;
 }
 
 class Classifier {
@@ -53,7 +61,7 @@ class Classifier {
 
   // Records the violations at state `s`, if new: `mismatches` are the state's, as
   // Lockstep::visible() found them with `steps`. `trace` is called only for new ones.
-  void classify(const semantics::LockstepState& s, const std::vector<semantics::Step>& steps,
+  void classify(const semantics::LockstepState& s, const semantics::Steps& steps,
                 std::vector<semantics::Mismatch>& mismatches,
                 const std::function<std::vector<semantics::Step>()>& trace) {
     for (auto& m : mismatches) {

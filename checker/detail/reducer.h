@@ -14,8 +14,9 @@ class Reducer {
 
   // A step that may stand for all of `steps`, the visible steps of the settled state `s`, if
   // there is one.
-  const semantics::Step* eager(const semantics::LockstepState& s, const std::vector<semantics::Step>& steps) const {
-    for (const auto& st : steps) {
+  const semantics::Step* eager(const semantics::LockstepState& s, const semantics::Steps& steps) const {
+    for (const auto& run : steps.runs()) {  // an issue or a retirement is a run of one
+      const auto& st = run.first;
       if (st.kind == semantics::StepKind::Issue && monotone_issue_[st.arg]) return &st;
       if (st.kind == semantics::StepKind::Retire && unobserved_retire_[st.arg] && !may_arrive(s, st.engine)) return &st;
     }

@@ -26,4 +26,8 @@ inline std::string memory_limit(std::uint64_t bytes) {
   return "max-memory " + std::to_string(bytes);
 }
 
+// The limit an allocation failure (std::bad_alloc) names: the search stops there, inconclusive,
+// with what it found so far (docs/checker.md "Limits").
+inline std::string allocation_limit() { return "memory (an allocation failed)"; }
+
 }  // namespace syncbisim::checker::detail

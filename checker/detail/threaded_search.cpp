@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "checker/detail/successor.h"
+#include "checker/detail/trace_step.h"
 
 namespace syncbisim::checker::detail {
 
@@ -30,10 +31,11 @@ struct ThreadedSearch::Worker {
   SharedStates::Ids ids;
   std::vector<Claim> claims;
   std::atomic<std::size_t> claimed{0};  // claims.size(), for thread 0's progress line
-  std::vector<Step> steps;
+  semantics::Steps steps;               // a range trip's choices as one run (semantics/steps.h)
   std::vector<semantics::Mismatch> mismatches;
   std::uint64_t transitions = 0;
-  std::uint64_t added = 0;  // states this thread added to the set
+  std::uint64_t added = 0;        // states this thread added to the set
+  std::uint64_t level_added = 0;  // `added` when the level started
   // Successors not yet inserted, their slots prefetched (as Exhaustive's).
   struct Pending {
     std::uint64_t hash, key;
@@ -84,18 +86,24 @@ void ThreadedSearch::work(unsigned w) {
     if (done_) return;
     try {
       me.successors.memo().budget(found_ * kMemoBytesPerState / threads_);
+      me.level_added = me.added;
       while (!stop_.load(std::memory_order_relaxed) && !enough_.load(std::memory_order_relaxed)) {
         const std::size_t c = next_chunk_.fetch_add(kChunk, std::memory_order_relaxed);
-        if (c >= level_.size()) break;
+        if (c >= level_.size() || c / kChunk > last_chunk_.load(std::memory_order_relaxed)) break;
         const std::uint64_t added = me.added;
-        expand(me, c, std::min(level_.size(), c + kChunk));
+        const bool whole = expand(me, c / kChunk, c, std::min(level_.size(), c + kChunk));
         if (opt_.max_states > 0) {
           flush(me);
           chunk_done(c / kChunk, me.added - added);
         }
         check_limits(me);
+        if (!whole) break;
       }
       flush(me);
+    } catch (const std::bad_alloc&) {  // a limit like the others: inconclusive, what was found kept
+      me.pending.clear();
+      me.pending_tuples.clear();
+      stop(allocation_limit());
     } catch (...) {
       const std::lock_guard<std::mutex> lock(limit_mutex_);
       if (!error_) error_ = std::current_exception();
@@ -106,11 +114,23 @@ void ThreadedSearch::work(unsigned w) {
     barrier_.arrive_and_wait();  // every key is read: the parents may take their place
     for (const auto& c : me.claims) states_.set_parent(c.id, level_[(c.key >> 32) - first_]);
     barrier_.arrive_and_wait();
-    if (w == 0) end_level();
+    if (w == 0) {
+      // An exception must not leave this thread (std::terminate): it ends the search.
+      try {
+        end_level();
+      } catch (const std::bad_alloc&) {
+        stop(allocation_limit());
+        done_ = true;
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(limit_mutex_);
+        if (!error_) error_ = std::current_exception();
+        done_ = true;
+      }
+    }
   }
 }
 
-void ThreadedSearch::expand(Worker& me, std::size_t first, std::size_t last) {
+bool ThreadedSearch::expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last) {
   for (std::size_t x = first; x < last; ++x) {
     const std::uint64_t g = first_ + x;
     const std::uint32_t id = level_[x];
@@ -125,11 +145,54 @@ void ThreadedSearch::expand(Worker& me, std::size_t first, std::size_t last) {
     if (me.classifier.limits().size() != limits)
       for (const auto& l : me.classifier.limits()) me.limits.emplace(l, g);  // keeps the first
     const Step* only = opt_.reduction ? reducer_.eager(s, me.steps) : nullptr;
-    const std::size_t n = only ? 1 : me.steps.size();
-    me.transitions += n;
-    if (!steps_of_.empty()) steps_of_[x] = static_cast<std::uint32_t>(n);
-    for (std::size_t j = 0; j < n; ++j) enqueue(me, me.successors.build(only ? *only : me.steps[j]), g << 32 | j);
+    const std::uint64_t n = only ? 1 : me.steps.size();
+    if (!fanout_of_.empty()) fanout_of_[x] = n;
+    if (!expand_state(me, chunk, x, only, n)) return false;
   }
+  return true;
+}
+
+bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x, const Step* only, std::uint64_t n) {
+  // As Exhaustive::expand_all: one state may have billions of successors (a range trip's choices),
+  // so the limits are looked at within its fan-out. With max-states: every state this thread
+  // added in this level keeps a key at most the one it was added with, so once it has added as
+  // many as the limit still lets in, the cut (end_level()) lies at or before this step: neither
+  // this thread nor any thread in a later chunk needs to go on.
+  const std::uint64_t g = first_ + x;
+  const std::uint64_t room = opt_.max_states > found_ ? opt_.max_states - found_ : 0;
+  std::uint64_t j = 0;
+  bool cut = false;
+  for (auto it = me.steps.begin(); j < n; ++j) {
+    if (j == kMaxStep) {  // the step's index must fit in a key's low half
+      stop("successors " + std::to_string(kMaxStep) + " of one state");
+      break;
+    }
+    const Step st = only ? *only : *it;
+    if (!only) ++it;
+    enqueue(me, me.successors.build(st), g << 32 | j);
+    ++me.transitions;
+    if (opt_.max_states > 0 && me.added - me.level_added + me.pending.size() >= room) {
+      flush(me);
+      if (me.added - me.level_added >= room) {
+        std::size_t c = last_chunk_.load(std::memory_order_relaxed);
+        while (chunk < c && !last_chunk_.compare_exchange_weak(c, chunk, std::memory_order_relaxed)) {}
+        ++j;
+        cut = true;
+        break;
+      }
+    }
+    if ((j + 1) % kLimitStride == 0 && j + 1 < n) {
+      check_limits(me);
+      if (stop_.load(std::memory_order_relaxed) || enough_.load(std::memory_order_relaxed) ||
+          chunk > last_chunk_.load(std::memory_order_relaxed)) {
+        ++j;
+        cut = true;
+        break;
+      }
+    }
+  }
+  if (!steps_of_.empty()) steps_of_[x] = static_cast<std::uint32_t>(j);
+  return !cut && j == n;
 }
 
 void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key) {
@@ -172,8 +235,10 @@ void ThreadedSearch::check_limits(Worker& me) {
 }
 
 void ThreadedSearch::start_level() {
+  last_chunk_ = SIZE_MAX;
   if (opt_.max_states == 0) return;
   steps_of_.assign(level_.size(), 0);
+  fanout_of_.assign(level_.size(), 0);
   chunk_added_.assign((level_.size() + kChunk - 1) / kChunk, -1);
   prefix_ = 0;
   prefix_added_ = 0;
@@ -224,7 +289,25 @@ void ThreadedSearch::end_level() {
   // The single-threaded search stops after expanding state x once it has found max-states
   // states and some are left to expand; by then it has found the states whose first parent is
   // x or before.
-  if (opt_.max_states > 0 && !stop_) {  // enough_ stopped no chunk the cut needs
+  if (opt_.max_states > 0 && !stop_ && (found_ >= opt_.max_states || next.size() >= opt_.max_states - found_)) {
+    // The single-threaded search stops as soon as it has found max-states states if the state it
+    // expands has steps left (Exhaustive::expand_all): at the state with the m-th least key, or,
+    // when the states found before the level reach the limit (max-states 1), at the first step.
+    const std::uint64_t key = found_ >= opt_.max_states ? first_ << 32 : next[opt_.max_states - found_ - 1].key;
+    const std::size_t x = (key >> 32) - first_;
+    const std::uint64_t j = key & 0xffffffffU;
+    if (j + 1 < fanout_of_[x]) {
+      std::size_t m = 0;
+      while (m < next.size() && next[m].key <= key) ++m;
+      next.resize(m);
+      last_ = first_ + x;
+      transitions_cut_ += steps_of_[x] - (j + 1);
+      for (std::size_t y = x + 1; y < level_.size(); ++y) transitions_cut_ += steps_of_[y];
+      limit_ = "max-states " + std::to_string(opt_.max_states);
+      done_ = true;
+    }
+  }
+  if (opt_.max_states > 0 && !stop_ && !done_) {  // enough_ stopped no chunk the cut needs
     std::size_t m = 0;
     for (std::size_t x = 0; x < level_.size(); ++x) {
       while (m < next.size() && (next[m].key >> 32) - first_ <= x) ++m;
@@ -314,27 +397,24 @@ std::vector<Step> ThreadedSearch::trace_to(std::uint32_t id) const {
     return s;
   };
   // As Exhaustive::trace_to: the first step from the parent that leads to the child.
-  std::vector<Step> out, steps;
+  std::vector<Step> out;
+  semantics::Steps steps;
   PartWords encoded, want;
   for (std::size_t k = 0; k + 1 < path.size(); ++k) {
     const auto s = decode(path[k]);
+    const auto child_state = decode(path[k + 1]);
     const std::uint32_t* child = states_.tuple(path[k + 1]);
     steps.clear();
     both_.visible(s, steps);
-    for (const auto& st : steps) {
-      auto succ = s;
-      both_.apply(succ, st);
-      bool same = true;
-      for (std::size_t i = 0; same && i < parts; ++i) {
+    const auto st = first_step_to(both_, s, steps, child_state, [&](const LockstepState& succ) {
+      for (std::size_t i = 0; i < parts; ++i) {
         codec_.encode_part(succ, i, encoded);
         parts_.read(child[i], want);
-        same = encoded == want;
+        if (!(encoded == want)) return false;
       }
-      if (same) {
-        out.push_back(st);
-        break;
-      }
-    }
+      return true;
+    });
+    if (st) out.push_back(*st);
   }
   return out;
 }
@@ -343,7 +423,7 @@ std::size_t ThreadedSearch::bytes() const { return bytes_fixed_ + states_.bytes(
 
 std::size_t ThreadedSearch::exact_bytes() const {
   std::size_t b = parts_.bytes() + states_.bytes() + level_.capacity() * sizeof(std::uint32_t) +
-                  steps_of_.capacity() * sizeof(std::uint32_t);
+                  steps_of_.capacity() * sizeof(std::uint32_t) + fanout_of_.capacity() * sizeof(std::uint64_t);
   for (const auto& w : workers_) b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim);
   return b;
 }

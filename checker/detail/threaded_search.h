@@ -40,6 +40,8 @@ class ThreadedSearch {
  private:
   static constexpr std::size_t kChunk = 128;
   static constexpr std::size_t kMemoBytesPerState = 4;
+  static constexpr std::uint64_t kLimitStride = 1024;     // successors of one state between limit checks
+  static constexpr std::uint64_t kMaxStep = 0xffffffffU;  // a step's index in a key: 32 bits
   struct Worker;
   struct Claim {
     std::uint64_t key;
@@ -48,7 +50,10 @@ class ThreadedSearch {
 
   // What every thread runs; thread 0 also ends each level.
   void work(unsigned w);
-  void expand(Worker& me, std::size_t first, std::size_t last);
+  // Expands the states first..last-1 of the level (chunk `chunk`); false if a limit cut it short.
+  bool expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last);
+  // The successors of the level's state x (`n` of them: all of me.steps, or `only`).
+  bool expand_state(Worker& me, std::size_t chunk, std::size_t x, const semantics::Step* only, std::uint64_t n);
   void enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key);
   void flush(Worker& me);
   void check_limits(Worker& me);
@@ -83,8 +88,12 @@ class ThreadedSearch {
   std::vector<std::uint32_t> level_;
   std::uint64_t first_ = 0, found_ = 0, depth_ = 0;
   std::atomic<std::size_t> next_chunk_{0};
-  std::vector<std::uint32_t> steps_of_;  // with max-states: the transitions of each of the level's states
-  std::atomic<bool> stop_{false};        // a limit was hit: no more chunks
+  std::vector<std::uint32_t> steps_of_;   // with max-states: the transitions built from each of the level's states
+  std::vector<std::uint64_t> fanout_of_;  // with max-states: the steps each of the level's states has
+  // The last chunk of the level the search needs: a thread that added as many states as the
+  // max-states limit lets in stops, and with it the threads in later chunks.
+  std::atomic<std::size_t> last_chunk_{SIZE_MAX};
+  std::atomic<bool> stop_{false};  // a limit was hit: no more chunks
   // With max-states: the states added by each chunk of the level (-1: not yet expanded), the
   // chunks expanded without a gap from the first, and the states they added. Once those reach
   // the limit, the single-threaded search stops within them: no more chunks are needed.

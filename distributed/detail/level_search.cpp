@@ -73,7 +73,7 @@ void LevelSearch::expand(std::uint32_t id, std::uint64_t place) {
     for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
   }
   const semantics::Step* only = opt_.reduction ? reducer_.eager(s, steps_) : nullptr;
-  const std::size_t first = only ? static_cast<std::size_t>(only - steps_.data()) : 0;
+  const std::size_t first = only ? static_cast<std::size_t>(steps_.index_of(only)) : 0;
   const std::size_t last = only ? first + 1 : steps_.size();
   transitions_[id - level_begin_] = static_cast<std::uint32_t>(last - first);
   const int me = comm_.rank();
@@ -194,12 +194,36 @@ SearchOutcome LevelSearch::run() {
       // this level, when it holds the states up to this level and the new ones found from the
       // places up to g.
       const std::uint64_t through_level = before_level + level_size;
-      std::uint64_t g = UINT64_MAX;
+      std::uint64_t g = UINT64_MAX, cut = UINT64_MAX;  // cut: the key of the max-states-th state
       if (through_level >= opt_.max_states) {
         if (level_size > 1 || comm_.sum(count_at_most(0)) > 0) g = 0;
+        cut = 0;  // the first step of the first state (max-states 1)
       } else if (const std::uint64_t k = opt_.max_states - through_level; k <= new_states) {
         const bool mine = k - 1 >= ranked_offset_ && k - 1 < ranked_offset_ + ranked_keys_.size();
-        g = comm_.min(mine ? ranked_keys_[k - 1 - ranked_offset_] >> kStepBits : UINT64_MAX);
+        cut = comm_.min(mine ? ranked_keys_[k - 1 - ranked_offset_] : UINT64_MAX);
+        g = cut >> kStepBits;
+      }
+      if (cut != UINT64_MAX) {
+        // The one-process search stops at once when the state it expands has steps left
+        // (Exhaustive::expand_all): with the states whose key is at most the cut's.
+        std::uint64_t fanout = 0, t = 0;
+        for (std::size_t i = 0; i < transitions_.size(); ++i) {
+          if (place_[i] == (cut >> kStepBits)) fanout = transitions_[i];
+          if (place_[i] < (cut >> kStepBits)) t += transitions_[i];
+        }
+        const std::uint64_t j = cut & kStepMask;
+        if (j + 1 < comm_.max(fanout)) {
+          g = cut >> kStepBits;
+          const auto at_most_cut = static_cast<std::uint64_t>(
+              std::upper_bound(ranked_keys_.begin(), ranked_keys_.end(), cut) - ranked_keys_.begin());
+          r.limit = "max-states " + std::to_string(opt_.max_states);
+          r.states = through_level + comm_.sum(at_most_cut);
+          r.transitions = transitions + comm_.sum(t) + j + 1;
+          const auto later = [&](std::uint64_t level, std::uint64_t place) { return level == level_ && place > g; };
+          std::erase_if(candidates_, [&](const Candidate& c) { return later(c.level, c.place); });
+          std::erase_if(limit_at_, [&](const auto& l) { return later(l.second.first, l.second.second); });
+          break;
+        }
       }
       if (g != UINT64_MAX) {
         std::uint64_t t = 0;

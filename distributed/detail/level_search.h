@@ -99,7 +99,7 @@ class LevelSearch {
     std::uint32_t state = 0;
   };
   std::vector<Sent> last_sent_;  // by rank: the parent of the last message to it this round
-  std::vector<semantics::Step> steps_;
+  semantics::Steps steps_;
   std::vector<semantics::Mismatch> mismatches_;
   std::vector<Candidate> candidates_;
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> limit_at_;  // (level, place) first named

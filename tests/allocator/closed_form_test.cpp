@@ -69,9 +69,10 @@ class EngineWalk {
 
   std::uint32_t choose(model::LoopId l) {
     const auto& rule = *ix_.loops[l].trip;
-    const auto vals = model::choice_values(rule.for_engine(ix_.engines[e_]),
-                                           trips_[ix_.loops[l].cond.empty() ? ix_.loops[l].name : ix_.loops[l].cond]++);
-    return vals[std::uniform_int_distribution<std::size_t>(0, vals.size() - 1)(rng_)];
+    const auto& choice = rule.for_engine(ix_.engines[e_]);
+    const auto k = trips_[ix_.loops[l].cond.empty() ? ix_.loops[l].name : ix_.loops[l].cond]++;
+    const auto n = model::choice_count(choice, k);
+    return model::choice_at(choice, k, std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng_));
   }
 
   void enter(model::LoopId l, std::uint32_t it) {

@@ -83,7 +83,12 @@ struct Fixture {
       }
     FAIL("no such step");
   }
-  const Step* eager() { return reducer.eager(s, visible()); }
+  semantics::Steps runs;
+  const Step* eager() {
+    runs.clear();
+    both.visible(s, runs);
+    return reducer.eager(s, runs);
+  }
 };
 
 }  // namespace
