@@ -117,23 +117,8 @@ TEST_CASE("prover: agrees with the explorer on generated pairs at small trips") 
 TEST_CASE("prover: a wait that stops masking after 20 iterations is refuted; --max-trip 3 cannot see it") {
   // Offset 1 on A, whose trip is anything in 1..30. The mask isgt(rh, 1) * isgt(21, rh) drops
   // to 0 from iteration 21 on, so C then issues without waiting for P of the previous iteration.
-  const auto spec = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 1..30 {
-  E0: P
-  E1: C
-}
-dep P -> C distance A=1
-)");
-  const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-E1: [rh := 0]
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * isgt(21, rh) * (r - 1)] {s >= w} C
-}
-)");
+  const auto spec = test::offset_one_spec(30);
+  const auto impl = test::offset_one_impl("isgt(rh, 1) * isgt(21, rh)");
   const auto r = test::prove_pair(spec, impl.program);
   REQUIRE(r.consumers.size() == 1);
   const auto& c = r.consumers[0];
@@ -150,15 +135,7 @@ loop A {
   CHECK(bounded.result.verdict == checker::Verdict::Bisimilar);  // capped: the CLI reports this as inconclusive
 
   // The same wait with the mask kept is proved.
-  const auto good = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-E1: [rh := 0]
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * (r - 1)] {s >= w} C
-}
-)");
+  const auto good = test::offset_one_impl("isgt(rh, 1)");
   CHECK(test::prove_pair(spec, good.program).verdict == Answer::Proved);
 }
 
