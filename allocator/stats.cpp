@@ -1,7 +1,10 @@
 #include "allocator/stats.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
+
+#include "model/quote.h"
 
 namespace syncbisim::allocator {
 
@@ -136,15 +139,30 @@ model::Result<std::map<std::string, std::uint32_t>> parse_trips(const std::strin
     const auto item = text.substr(pos, end - pos);
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-      return model::make_error("--trips", "bad-trips", "expected NAME=N or COND=then|else, got '" + item + "'");
+      return model::make_error("--trips", "bad-trips", "expected NAME=N or COND=then|else, got " + model::quote(item));
     const auto name = item.substr(0, eq), value = item.substr(eq + 1);
-    if (value == "then") out[name] = 0;
-    else if (value == "else") out[name] = 1;
-    else {
-      if (value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos)
-        return model::make_error("--trips", "bad-trips", "not a trip count: '" + value + "'");
-      out[name] = static_cast<std::uint32_t>(std::stoul(value));
+    std::uint32_t n = 0;
+    if (value == "then") {
+      n = 0;
+    } else if (value == "else") {
+      n = 1;
+    } else {
+      // Trips are 32-bit (docs/formats.md "JSON"): 0 .. 4294967295.
+      std::uint64_t v = 0;
+      bool ok = value.find_first_not_of("0123456789") == std::string::npos;
+      for (char c : value) {
+        if (!ok) break;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+        ok = v <= std::numeric_limits<std::uint32_t>::max();
+      }
+      if (!ok)
+        return model::make_error("--trips", "bad-trips",
+                                 "not a trip count (0 to 4294967295, or then/else): " + model::quote(value));
+      n = static_cast<std::uint32_t>(v);
     }
+    // One value per loop: A=1,A=2 is a slip, not a choice between them.
+    if (!out.emplace(name, n).second)
+      return model::make_error("--trips", "bad-trips", model::quote(name) + " is given twice");
     pos = end + 1;
   }
   return out;

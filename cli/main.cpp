@@ -5,11 +5,16 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "model/quote.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"syncbisim: check semaphore synchronization of multi-engine accelerator programs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "syncbisim 0.1");
+  // CLI11 echoes arguments into its errors: escaped like every message (docs/formats.md "Messages").
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return syncbisim::model::printable(e.what()) + "\nRun with --help for more information.\n";
+  });
   syncbisim::cli::Context ctx;
   syncbisim::cli::add_show(app, ctx);
   syncbisim::cli::add_run(app, ctx);
