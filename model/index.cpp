@@ -139,6 +139,10 @@ class IndexBuilder {
     return Ok{};
   }
 
+  // Registers are noted only once validated: a register seen before needs no second look
+  // (an impl names the same few registers thousands of times in a long block).
+  bool known_register(const std::string& r) const { return ix_.reg_ids_.count(r) != 0; }
+
   void note_register(const std::string& r) {
     if (ix_.reg_ids_.emplace(r, static_cast<RegId>(ix_.registers.size())).second) ix_.registers.push_back(r);
   }
@@ -167,7 +171,7 @@ class IndexBuilder {
           for (const auto& w : in->waits) {
             if (auto s = sem_declared(w.sem, in->loc.where); !s) return s;
             if (const auto* r = std::get_if<std::string>(&w.ge)) {
-              if (!valid_name(*r))
+              if (!known_register(*r) && !valid_name(*r))
                 return make_error(in->loc.where, "bad-name",
                                   "register '" + *r + "' is not an identifier or is a reserved word");
               note_register(*r);
@@ -180,11 +184,11 @@ class IndexBuilder {
         } else if (const auto* op = std::get_if<RegOp>(&item)) {
           if (p_.kind == ProgramKind::Spec)
             return make_error(op->loc.where, "spec-has-regop", "a spec program has no register operations");
-          if (!valid_name(op->dst))
+          if (!known_register(op->dst) && !valid_name(op->dst))
             return make_error(op->loc.where, "bad-name",
                               "register '" + op->dst + "' is not an identifier or is a reserved word");
           for (const auto& r : op->expr.registers()) {
-            if (!valid_name(r))
+            if (!known_register(r) && !valid_name(r))
               return make_error(op->loc.where, "bad-name",
                                 "register '" + r + "' is not an identifier or is a reserved word");
             note_register(r);
