@@ -146,6 +146,16 @@ class IndexBuilder {
     return Ok{};
   }
 
+  // Registers are noted only once validated: a register seen before needs no second look
+  // (an impl names the same few registers thousands of times in a long block).
+  bool known_register(const std::string& r) const { return ix_.reg_ids_.count(r) != 0; }
+  // A register seen before was checked then: long blocks name the same few registers again and
+  // again (docs/allocator.md "Complexity").
+  Status check_register(const std::string& r, const std::string& where) const {
+    if (known_register(r)) return Ok{};
+    return check_name(r, NameKind::Register, where, "register");
+  }
+
   void note_register(const std::string& r) {
     if (ix_.reg_ids_.emplace(r, static_cast<RegId>(ix_.registers.size())).second) ix_.registers.push_back(r);
   }
@@ -172,7 +182,7 @@ class IndexBuilder {
           for (const auto& w : in->waits) {
             if (auto s = sem_declared(w.sem, in->loc.where); !s) return s;
             if (const auto* r = std::get_if<std::string>(&w.ge)) {
-              if (auto bad = check_name(*r, NameKind::Register, in->loc.where, "register"); !bad) return bad;
+              if (auto bad = check_register(*r, in->loc.where); !bad) return bad;
               note_register(*r);
             }
           }
@@ -183,9 +193,9 @@ class IndexBuilder {
         } else if (const auto* op = std::get_if<RegOp>(&item)) {
           if (p_.kind == ProgramKind::Spec)
             return make_error(op->loc.where, "spec-has-regop", "a spec program has no register operations");
-          if (auto bad = check_name(op->dst, NameKind::Register, op->loc.where, "register"); !bad) return bad;
+          if (auto bad = check_register(op->dst, op->loc.where); !bad) return bad;
           for (const auto& r : op->expr.registers()) {
-            if (auto bad = check_name(r, NameKind::Register, op->loc.where, "register"); !bad) return bad;
+            if (auto bad = check_register(r, op->loc.where); !bad) return bad;
             note_register(r);
           }
           note_register(op->dst);

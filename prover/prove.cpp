@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unordered_map>
 
 #include "analysis/dependency_analysis.h"
 #include "checker/trace_view.h"
@@ -410,14 +411,18 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   Job job{spec, impl, spec_ix, places, *result.pair, analysis, options};
   const auto held = first_after_barrier(result.pair->impl_code());
   const auto& sp = result.pair->spec_code();
+  // Each consumer's dependencies and spec instruction by name, found once (not a scan per
+  // consumer: linear in a long block, docs/allocator.md "Complexity").
+  std::unordered_map<std::string, std::vector<const analysis::DependencyInfo*>> deps_of;
+  for (const auto& d : analysis.deps) deps_of[spec_ix.instrs[d.consumer].name].push_back(&d);
+  std::unordered_map<std::string, semantics::InstrId> spec_instr;
+  for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) spec_instr[sp.instrs[i].name] = i;
   for (model::InstrId c = 0; c < ix.instrs.size(); ++c) {
     const auto& name = ix.instrs[c].name;
     std::vector<const analysis::DependencyInfo*> deps;
-    for (const auto& d : analysis.deps)
-      if (spec_ix.instrs[d.consumer].name == name) deps.push_back(&d);
+    if (const auto it = deps_of.find(name); it != deps_of.end()) deps = it->second;
     bool holdable = false;
-    for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i)
-      if (sp.instrs[i].name == name) holdable = held[i] != 0;
+    if (const auto it = spec_instr.find(name); it != spec_instr.end()) holdable = held[it->second] != 0;
     if (deps.empty() && places.instr(c).waits.empty() && !holdable) continue;
     const auto t = Clock::now();
     ConsumerResult r;
