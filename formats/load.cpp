@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "formats/detail/text_places.h"
@@ -79,10 +78,19 @@ Result<std::string> read_input_file(const std::string& path, std::uint64_t max_b
   return out;
 }
 
-Result<LoadedProgram> load_program_file(const std::string& path) {
+namespace {
+
+// A program file's text: not a directory, at most the input size limit.
+Result<std::string> read_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return Diagnostic{path, "", "io", "is a directory, not a program file"};
-  auto content = read_input_file(path);
+  return read_input_file(path);
+}
+
+}  // namespace
+
+Result<LoadedProgram> load_program_file(const std::string& path) {
+  auto content = read_file(path);
   if (!content) return content.error();
   return load_program_text(*content, path);
 }
