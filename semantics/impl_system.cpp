@@ -21,6 +21,7 @@ ImplState ImplSystem::initial() const {
   s.regs.assign(p.engine_count(), SmallVec<std::uint64_t, 16>(p.registers.size(), 0));
   s.sems.assign(p.semaphores.size(), 0);
   s.arrived.assign(p.engine_count(), 0);
+  s.overflow.assign(p.engine_count(), 0);
   return s;
 }
 
@@ -48,6 +49,7 @@ bool ImplSystem::barrier_ready(const ImplState& s) const {
 }
 
 void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out) const {
+  if (s.overflow[e]) return;  // the execution ended (overflowed())
   const Op& op = control_.next_op(s.control, e);
   if (op.kind == OpKind::Instr && can_issue(s, e)) out.push_back(Step{StepKind::Issue, e, op.a, 0});
   if (op.kind == OpKind::RegOp) out.push_back(Step{StepKind::RegOp, e, op.a, 0});
@@ -58,6 +60,7 @@ void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out)
 }
 
 void ImplSystem::enabled(const ImplState& s, std::vector<Step>& out) const {
+  if (overflowed(s)) return;
   for (EngineId e = 0; e < program().engine_count(); ++e) enabled(s, e, out);
   if (barrier_ready(s)) out.push_back(Step{StepKind::BarrierRelease, 0, 0, 0});
 }
@@ -70,13 +73,37 @@ void ImplSystem::apply(ImplState& s, const Step& st) const {
     case StepKind::Retire: {
       const auto& in = p.instrs[st.arg];
       control_.apply(s.control, st);
-      if (in.has_signal) s.sems[in.signal_sem] += in.signal_add;
+      if (in.has_signal) {
+        // Checked against the width (docs/semantics.md "Widths"); the sum cannot pass 2^64 - 1
+        // (a semaphore holds at most 2^63 - 1 before and a signal adds less than 2^32), but it
+        // is checked all the same: nothing wraps.
+        auto& sem = s.sems[in.signal_sem];
+        std::uint64_t v = 0;
+        const bool wrapped = __builtin_add_overflow(sem, std::uint64_t{in.signal_add}, &v);
+        sem = wrapped ? UINT64_MAX : v;
+        if (wrapped || v > semaphore_max_) [[unlikely]]
+          s.overflow[st.engine] = static_cast<std::uint8_t>(OverflowKind::Semaphore);
+      }
       return;
     }
     case StepKind::RegOp: {
+      // Checked evaluation, then the width (docs/semantics.md "Widths"): an engine that
+      // overflows stays before the operation, and the state ends the execution.
       const auto& op = p.regops[st.arg];
-      s.regs[st.engine][op.dst] = op.expr.eval(s.regs[st.engine].data());
-      ++ec.pc;
+      auto& regs = s.regs[st.engine];
+      std::uint64_t v = 0;
+      const auto status = op.expr.eval(regs.data(), register_max_, v);
+      if (status == EvalStatus::Ok) [[likely]] {
+        regs[op.dst] = v;
+        ++ec.pc;
+        return;
+      }
+      if (status == EvalStatus::PastWidth) {
+        regs[op.dst] = v;  // the first value past the width, for the report
+        s.overflow[st.engine] = static_cast<std::uint8_t>(OverflowKind::Register);
+      } else {
+        s.overflow[st.engine] = static_cast<std::uint8_t>(OverflowKind::PastU64);
+      }
       return;
     }
     case StepKind::BarrierArrive: s.arrived[st.engine] = 1; return;
