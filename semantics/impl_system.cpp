@@ -9,10 +9,57 @@ std::uint64_t ImplState::hash() const {
     for (auto v : r) h.add(v);
   for (auto v : sems) h.add(v);
   for (auto a : arrived) h.add(a);
+  for (auto o : overflow) h.add(o);
   return h.h;
 }
 
-ImplSystem::ImplSystem(const CompiledProgram& p, Options o) : control_(p, o) {}
+const char* to_string(OverflowKind k) {
+  switch (k) {
+    case OverflowKind::None: return "none";
+    case OverflowKind::Register: return "register";
+    case OverflowKind::PastU64: return "past-u64";
+    case OverflowKind::Semaphore: return "semaphore";
+  }
+  return "?";
+}
+
+ImplSystem::ImplSystem(const CompiledProgram& p, Options o)
+    : control_(p, o),
+      widths_(o.widths),
+      register_max_(o.widths.register_max()),
+      semaphore_max_(o.widths.semaphore_max()) {}
+
+std::vector<Overflow> ImplSystem::overflows(const ImplState& s) const {
+  const auto& p = program();
+  std::vector<Overflow> out;
+  for (EngineId e = 0; e < s.overflow.size(); ++e) {
+    const auto kind = static_cast<OverflowKind>(s.overflow[e]);
+    if (kind == OverflowKind::None) continue;
+    Overflow o;
+    o.engine = e;
+    o.kind = kind;
+    if (kind == OverflowKind::Semaphore) {
+      // The signal of the retirement that overflowed: the one semaphore past the width (a state
+      // with an overflow has no step, so no other signal came after it).
+      for (SemId m = 0; m < s.sems.size(); ++m)
+        if (s.sems[m] > semaphore_max_) {
+          o.sem = m;
+          o.value = s.sems[m];
+        }
+      o.max = semaphore_max_;
+      o.bits = widths_.semaphore_bits;
+    } else {
+      o.regop = control_.next_op(s.control, e).a;  // the engine stands before the operation
+      if (kind == OverflowKind::Register) {
+        o.value = s.regs[e][p.regops[o.regop].dst];
+        o.max = register_max_;
+        o.bits = widths_.register_bits;
+      }
+    }
+    out.push_back(o);
+  }
+  return out;
+}
 
 ImplState ImplSystem::initial() const {
   const auto& p = program();
