@@ -447,7 +447,8 @@ def test_check_json_of_overflows(tmp_path):
     for args in (["tests/inputs/overflow/counter_spec.sb", "tests/inputs/overflow/counter_impl.sb", "--register-bits", "8"],
                  ["tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4"],
                  ["tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4", "--random", "3"],
-                 ["tests/inputs/overflow/free_spec.sb", "tests/inputs/overflow/wrap_add.sb"]):
+                 ["tests/inputs/overflow/free_spec.sb", "tests/inputs/overflow/wrap_add.sb"],
+                 ["tests/inputs/overflow/free_spec.sb", "tests/inputs/overflow/wrap_add.sb", "--register-bits", "64"]):
         trace = str(tmp_path / "t.json")
         doc = run_json(["check"] + args + ["--trace-out", trace], "check")
         assert doc["verdict"] == "overflow", doc
