@@ -8,6 +8,25 @@
 
 namespace syncbisim::allocator {
 
+Count& Count::operator+=(const Count& o) {
+  fits = fits && o.fits && !__builtin_add_overflow(value, o.value, &value);
+  if (!fits) value = UINT64_MAX;
+  return *this;
+}
+
+Count operator*(const Count& a, const Count& b) {
+  Count out;
+  // Nothing times anything is nothing, even when the other factor does not fit.
+  if ((a.fits && a.value == 0) || (b.fits && b.value == 0)) return out;
+  out.fits = a.fits && b.fits && !__builtin_mul_overflow(a.value, b.value, &out.value);
+  if (!out.fits) out.value = UINT64_MAX;
+  return out;
+}
+
+std::string Count::to_string() const {
+  return fits ? std::to_string(value) : "more than " + std::to_string(UINT64_MAX);
+}
+
 namespace {
 
 struct Counter {
@@ -25,7 +44,7 @@ struct Counter {
     return m;
   }
 
-  void body(const std::vector<model::Stmt>& b, std::uint64_t times) {
+  void body(const std::vector<model::Stmt>& b, Count times) {
     for (const auto& s : b) {
       if (const auto* blk = std::get_if<model::Block>(&s.node)) {
         for (const auto& stream : blk->streams) block(stream, times);
@@ -37,7 +56,7 @@ struct Counter {
           n = max_trip(l->trip);
           if (!l->trip) st.assumptions.push_back("loop " + l->id + ": no trip rule, 1 iteration");
         }
-        body(l->body, times * n);
+        body(l->body, times * Count{n});
       } else {
         const auto& c = std::get<model::Cond>(s.node);
         st.code_bytes += bytes.cond;
@@ -48,7 +67,7 @@ struct Counter {
         }
         // the branch not taken still costs code
         body(take_else ? c.else_body : c.then_body, times);
-        body(take_else ? c.then_body : c.else_body, 0);
+        body(take_else ? c.then_body : c.else_body, Count{0});
       }
     }
   }
@@ -72,7 +91,7 @@ struct Counter {
     return cost;
   }
 
-  void block(const model::Stream& s, std::uint64_t times) {
+  void block(const model::Stream& s, Count times) {
     const auto e = *ix.engine(s.engine);
     std::vector<const model::RegOp*> window;  // since the previous instruction
     for (const auto& item : s.items) {
@@ -116,7 +135,7 @@ model::Result<Stats> compute_stats(const model::Program& impl, const model::Prog
   Stats st;
   st.semaphores = impl.semaphores.size();
   Counter c{ix, trips, bytes, st, std::vector<std::set<std::string>>(ix.engines.size()), {}};
-  c.body(impl.body, 1);
+  c.body(impl.body, Count{1});
   for (std::size_t e = 0; e < ix.engines.size(); ++e) {
     st.registers_per_engine.emplace_back(ix.engines[e], c.regs[e].size());
     st.registers_max = std::max(st.registers_max, c.regs[e].size());

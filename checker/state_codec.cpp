@@ -146,7 +146,7 @@ void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, Pa
   }
   const auto& regs = s.impl.regs[e];
   for (auto r : written_regs_[e]) w = put_value(w, regs[r]);
-  *w++ = s.impl.arrived[e];
+  *w++ = s.impl.arrived[e] | static_cast<std::uint32_t>(s.impl.overflow[e]) << 1;  // one word for both
   for (auto i : producers_[e]) *w++ = s.spec.retired[i];
   for (auto m : own_sems_[e]) w = put_value(w, s.impl.sems[m]);
   out.resize(static_cast<std::size_t>(w - first));
@@ -190,7 +190,8 @@ const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, Engi
   }
   auto& regs = s.impl.regs[e];
   for (auto r : written_regs_[e]) regs[r] = get_value(w);
-  s.impl.arrived[e] = static_cast<std::uint8_t>(*w++);
+  s.impl.arrived[e] = static_cast<std::uint8_t>(*w & 1U);
+  s.impl.overflow[e] = static_cast<std::uint8_t>(*w++ >> 1);
   for (auto i : producers_[e]) s.spec.retired[i] = *w++;
   for (auto m : own_sems_[e]) s.impl.sems[m] = get_value(w);
   s.impl.control.engines[e] = sc;  // both sides share frames, trips and in-flight lists

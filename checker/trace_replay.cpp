@@ -97,7 +97,9 @@ bool shows(const std::vector<Violation>& found, const nlohmann::json& expected, 
   const std::string kind = expected.value("step", "");
   for (const auto& v : found) {
     if (kind == "stuck" && v.kind == ViolationKind::Deadlock) return true;
-    if (kind != "part" || v.kind == ViolationKind::Deadlock) continue;
+    if (kind == "overflow" && v.kind == ViolationKind::Overflow && sp.engines[v.engine] == expected.value("engine", ""))
+      return true;
+    if (kind != "part" || (v.kind != ViolationKind::UnderSync && v.kind != ViolationKind::OverSync)) continue;
     const bool impl_issues = expected.value("impl", "") == "issues";
     if (sp.engines[v.engine] == expected.value("engine", "") &&
         sp.instrs[v.mismatch.instr].name == expected.value("instr", "") && v.mismatch.impl_can == impl_issues)
@@ -249,7 +251,9 @@ std::string render_replay(const ProgramPair& pair, const ReplayResult& r) {
     return out + "\n";
   }
   for (const auto& v : r.violations) {
-    if (v.kind == ViolationKind::Deadlock) {
+    if (v.kind == ViolationKind::Overflow) {
+      out += describe_overflow(both.impl().program(), v.overflow) + "\n";
+    } else if (v.kind == ViolationKind::Deadlock) {
       out += std::string("deadlock: ") +
              (v.spec_deadlocks_too ? "the spec is stuck here too" : "only the impl is stuck") + "; stuck:";
       for (auto e : v.stuck) out += " " + sp.engines[e];

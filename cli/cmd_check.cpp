@@ -18,6 +18,7 @@
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/progress.h"
+#include "cli/width_options.h"
 #include "formats/load.h"
 #include "latency/price.h"
 
@@ -38,7 +39,17 @@ struct CheckArgs {
   unsigned threads = 0;  // 0: every core (one per pair with --batch)
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
+  model::ValueWidths widths;  // --register-bits, --semaphore-bits
 };
+
+// Commit fusion unless --no-reduction (which keeps commits as steps of their own, besides turning
+// off the eager steps), and the widths.
+semantics::Options semantics_options(const CheckArgs& a) {
+  semantics::Options o;
+  o.fuse_commit = !a.no_reduction;
+  o.widths = a.widths;
+  return o;
+}
 
 // "check: 1200000 states, 1.3 M/s, depth 57, 74 MiB, 4 s (limit in about 3 s)": what a person
 // watching a long search, or reading a CI log, wants to know.
@@ -83,7 +94,7 @@ int check_batch(const CheckArgs& a) {
   }
   BatchOptions o;
   o.check = check_options(a);
-  o.pair = checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip};
+  o.pair = checker::PairOptions{semantics_options(a), a.max_trip};
   o.jobs = a.jobs;
   const auto t0 = std::chrono::steady_clock::now();
   const auto results = run_batch(entries, o);
@@ -100,10 +111,9 @@ int check(const CheckArgs& a) {
     return 2;
   }
   if (a.all_trips)
-    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds});
+    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds, a.widths});
   int status = 0;
-  // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
-  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics_options(a), a.max_trip});
   if (!pair) return status;
   const auto& both = pair->lockstep();
   auto o = check_options(a);
@@ -171,6 +181,7 @@ void add_check(CLI::App& app, Context& ctx) {
                   "--batch: 1; --coverage runs on one)")
       ->check(CLI::Range(1U, 1024U));
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
+  add_width_options(cmd, a->widths);
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
   cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");

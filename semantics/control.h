@@ -4,6 +4,7 @@
 // own issue condition and their own effect of a retirement.
 #include <vector>
 
+#include "model/value_width.h"
 #include "semantics/control_state.h"
 #include "semantics/step.h"
 #include "semantics/steps.h"
@@ -14,6 +15,9 @@ struct Options {
   // Retire = commit-and-retire of the head (docs/semantics.md §3: datapath state is opaque, so this
   // leaves the reachable synchronization outcomes unchanged; docs/semantics.md).
   bool fuse_commit = true;
+  // The impl's register and semaphore widths: a value past them is an overflow, which ends the
+  // execution (docs/semantics.md "Widths"). The spec has neither and ignores them.
+  model::ValueWidths widths = {};
 };
 
 class Control {

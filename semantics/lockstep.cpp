@@ -15,6 +15,8 @@ LockstepState Lockstep::initial(const InternalObserver& observe) const {
 }
 
 bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const {
+  if (s.impl.overflow[e]) [[unlikely]]
+    return false;  // the execution ended (ImplSystem::overflowed)
   bool moved = false;
   for (;;) {
     const Op& iop = impl_->control().next_op(s.impl.control, e);
@@ -23,6 +25,8 @@ bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserve
       impl_->apply(s.impl, st);
       if (observe) observe(st, s);
       moved = true;
+      if (s.impl.overflow[e]) [[unlikely]]
+        return true;  // it stays before the operation
       continue;
     }
     if (iop.kind == OpKind::Barrier) {
@@ -83,6 +87,9 @@ bool Lockstep::impl_can_issue(const LockstepState& s, EngineId e) const {
 }
 
 void Lockstep::visible(const LockstepState& s, Steps& out, std::vector<Mismatch>* found) const {
+  // An overflow ends the execution: no step, nothing to compare (docs/semantics.md "Widths").
+  if (impl_->overflowed(s.impl)) [[unlikely]]
+    return;
   const auto engines = spec_->program().engine_count();
   for (EngineId e = 0; e < engines; ++e) {
     const Op& sop = spec_->control().next_op(s.spec.control, e);
@@ -194,6 +201,7 @@ void Lockstep::mismatch_at(const LockstepState& s, EngineId e, const Op& sop, bo
 
 std::vector<Mismatch> Lockstep::mismatches(const LockstepState& s) const {
   std::vector<Mismatch> out;
+  if (impl_->overflowed(s.impl)) return out;
   const auto engines = spec_->program().engine_count();
   for (EngineId e = 0; e < engines; ++e) {
     const Op& sop = spec_->control().next_op(s.spec.control, e);

@@ -10,6 +10,7 @@ const char* to_string(RunOutcome o) {
     case RunOutcome::Deadlock: return "deadlock";
     case RunOutcome::Mismatch: return "mismatch";
     case RunOutcome::StepLimit: return "step-limit";
+    case RunOutcome::Overflow: return "overflow";
   }
   return "?";
 }
@@ -93,7 +94,11 @@ class LockstepRecorder {
       if (st.kind == StepKind::LoopEntry) ev.detail = iteration_detail(prog, now.impl.control, st);
       if (st.kind == StepKind::RegOp) {
         const auto& op = prog.regops[st.arg];
-        ev.detail = prog.registers[op.dst] + "=" + std::to_string(now.impl.regs[st.engine][op.dst]);
+        const auto why = static_cast<OverflowKind>(now.impl.overflow[st.engine]);
+        if (why == OverflowKind::PastU64) ev.detail = "past 2^64-1: overflow";
+        else if (why == OverflowKind::Register)
+          ev.detail = std::to_string(now.impl.regs[st.engine][op.dst]) + " past the width: overflow";
+        else ev.detail = prog.registers[op.dst] + "=" + std::to_string(now.impl.regs[st.engine][op.dst]);
       }
       events_.push_back(std::move(ev));
     };
@@ -112,8 +117,14 @@ class LockstepRecorder {
     }
     if (st.kind == StepKind::Commit) ev.visible = false;
     events_.push_back(std::move(ev));
+    const std::size_t at = events_.size() - 1;
     both_.apply(s, st, observe_);
     if (st.kind == StepKind::Choose) events_.back().detail.clear();
+    if (st.kind == StepKind::Retire &&
+        s.impl.overflow[st.engine] == static_cast<std::uint8_t>(OverflowKind::Semaphore)) {
+      const auto sem = prog.instrs[st.arg].signal_sem;
+      events_[at].detail = prog.semaphores[sem] + "=" + std::to_string(s.impl.sems[sem]) + ": overflow";
+    }
   }
 
  private:
@@ -137,6 +148,11 @@ RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max
   for (const auto& st : prefix) rec.apply(s, st);
   Steps steps;
   for (std::size_t n = 0;; ++n) {
+    if (both.impl().overflowed(s.impl)) {  // the execution ends (docs/semantics.md "Widths")
+      r.outcome = RunOutcome::Overflow;
+      r.overflows = both.impl().overflows(s.impl);
+      return r;
+    }
     auto ms = both.mismatches(s);
     // An undecided comparison (the spec's walk past a barrier was cut) is no disagreement; a run
     // proves nothing either way, so it goes on.

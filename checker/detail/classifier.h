@@ -55,6 +55,19 @@ inline SpecProgress spec_can_progress(const semantics::SpecSystem& spec, const s
   return cut ? SpecProgress::Unknown : SpecProgress::Stuck;
 }
 
+// Identifies a violation for deduplication and for the search of a shorter trace: its kind,
+// engine, and instruction (an overflow: its register operation, or its semaphore with the top
+// bit set).
+using ViolationKey = std::tuple<ViolationKind, semantics::EngineId, std::uint32_t>;
+inline ViolationKey key_of_overflow(const Violation& v) {
+  const auto& o = v.overflow;
+  return {v.kind, v.engine, o.kind == semantics::OverflowKind::Semaphore ? 0x80000000U | o.sem : o.regop};
+}
+inline ViolationKey key_of(const Violation& v) {
+  if (v.kind == ViolationKind::Overflow) return key_of_overflow(v);
+  return {v.kind, v.engine, v.instr ? *v.instr + 1 : 0U};
+}
+
 class Classifier {
  public:
   explicit Classifier(const semantics::Lockstep& both) : both_(&both) {}
@@ -64,6 +77,20 @@ class Classifier {
   void classify(const semantics::LockstepState& s, const semantics::Steps& steps,
                 std::vector<semantics::Mismatch>& mismatches,
                 const std::function<std::vector<semantics::Step>()>& trace) {
+    // An overflow ends the execution (visible() gave no step and no mismatch): the finding is
+    // the overflow, not a deadlock (docs/semantics.md "Widths").
+    if (both_->impl().overflowed(s.impl)) [[unlikely]] {
+      for (const auto& o : both_->impl().overflows(s.impl)) {
+        Violation v;
+        v.kind = ViolationKind::Overflow;
+        v.engine = o.engine;
+        v.overflow = o;
+        if (!seen_.insert(key_of_overflow(v)).second) continue;
+        v.trace = trace();
+        found_.push_back(std::move(v));
+      }
+      return;
+    }
     for (auto& m : mismatches) {
       if (m.undecided) {  // the spec's walk past a barrier was cut: the limit is named
         limits_.insert("ahead-of-barrier " + std::to_string(semantics::Lockstep::kAheadStates) + " spec states");
@@ -119,9 +146,5 @@ class Classifier {
   std::vector<Violation> found_;
   std::set<std::string> limits_;
 };
-
-// Identifies a violation for deduplication and for the search of a shorter trace.
-using ViolationKey = std::tuple<ViolationKind, semantics::EngineId, std::uint32_t>;
-inline ViolationKey key_of(const Violation& v) { return {v.kind, v.engine, v.instr ? *v.instr + 1 : 0U}; }
 
 }  // namespace syncbisim::checker::detail

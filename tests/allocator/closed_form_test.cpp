@@ -110,7 +110,9 @@ class EngineWalk {
 
   void step(const model::Item& item) {
     if (const auto* r = std::get_if<model::RegOp>(&item)) {
-      regs_[r->dst] = r->expr.eval([&](const std::string& n) { return regs_[n]; });
+      const auto v = r->expr.eval([&](const std::string& n) { return regs_[n]; });
+      REQUIRE(v.has_value());  // the corpus's counters stay far below 2^64
+      regs_[r->dst] = *v;
       return;
     }
     const auto* in = std::get_if<model::Instr>(&item);

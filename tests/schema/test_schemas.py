@@ -112,7 +112,7 @@ def check_document(doc, what, expect_kind=None):
     assert_valid(doc, KIND_SCHEMA[kind], what)
     for trace in traces_in(doc):
         for step in trace[:-1]:
-            assert step["step"] not in ("part", "stuck"), f"{what}: closing element {step} is not last"
+            assert step["step"] not in ("part", "stuck", "overflow"), f"{what}: closing element {step} is not last"
     return kind
 
 
@@ -431,7 +431,33 @@ def test_run_json():
                  ["corpus/figures/fig5_offset_two.json", "corpus/bugs/fig5_trip_reg_in_expr.sb", "--from",
                   "tests/inputs/traces/fig5_trip_reg_in_expr.check.json", "--seed", "3"]):
         outcomes.add(run_json(["run"] + args, "run")["outcome"])
-    assert outcomes == {"finished", "deadlock", "mismatch", "step-limit"}, outcomes
+    # an overflow (docs/semantics.md "Widths"): a register past 8 bits, a semaphore past 4, 2^64
+    for args in (["tests/inputs/overflow/counter_spec.sb", "tests/inputs/overflow/counter_impl.sb", "--register-bits", "8"],
+                 ["tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4"],
+                 ["tests/inputs/overflow/free_spec.sb", "tests/inputs/overflow/wrap_add.sb"]):
+        doc = run_json(["run"] + args, "run")
+        assert doc["outcome"] == "overflow" and doc["overflows"], doc
+        outcomes.add(doc["outcome"])
+    assert outcomes == {"finished", "deadlock", "mismatch", "step-limit", "overflow"}, outcomes
+
+
+def test_check_json_of_overflows(tmp_path):
+    """Each kind of overflow finding, exhaustive and random, in check --json and --trace-out."""
+    seen = set()
+    for args in (["tests/inputs/overflow/counter_spec.sb", "tests/inputs/overflow/counter_impl.sb", "--register-bits", "8"],
+                 ["tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4"],
+                 ["tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4", "--random", "3"],
+                 ["tests/inputs/overflow/free_spec.sb", "tests/inputs/overflow/wrap_add.sb"],
+                 ["tests/inputs/overflow/free_spec.sb", "tests/inputs/overflow/wrap_add.sb", "--register-bits", "64"]):
+        trace = str(tmp_path / "t.json")
+        doc = run_json(["check"] + args + ["--trace-out", trace], "check")
+        assert doc["verdict"] == "overflow", doc
+        for v in doc["violations"]:
+            assert v["kind"] == "overflow" and v["trace"][-1]["step"] == "overflow"
+            seen.add(v["overflow"]["what"])
+        with open(trace) as f:
+            check_document(json.load(f), trace, "traces")
+    assert seen == {"register", "semaphore", "past-u64"}, seen
 
 
 # --- timing and statistics --------------------------------------------------------------------------
