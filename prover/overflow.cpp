@@ -82,6 +82,10 @@ class TripBounds {
   const model::ProgramIndex& spec_ix_;
 };
 
+// A bound proves the question only when it is no saturated kInf (which stands for "2^64 - 1 or
+// more, or unknown": at 64-bit registers that is past the width too).
+bool within(std::uint64_t bound, std::uint64_t max) { return bound < kInf && bound <= max; }
+
 std::string width_text(bool semaphore, const model::ValueWidths& w) {
   return semaphore ? "signed " + std::to_string(w.semaphore_bits) + "-bit semaphore"
                    : std::to_string(w.register_bits) + "-bit register";
@@ -106,7 +110,7 @@ class Questions {
     OverflowResult out{"register", r, ix.engines[e]};
     out.max = o_.widths.register_max();
     std::set<std::string> visiting;
-    if (bounds_.reg(r, e, visiting) <= out.max) {
+    if (within(bounds_.reg(r, e, visiting), out.max)) {
       out.found_by = "trip bounds";
       return out;
     }
@@ -146,7 +150,7 @@ class Questions {
       engines.insert(p.engine);
       all = sat_add(all, sat_mul(p.signal->add, bounds_.runs(p.at, p.engine)));
     }
-    if (all <= out.max) {
+    if (within(all, out.max)) {
       out.found_by = "trip bounds";
       return out;
     }

@@ -236,7 +236,8 @@ loop A {
   const auto& s = question(r, "semaphore", "s");
   CHECK(s.answer == Answer::Unknown);
   CHECK(s.reason.find("signalled from 2 engines") != std::string::npos);
-  CHECK(r.verdict == Answer::Unknown);
+  // (This impl is also under-synchronized: E1 may run ahead of E0 on the shared semaphore.)
+  CHECK(r.verdict != Answer::Proved);
   // Up to 10^9 iterations: each engine's part is within half the width.
   const auto small = test::load_inline(R"(syncbisim spec/1
 engines E0 E1 E2
