@@ -9,6 +9,7 @@
 #include "prover/detail/encoder.h"
 #include "prover/detail/smt.h"
 #include "prover/directed.h"
+#include "prover/overflow.h"
 #include "prover/places.h"
 #include "prover/shorten.h"
 
@@ -439,10 +440,16 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     r.seconds = since(t);
     result.consumers.push_back(std::move(r));
   }
+  result.widths = options.widths;
+  if (options.overflow) result.overflows = prove_overflow(spec_ix, places, *result.pair, analysis, options);
   bool refuted = false, unknown = false;
   for (const auto& r : result.consumers) {
     refuted = refuted || r.answer == Answer::Refuted;
     unknown = unknown || r.answer == Answer::Unknown;
+  }
+  for (const auto& o : result.overflows) {
+    refuted = refuted || o.answer == Answer::Refuted;
+    unknown = unknown || o.answer == Answer::Unknown;
   }
   result.verdict = refuted ? Answer::Refuted : (unknown ? Answer::Unknown : Answer::Proved);
   result.seconds = since(start);

@@ -81,9 +81,28 @@ class Encoder {
   // `analysis` is the spec's; the consumer's own dependencies are picked from it by name.
   Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
           const analysis::DependencyAnalysis& analysis, model::InstrId consumer);
+  // The walk of `engine` up to `at` (an item of a block on that engine), with no consumer: for
+  // the overflow questions (docs/prover.md "Overflow"), which read only one engine's walk.
+  Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
+          const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at);
 
   // Builds both sides and the facts. Throws Outside.
   void encode();
+  // ---- overflow questions (overflow.cpp); the walk only, no consumer. Throw Outside. ----
+  // The value the register write at the walk's point writes (its expression evaluated just
+  // before it: an increment's register there plus its constant).
+  smt::Term written_value(const RegWrite& w);
+  // The part of semaphore `sem` that the walk's own engine signalled since its last reset, just
+  // after the instruction at the walk's point retires (an engine retires in issue order,
+  // docs/semantics.md §3, so then exactly what it issued before, and that instruction, have
+  // retired). `exact` false: the last reset could not be placed (`why`), and `value` counts
+  // every signal since the start, an upper bound.
+  struct OwnSignals {
+    smt::Term value;
+    bool exact = true;
+    std::string why;
+  };
+  OwnSignals own_signals_after(const std::string& sem);
 
   // True in every reachable state where c is e's next instruction (the impl possibly held at
   // a barrier before it).
@@ -115,6 +134,7 @@ class Encoder {
 
  private:
   // ---- the walk (walk.cpp) ----
+  void init_control();  // divergent_, shared_, barriers_shared_
   bool on_path(model::LoopId l) const;
   model::LoopId junction(model::LoopId l) const;
   model::LoopId path_child(model::LoopId a) const;

@@ -52,6 +52,28 @@ Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramInde
   const auto& name = impl.index().instrs[consumer].name;
   for (const auto& d : analysis.deps)
     if (spec_ix.instrs[d.consumer].name == name) dep_infos_.push_back(&d);
+  init_control();
+}
+
+Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
+                 const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at)
+    : ctx_(ctx),
+      places_(impl),
+      spec_ix_(spec_ix),
+      consumer_(static_cast<model::InstrId>(-1)),
+      engine_(engine),
+      point_(at),
+      path_(impl.index().path(at.loop)),
+      analysis_(analysis),
+      regs_(register_writes(impl, engine)) {
+  init_control();
+  for (const auto l : path_)
+    if (l != model::kTop) j(l);  // the model names the iteration of every loop around the point
+}
+
+void Encoder::init_control() {
+  const auto& impl = places_;
+  const auto& spec_ix = spec_ix_;
   const auto& ix = impl.index();
   auto divergent_around = [&](model::LoopId l) {
     for (; l != model::kTop; l = ix.loops[l].parent)

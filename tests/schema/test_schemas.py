@@ -365,6 +365,20 @@ def test_prove_json_and_trace_out(tmp_path, deep_pair):
     assert shortened, "no witness long enough to be shortened (trace_omitted) was met"
 
 
+def test_prove_json_of_overflows():
+    """The overflow questions (docs/prover.md "Overflow"): refuted with and without a trace, proved."""
+    long = ["tests/inputs/prover/counter_long.spec.sb", "tests/inputs/prover/counter_long.impl.sb"]
+    short = ["tests/inputs/prover/counter_300.spec.sb", "tests/inputs/prover/counter_300.impl.sb"]
+    doc = run_json(["prove"] + long, "prove", (1,))
+    sem = [o for o in doc["overflows"] if o["kind"] == "semaphore"]
+    assert sem and sem[0]["answer"] == "refuted" and "no_trace" in sem[0], sem
+    doc = run_json(["prove"] + short + ["--register-bits", "8"], "prove", (1,))
+    reg = [o for o in doc["overflows"] if o["kind"] == "register"]
+    assert reg and reg[0]["answer"] == "refuted" and reg[0]["trace"]["steps"] > 0, reg
+    doc = run_json(["prove"] + long + ["--semaphore-bits", "64"], "prove", (0,))
+    assert all(o["answer"] == "proved" for o in doc["overflows"]) and doc["widths"]["semaphore_bits"] == 64
+
+
 # --- fuzz, shrink, replay, run ----------------------------------------------------------------------
 
 
