@@ -53,6 +53,14 @@ model::Result<Allocation> allocate(const model::Program& spec, const model::Prog
   if (spec.kind != model::ProgramKind::Spec)
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
   const SpecFacts facts(spec, ix);
+  return allocate(facts, options);
+}
+
+model::Result<Allocation> allocate(const SpecFacts& facts, const Options& options) {
+  const auto& spec = facts.spec;
+  const auto& ix = facts.ix;
+  if (spec.kind != model::ProgramKind::Spec)
+    return model::make_error("", "wrong-kind", "allocate needs a spec program");
   Draft draft(facts);
   for (const auto& dl : facts.analysis.deadlocks) draft.note("spec deadlock: " + dl.message);
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "allocator/allocate.h"
+#include "allocator/spec_facts.h"
 #include "allocator/stats.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
@@ -91,8 +92,9 @@ int run(const StatsArgs& a) {
                 "alu-max", "alu-mean", "regops", "barriers", "fallbk", "code", "regs", "alu-max", "alu-mean");
   table += line;
   // One allocation's figures, or the first error (its file named).
+  const allocator::SpecFacts facts(spec->program, spec->index);  // once for all ten allocations (a spec: load_spec)
   const auto figures = [&](allocator::Options o, allocator::Allocation* keep) -> model::Result<allocator::Stats> {
-    auto alloc = allocator::allocate(spec->program, spec->index, o);
+    auto alloc = allocator::allocate(facts, o);
     if (!alloc) {
       auto d = alloc.error();
       d.file = a.compare;

@@ -7,20 +7,10 @@
 #include <string_view>
 
 #include "formats/json_format.h"
-#include "model/index.h"
 #include "oracles.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  auto r = syncbisim::formats::read_json(input);
-  if (!r.ok()) {
-    syncbisim::fuzz_readers::check_message(r.error());
-    return 0;
-  }
-  auto ix = syncbisim::model::ProgramIndex::build(*r);
-  if (!ix.ok()) syncbisim::fuzz_readers::check_message(ix.error());
-  else syncbisim::fuzz_readers::check_round_trips(*r);
-  // And the loader's own path (format sniffing, BOM, places) on the same bytes.
-  syncbisim::fuzz_readers::check_load(input);
+  syncbisim::fuzz_readers::check_read(syncbisim::formats::read_json(input), input);
   return 0;
 }

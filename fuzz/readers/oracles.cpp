@@ -49,4 +49,15 @@ void check_load(std::string_view input) {
   else check_message(r.error());
 }
 
+void check_read(const model::Result<model::Program>& r, std::string_view input) {
+  if (!r.ok()) {
+    check_message(r.error());
+    return;
+  }
+  auto ix = model::ProgramIndex::build(*r);
+  if (!ix.ok()) check_message(ix.error());
+  else check_round_trips(*r);
+  check_load(input);
+}
+
 }  // namespace syncbisim::fuzz_readers

@@ -21,4 +21,9 @@ void check_round_trips(const model::Program& p);
 // load_program_text on the input, then the checks above.
 void check_load(std::string_view input);
 
+// What a reader's target asserts of its reader's answer `r` on `input`: a rejection's message, an
+// accepted program's index (its message) or round trips, then the loader's own path (format
+// sniffing, BOM, places) on the same bytes.
+void check_read(const model::Result<model::Program>& r, std::string_view input);
+
 }  // namespace syncbisim::fuzz_readers
