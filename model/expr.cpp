@@ -59,7 +59,6 @@ std::optional<std::uint64_t> Expr::eval(const std::function<std::uint64_t(const 
   return val.empty() ? 0 : val.back();
 }
 
-namespace {
 int precedence(ExprOp op) {
   switch (op) {
     case ExprOp::Add:
@@ -68,6 +67,8 @@ int precedence(ExprOp op) {
     default: return 3;  // atoms and calls
   }
 }
+
+namespace {
 
 std::string render(const std::vector<ExprNode>& nodes, std::uint32_t i) {
   const auto& n = nodes[i];

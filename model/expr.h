@@ -42,6 +42,10 @@ struct Expr {
   bool operator==(const Expr&) const = default;
 };
 
+// How tightly an operator binds in the canonical text: + and - 1, * 2, atoms and calls 3.
+// Expr::to_string and the allocator's value trees print with it.
+int precedence(ExprOp op);
+
 // Natural-number operations shared by every evaluator (the paper's ℕ arithmetic, paper §4).
 // An operator on two values, checked: the result is written to `out` and true returned, or false
 // when the natural result passes 2^64 - 1, the largest value the tool represents (`out` is then

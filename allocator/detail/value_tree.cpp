@@ -33,14 +33,6 @@ std::uint32_t cost(const Tree& t) {
 }
 
 namespace {
-int precedence(ExprOp op) {
-  switch (op) {
-    case ExprOp::Add:
-    case ExprOp::Sub: return 1;
-    case ExprOp::Mul: return 2;
-    default: return 3;  // atoms and calls
-  }
-}
 
 // model::Expr::to_string's rendering, straight from the tree (no Expr is built: keys are taken
 // of every subexpression, so this is the allocator's inner loop).
