@@ -6,11 +6,19 @@ JOBS   ?= 2
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
 PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3-dev \
             doctest-dev nlohmann-json3-dev libcli11-dev graphviz librsvg2-bin \
-            python3 python3-dev pybind11-dev python3-pybind11 python3-pytest
+            python3 python3-dev pybind11-dev python3-pybind11 python3-pytest python3-jsonschema \
+            libopenmpi-dev openmpi-bin
+# `make test` and `make fuzz-readers` also need clang with libFuzzer for the readers' fuzz targets
+# (fuzz/readers, docs/fuzzing.md); `make demo` does not.
+FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps configure build tool demo test bench clean
+.PHONY: all deps deps-fuzz configure build tool demo test fuzz-readers bench clean
 
 all: build
+
+deps-fuzz:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(FUZZ_PACKAGES)"
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -37,13 +45,21 @@ tool: configure
 demo: tool
 	./$(BUILD)/syncbisim demo
 
-test: build
+test: deps-fuzz build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Each reader's libFuzzer target for FUZZ_SECONDS (default 60), one after the other.
+fuzz-readers: deps-fuzz configure
+	@cmake --build $(BUILD) --target fuzz_readers -j $(JOBS)
+	@for r in json_spec json_impl text expr; do \
+	  bash fuzz/readers/run.sh $(BUILD)/fuzz-readers $$r $(FUZZ_SECONDS) || exit 1; done
 
 bench: configure
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
 	@for b in $(BUILD)/bench/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b"; done
 	@echo "== bench/bench_python_allocator.py" && PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/bench_python_allocator.py
+	@if [ -x $(BUILD)/syncbisim-mpi ] && [ -x $(BUILD)/syncbisim ]; then \
+	  echo "== bench/bench_distributed.sh" && bash bench/bench_distributed.sh $(BUILD); fi
 
 clean:
 	rm -rf $(BUILD)

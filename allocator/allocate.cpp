@@ -1,5 +1,7 @@
 #include "allocator/allocate.h"
 
+#include <algorithm>
+
 #include "allocator/budget.h"
 #include "allocator/draft.h"
 #include "allocator/share_waits.h"
@@ -93,14 +95,29 @@ model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& o
   }
   // --share-waits does the CSE at the stream level, and better (it distributes masks first, so the
   // decodes of one body share mask * N * r): the draft's own CSE would leave it nothing to share.
-  return draft.finish(prune,
-                      Reductions{options.licm, options.cse && !options.share_wait_values, options.direct_registers});
+  auto out = draft.finish(
+      prune, Reductions{options.licm, options.cse && !options.share_wait_values, options.direct_registers});
+  if (out && mix) out->recycling_barriers.assign(mix->boundaries.begin(), mix->boundaries.end());
+  return out;
+}
+
+bool Allocation::exact() const {
+  return recycling_barriers.empty() &&
+         std::all_of(decisions.begin(), decisions.end(), [](const Decision& d) { return d.exact; });
 }
 
 model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options) {
   if (spec.kind != model::ProgramKind::Spec)
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
   const SpecFacts facts(spec, ix);
+  return allocate(facts, options);
+}
+
+model::Result<Allocation> allocate(const SpecFacts& facts, const Options& options) {
+  const auto& spec = facts.spec;
+  const auto& ix = facts.ix;
+  if (spec.kind != model::ProgramKind::Spec)
+    return model::make_error("", "wrong-kind", "allocate needs a spec program");
   auto out = options.strategy == Strategy::Mixed ? fit_budget(facts, options) : allocate_once(facts, options, nullptr);
   if (!out) return out;
   if (!usage_of(out->impl, ix).fits(options)) {

@@ -79,9 +79,19 @@ struct Allocation {
   model::Program impl;
   std::vector<Decision> decisions;  // one per dependency, in Program::deps order
   std::vector<std::string> notes;
+  // The top-level statements before which a budget put a barrier that resets recycled semaphores
+  // (docs/allocator.md "Budgets"). Such a barrier orders more than any dependency asks: the impl
+  // is then over-synchronized at that point even where every decision is exact.
+  std::vector<std::uint32_t> recycling_barriers;
+  // Every decision exact and no recycling barrier: the impl then synchronizes exactly as the spec.
+  bool exact() const;
 };
 
 // `spec` normalized and `ix` built from it (formats::load_program_file gives both).
 model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options);
+// The same on facts computed once (allocator/spec_facts.h), for callers that allocate one spec
+// many times (`stats --compare`: five strategies, with and without the ALU reductions).
+struct SpecFacts;
+model::Result<Allocation> allocate(const SpecFacts& facts, const Options& options);
 
 }  // namespace syncbisim::allocator

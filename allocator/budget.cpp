@@ -279,7 +279,8 @@ class Fitter {
     if (!t.mix.boundaries.empty()) {
       std::string b;
       for (auto s : t.mix.boundaries) b += (b.empty() ? "" : ", ") + std::to_string(s);
-      a.notes.push_back("budget: semaphores recycled behind barriers before top-level statements " + b);
+      a.notes.push_back("budget: semaphores recycled behind barriers before top-level statements " + b +
+                        " (not exact: such a barrier orders every engine, more than the dependencies ask)");
     }
     if (inexact > 0) a.notes.push_back("budget: " + std::to_string(inexact) + " dependencies not exact: " + which);
     return std::move(a);

@@ -7,9 +7,12 @@ using model::ExprOp;
 
 namespace {
 bool is_const(const Expr& e, std::uint64_t v) { return e.is_constant() && e.nodes[0].value == v; }
+// Two constants fold into one unless the value passes 2^64 - 1: then the expression stays as it
+// is, and evaluating it reports the overflow (docs/semantics.md "Widths") instead of a wrapped constant.
 Expr fold(ExprOp op, const Expr& a, const Expr& b) {
-  if (a.is_constant() && b.is_constant())
-    return Expr::constant(model::apply_op(op, a.nodes[0].value, b.nodes[0].value));
+  std::uint64_t v = 0;
+  if (a.is_constant() && b.is_constant() && model::apply_op(op, a.nodes[0].value, b.nodes[0].value, v))
+    return Expr::constant(v);
   return Expr::binary(op, a, b);
 }
 }  // namespace

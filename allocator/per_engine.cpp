@@ -40,11 +40,7 @@ using model::LoopId;
 // The smallest trip the loop's rule allows (uniform rule): 0 for a cond branch.
 std::uint32_t min_trip(const model::LoopInfo& l) {
   if (l.kind != model::LoopKind::Loop || !l.trip) return 0;
-  const auto vals = model::choice_values(l.trip->uniform, 0);
-  std::uint32_t m = vals.empty() ? 0 : vals.front();
-  if (const auto* seq = std::get_if<model::SeqTrip>(&l.trip->uniform))
-    m = *std::min_element(seq->values.begin(), seq->values.end());
-  return m;
+  return model::choice_min(l.trip->uniform);
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "allocator/reductions.h"
 
+#include "allocator/detail/shared_subexpressions.h"
+#include "allocator/detail/value_tree.h"
+
 #include <functional>
 #include <map>
 #include <set>
@@ -9,43 +12,16 @@ namespace syncbisim::allocator {
 
 namespace {
 
+using detail::binary;
+using detail::cost;
+using detail::expr_of;
+using detail::key;
+using detail::reg;
+using detail::Tree;
+using detail::tree_of;
 using model::Expr;
 using model::ExprOp;
 using model::LoopId;
-
-bool binary(ExprOp op) { return op != ExprOp::Const && op != ExprOp::Reg; }
-
-// A threshold as a tree of values, easier to regroup than the flat model::Expr.
-struct Tree {
-  ExprOp op = ExprOp::Const;
-  std::uint64_t value = 0;
-  std::string reg;
-  std::vector<Tree> kids;  // two for an operator
-};
-
-Tree tree_of(const Expr& e, std::uint32_t n) {
-  const auto& nd = e.nodes[n];
-  Tree t{nd.op, nd.value, nd.reg, {}};
-  if (binary(nd.op)) t.kids = {tree_of(e, nd.lhs), tree_of(e, nd.rhs)};
-  return t;
-}
-Tree tree_of(const Expr& e) { return tree_of(e, static_cast<std::uint32_t>(e.nodes.size() - 1)); }
-
-Expr expr_of(const Tree& t) {
-  if (t.op == ExprOp::Const) return Expr::constant(t.value);
-  if (t.op == ExprOp::Reg) return Expr::reg(t.reg);
-  return Expr::binary(t.op, expr_of(t.kids[0]), expr_of(t.kids[1]));
-}
-
-Tree reg(std::string name) { return Tree{ExprOp::Reg, 0, std::move(name), {}}; }
-
-std::uint32_t cost(const Tree& t) {
-  std::uint32_t c = binary(t.op) ? 1 : 0;
-  for (const auto& k : t.kids) c += cost(k);
-  return c;
-}
-
-std::string key(const Tree& t) { return expr_of(t).to_string(); }
 
 // Left to right: ((o1 op o2) op o3) ...
 Tree combine(ExprOp op, std::vector<Tree> ops) {
@@ -190,51 +166,6 @@ class Hoister {
   std::uint32_t top_;
 };
 
-// Common subexpressions of the thresholds of one region on one engine: repeatedly the costliest
-// subtree (at least one operator) that occurs twice or more gets a register of its own.
-struct Shared {
-  std::vector<std::pair<std::string, Tree>> defs;  // cs1, cs2, ... and their values
-};
-
-void count(const Tree& t, std::map<std::string, std::pair<int, const Tree*>>& seen) {
-  if (!binary(t.op)) return;
-  auto& s = seen[key(t)];
-  ++s.first;
-  s.second = &t;
-  for (const auto& k : t.kids) count(k, seen);
-}
-
-void replace(Tree& t, const std::string& k, const std::string& name) {
-  if (!binary(t.op)) return;
-  if (key(t) == k) {
-    t = reg(name);
-    return;
-  }
-  for (auto& kid : t.kids) replace(kid, k, name);
-}
-
-Shared share(std::vector<Tree*> pool) {
-  Shared out;
-  for (;;) {
-    std::map<std::string, std::pair<int, const Tree*>> seen;
-    for (const auto* t : pool) count(*t, seen);
-    for (const auto& [n, d] : out.defs) count(d, seen);
-    const Tree* best = nullptr;
-    std::string best_key;
-    for (const auto& [k, s] : seen)
-      if (s.first >= 2 && (!best || cost(*s.second) > cost(*best))) {
-        best = s.second;
-        best_key = k;
-      }
-    if (!best) return out;
-    const Tree value = *best;
-    const auto name = "cs" + std::to_string(out.defs.size() + 1);
-    for (auto* t : pool) replace(*t, best_key, name);
-    for (auto& [n, d] : out.defs) replace(d, best_key, name);
-    out.defs.emplace_back(name, value);
-  }
-}
-
 void registers_in(const Tree& t, std::vector<std::string>& out) {
   if (t.op == ExprOp::Reg) out.push_back(t.reg);
   for (const auto& k : t.kids) registers_in(k, out);
@@ -270,13 +201,13 @@ void lower_waits(const SpecFacts& facts, const Registers& regs, NameTable& names
   for (const auto& region : facts.layout.regions)
     for (model::EngineId e = 0; e < region.per_engine.size(); ++e) {
       const auto& instrs = region.per_engine[e];
-      Shared shared;
+      detail::Shared shared;
       if (reductions.cse) {
         std::vector<Tree*> pool;
         for (auto i : instrs)
           for (auto& t : residual[i])
             if (t) pool.push_back(&*t);
-        shared = share(pool);
+        shared = detail::share(pool);
         for (const auto& [n, d] : shared.defs) direct.insert(n);
       }
       std::map<std::string, const Tree*> def_of;

@@ -1,9 +1,31 @@
 #include "allocator/stats.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
+#include "model/quote.h"
+
 namespace syncbisim::allocator {
+
+Count& Count::operator+=(const Count& o) {
+  fits = fits && o.fits && !__builtin_add_overflow(value, o.value, &value);
+  if (!fits) value = UINT64_MAX;
+  return *this;
+}
+
+Count operator*(const Count& a, const Count& b) {
+  Count out;
+  // Nothing times anything is nothing, even when the other factor does not fit.
+  if ((a.fits && a.value == 0) || (b.fits && b.value == 0)) return out;
+  out.fits = a.fits && b.fits && !__builtin_mul_overflow(a.value, b.value, &out.value);
+  if (!out.fits) out.value = UINT64_MAX;
+  return out;
+}
+
+std::string Count::to_string() const {
+  return fits ? std::to_string(value) : "more than " + std::to_string(UINT64_MAX);
+}
 
 namespace {
 
@@ -22,7 +44,7 @@ struct Counter {
     return m;
   }
 
-  void body(const std::vector<model::Stmt>& b, std::uint64_t times) {
+  void body(const std::vector<model::Stmt>& b, Count times) {
     for (const auto& s : b) {
       if (const auto* blk = std::get_if<model::Block>(&s.node)) {
         for (const auto& stream : blk->streams) block(stream, times);
@@ -34,19 +56,18 @@ struct Counter {
           n = max_trip(l->trip);
           if (!l->trip) st.assumptions.push_back("loop " + l->id + ": no trip rule, 1 iteration");
         }
-        body(l->body, times * n);
+        body(l->body, times * Count{n});
       } else {
         const auto& c = std::get<model::Cond>(s.node);
         st.code_bytes += bytes.cond;
         bool take_else = false;
         if (auto it = trips.find(c.id); it != trips.end()) take_else = it->second == 1;
         else if (c.taken) {
-          const auto vals = model::choice_values(c.taken->uniform, 0);
-          take_else = !vals.empty() && vals.front() == 1;
+          take_else = model::choice_at(c.taken->uniform, 0, 0) == 1;
         }
         // the branch not taken still costs code
         body(take_else ? c.else_body : c.then_body, times);
-        body(take_else ? c.then_body : c.else_body, 0);
+        body(take_else ? c.then_body : c.else_body, Count{0});
       }
     }
   }
@@ -70,7 +91,7 @@ struct Counter {
     return cost;
   }
 
-  void block(const model::Stream& s, std::uint64_t times) {
+  void block(const model::Stream& s, Count times) {
     const auto e = *ix.engine(s.engine);
     std::vector<const model::RegOp*> window;  // since the previous instruction
     for (const auto& item : s.items) {
@@ -114,7 +135,7 @@ model::Result<Stats> compute_stats(const model::Program& impl, const model::Prog
   Stats st;
   st.semaphores = impl.semaphores.size();
   Counter c{ix, trips, bytes, st, std::vector<std::set<std::string>>(ix.engines.size()), {}};
-  c.body(impl.body, 1);
+  c.body(impl.body, Count{1});
   for (std::size_t e = 0; e < ix.engines.size(); ++e) {
     st.registers_per_engine.emplace_back(ix.engines[e], c.regs[e].size());
     st.registers_max = std::max(st.registers_max, c.regs[e].size());
@@ -137,15 +158,30 @@ model::Result<std::map<std::string, std::uint32_t>> parse_trips(const std::strin
     const auto item = text.substr(pos, end - pos);
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-      return model::make_error("--trips", "bad-trips", "expected NAME=N or COND=then|else, got '" + item + "'");
+      return model::make_error("--trips", "bad-trips", "expected NAME=N or COND=then|else, got " + model::quote(item));
     const auto name = item.substr(0, eq), value = item.substr(eq + 1);
-    if (value == "then") out[name] = 0;
-    else if (value == "else") out[name] = 1;
-    else {
-      if (value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos)
-        return model::make_error("--trips", "bad-trips", "not a trip count: '" + value + "'");
-      out[name] = static_cast<std::uint32_t>(std::stoul(value));
+    std::uint32_t n = 0;
+    if (value == "then") {
+      n = 0;
+    } else if (value == "else") {
+      n = 1;
+    } else {
+      // Trips are 32-bit (docs/formats.md "JSON"): 0 .. 4294967295.
+      std::uint64_t v = 0;
+      bool ok = value.find_first_not_of("0123456789") == std::string::npos;
+      for (char c : value) {
+        if (!ok) break;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+        ok = v <= std::numeric_limits<std::uint32_t>::max();
+      }
+      if (!ok)
+        return model::make_error("--trips", "bad-trips",
+                                 "not a trip count (0 to 4294967295, or then/else): " + model::quote(value));
+      n = static_cast<std::uint32_t>(v);
     }
+    // One value per loop: A=1,A=2 is a slip, not a choice between them.
+    if (!out.emplace(name, n).second)
+      return model::make_error("--trips", "bad-trips", model::quote(name) + " is given twice");
     pos = end + 1;
   }
   return out;

@@ -17,6 +17,19 @@ struct ByteModel {
   std::uint32_t instr = 16, annotation = 8, regop = 8, per_operator = 4, barrier = 16, loop = 8, cond = 16;
 };
 
+// A count of executed things: exact up to 2^64 - 1, and past that it says so instead of wrapping
+// (three nested loops of 2^32 - 1 trips already pass it). Sums and products are checked.
+struct Count {
+  std::uint64_t value = 0;  // exact when `fits`
+  bool fits = true;
+  Count& operator+=(const Count& o);
+  friend Count operator*(const Count& a, const Count& b);
+  bool operator==(std::uint64_t v) const { return fits && value == v; }
+  bool operator==(const Count&) const = default;
+  // "12", or "more than 18446744073709551615"
+  std::string to_string() const;
+};
+
 struct Stats {
   std::size_t semaphores = 0;
   std::vector<std::pair<std::string, std::size_t>> registers_per_engine;  // distinct registers used
@@ -26,9 +39,9 @@ struct Stats {
   std::size_t multi_wait_instrs = 0;  // instructions with more than one wait
   std::uint32_t alu_max = 0;          // ALU operations computing the waits before one issue
   double alu_mean = 0;
-  std::uint64_t regops_executed = 0;    // over all engines, for the given trips
-  std::uint64_t barriers_executed = 0;  // barrier instances (each synchronizes every engine)
-  std::uint64_t instrs_executed = 0;
+  Count regops_executed;    // over all engines, for the given trips
+  Count barriers_executed;  // barrier instances (each synchronizes every engine)
+  Count instrs_executed;
   std::uint64_t code_bytes = 0;
   std::vector<std::string> assumptions;  // e.g. "loop A: 3 iterations per trip (maximum)"
 };

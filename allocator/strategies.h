@@ -30,6 +30,9 @@ class LoopSemaphores {
   const SpecFacts& facts_;
   Draft& draft_;
   std::map<std::pair<model::LoopId, model::EngineId>, std::string> names_;
+  // The instructions directly in each loop's body, in InstrId order: found once, so that
+  // declaring every pair is linear in the program, not loops times instructions.
+  std::vector<std::vector<model::InstrId>> direct_;
 };
 // `why` is appended to each decision (e.g. why per-engine gave the dependency per-loop).
 void allocate_per_loop(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems, const std::vector<std::size_t>& deps,

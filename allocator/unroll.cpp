@@ -67,10 +67,7 @@ bool replace(std::vector<model::Stmt>& body, const std::string& id, std::uint32_
 std::uint32_t rule_min(const model::TripRule& r, const std::vector<std::string>& engines) {
   std::uint32_t m = UINT32_MAX;
   for (const auto& e : engines) {
-    const auto vals = model::choice_values(r.for_engine(e), 0);
-    for (auto v : vals) m = std::min(m, v);
-    if (const auto* s = std::get_if<model::SeqTrip>(&r.for_engine(e)))
-      for (auto v : s->values) m = std::min(m, v);
+    m = std::min(m, model::choice_min(r.for_engine(e)));
   }
   return m;
 }

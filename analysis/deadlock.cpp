@@ -6,8 +6,6 @@
 #include <set>
 
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/filtered_graph.hpp>
 #include <boost/graph/strong_components.hpp>
 
 namespace syncbisim::analysis {
@@ -44,21 +42,45 @@ bool same_iteration_edge(const DependencyInfo& d) {
   return d.P == d.S || (d.forward && !d.exclusive_branches);
 }
 
+// The innermost loop below `m` on the way down to `l` (l strictly inside m).
+model::LoopId child_below(const model::ProgramIndex& ix, model::LoopId l, model::LoopId m) {
+  while (ix.loops[l].parent != m) l = ix.loops[l].parent;
+  return l;
+}
+
 Graph build_graph(const model::ProgramIndex& ix, const BodyLayout& layout, const std::vector<DependencyInfo>& deps) {
   Graph g(ix.instrs.size());
   const auto uniform = uniform_instrs(ix);
   // Program order: each instruction after the nearest earlier one on its engine that can run
   // in the same iteration (not in the other branch of a cond).
-  for (const auto& lane : layout.engine_order)
+  std::vector<std::size_t> first(ix.loops.size());
+  for (const auto& lane : layout.engine_order) {
+    // first[l]: the lane position of the first instruction inside loop l's subtree. A subtree's
+    // instructions are contiguous in the lane (it is in pre-order), so the then-branch
+    // instructions exclusive with b are skipped in one step: linear in the lane, not quadratic.
+    constexpr auto kUnset = static_cast<std::size_t>(-1);
+    std::fill(first.begin(), first.end(), kUnset);
+    for (std::size_t j = 0; j < lane.size(); ++j)
+      for (model::LoopId l = ix.instrs[lane[j]].parent; first[l] == kUnset; l = ix.loops[l].parent) {
+        first[l] = j;
+        if (l == model::kTop) break;
+      }
     for (std::size_t j = 1; j < lane.size(); ++j) {
       const auto b = lane[j];
       if (!uniform[b]) continue;
       for (std::size_t i = j; i-- > 0;) {
-        if (exclusive(ix, layout, lane[i], b)) continue;
+        if (exclusive(ix, layout, lane[i], b)) {
+          // lane[i] is in C.then and b in C.else of one cond C: so is everything of C.then's
+          // subtree on this engine, which ends at i and starts at first[C.then].
+          const auto pa = ix.instrs[lane[i]].parent;
+          i = first[child_below(ix, pa, ix.common(pa, ix.instrs[b].parent))];
+          continue;
+        }
         if (uniform[lane[i]]) boost::add_edge(lane[i], b, EdgeInfo{false, 0}, g);
         break;
       }
     }
+  }
   for (std::size_t i = 0; i < deps.size(); ++i) {
     const auto& d = deps[i];
     if (d.distance.empty() || !uniform[d.producer] || !uniform[d.consumer] || !same_iteration_edge(d)) continue;
@@ -67,37 +89,64 @@ Graph build_graph(const model::ProgramIndex& ix, const BodyLayout& layout, const
   return g;
 }
 
-// Vertex filter for one strongly connected component (Boost wants it default-constructible).
-struct InComponent {
-  const std::vector<int>* comp = nullptr;
-  int c = 0;
-  bool operator()(Vertex v) const { return (*comp)[v] == c; }
+// Breadth-first search state reused across components, reset only where a search touched it,
+// so that all the searches together stay linear in the graph.
+struct Search {
+  explicit Search(std::size_t n) : dist(n, kUnreached), pred(n) {}
+  static constexpr std::size_t kUnreached = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> dist;
+  std::vector<Edge> pred;
+  std::vector<Vertex> reached;  // in the order found
 };
 
-// A shortest cycle through `root` inside its strongly connected component, as edges.
-std::vector<Edge> cycle_through(const Graph& g, Vertex root, const std::vector<int>& comp) {
+// A shortest cycle through `root` inside its strongly connected component, as edges: a
+// breadth-first search from root within the component (out-edges in order, so the tree is the
+// one Boost's breadth_first_search builds), closed by the edge back to root from the nearest
+// vertex (the lowest-numbered among equally near ones).
+std::vector<Edge> cycle_through(const Graph& g, Vertex root, const std::vector<int>& comp, Search& s) {
   for (const auto e : boost::make_iterator_range(boost::out_edges(root, g)))
     if (boost::target(e, g) == root) return {e};
-  const InComponent in_comp{&comp, comp[root]};
-  const boost::filtered_graph<Graph, boost::keep_all, InComponent> fg(g, boost::keep_all{}, in_comp);
-  std::vector<Edge> pred(boost::num_vertices(g));
-  std::vector<std::size_t> dist(boost::num_vertices(g), std::numeric_limits<std::size_t>::max());
-  dist[root] = 0;
-  boost::breadth_first_search(fg, root,
-                              boost::visitor(boost::make_bfs_visitor(
-                                  std::make_pair(boost::record_edge_predecessors(pred.data(), boost::on_tree_edge{}),
-                                                 boost::record_distances(dist.data(), boost::on_tree_edge{})))));
-  std::optional<Edge> back;
-  for (Vertex u = 0; u < boost::num_vertices(g); ++u) {
-    if (!in_comp(u) || dist[u] == std::numeric_limits<std::size_t>::max()) continue;
-    for (const auto e : boost::make_iterator_range(boost::out_edges(u, g)))
-      if (boost::target(e, g) == root && (!back || dist[u] < dist[boost::source(*back, g)])) back = e;
+  const int c = comp[root];
+  s.reached.assign(1, root);
+  s.dist[root] = 0;
+  for (std::size_t head = 0; head < s.reached.size(); ++head) {
+    const auto u = s.reached[head];
+    for (const auto e : boost::make_iterator_range(boost::out_edges(u, g))) {
+      const auto v = boost::target(e, g);
+      if (comp[v] != c || s.dist[v] != Search::kUnreached) continue;
+      s.dist[v] = s.dist[u] + 1;
+      s.pred[v] = e;
+      s.reached.push_back(v);
+    }
   }
-  if (!back) return {};
-  std::vector<Edge> out{*back};
-  for (Vertex v = boost::source(*back, g); v != root; v = boost::source(pred[v], g)) out.push_back(pred[v]);
-  std::reverse(out.begin(), out.end());
+  auto members = s.reached;
+  std::sort(members.begin(), members.end());
+  std::optional<Edge> back;
+  for (const auto u : members)
+    for (const auto e : boost::make_iterator_range(boost::out_edges(u, g)))
+      if (boost::target(e, g) == root && (!back || s.dist[u] < s.dist[boost::source(*back, g)])) back = e;
+  std::vector<Edge> out;
+  if (back) {
+    out.push_back(*back);
+    for (Vertex v = boost::source(*back, g); v != root; v = boost::source(s.pred[v], g)) out.push_back(s.pred[v]);
+    std::reverse(out.begin(), out.end());
+  }
+  for (const auto v : s.reached) s.dist[v] = Search::kUnreached;
   return out;
+}
+
+// True if no two instructions of the cycle sit in different branches of one cond (such
+// instances never run in one iteration: analysis::exclusive), found from the branch loops
+// above each instruction rather than pair by pair.
+bool feasible(const model::ProgramIndex& ix, const Graph& g, const std::vector<Edge>& cycle) {
+  std::set<std::pair<std::string, model::LoopKind>> branches;  // (cond, then or else) above some instruction
+  for (const auto e : cycle)
+    for (model::LoopId l = ix.instrs[boost::source(e, g)].parent; l != model::kTop; l = ix.loops[l].parent)
+      if (ix.loops[l].kind == model::LoopKind::CondThen || ix.loops[l].kind == model::LoopKind::CondElse)
+        branches.emplace(ix.loops[l].cond, ix.loops[l].kind);
+  for (const auto& [cond, kind] : branches)
+    if (kind == model::LoopKind::CondThen && branches.count({cond, model::LoopKind::CondElse})) return false;
+  return true;
 }
 
 std::string describe(const model::ProgramIndex& ix, const Graph& g, const std::vector<Edge>& cycle,
@@ -144,19 +193,16 @@ std::vector<Deadlock> find_deadlocks(const model::Program&, const model::Program
       boost::strong_components(g, boost::make_iterator_property_map(comp.begin(), boost::get(boost::vertex_index, g)));
   std::vector<bool> reported(static_cast<std::size_t>(n), false);
   std::vector<Deadlock> out;
+  Search search(boost::num_vertices(g));
   // One cycle per component, rooted at its first instruction in program order.
   for (Vertex v = 0; v < boost::num_vertices(g); ++v) {
     const auto c = static_cast<std::size_t>(comp[v]);
     if (reported[c]) continue;
-    const auto cycle = cycle_through(g, v, comp);
+    const auto cycle = cycle_through(g, v, comp, search);
     if (cycle.empty()) continue;  // a single vertex without a self-loop
     reported[c] = true;
     // Instances of both branches of one cond never run in one iteration: not certain.
-    bool feasible = true;
-    for (std::size_t i = 0; i < cycle.size() && feasible; ++i)
-      for (std::size_t j = i + 1; j < cycle.size() && feasible; ++j)
-        if (exclusive(ix, layout, boost::source(cycle[i], g), boost::source(cycle[j], g))) feasible = false;
-    if (!feasible) continue;
+    if (!feasible(ix, g, cycle)) continue;
     Deadlock d;
     for (const auto e : cycle) d.cycle.push_back(static_cast<model::InstrId>(boost::source(e, g)));
     d.message = describe(ix, g, cycle, deps);

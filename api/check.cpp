@@ -18,6 +18,7 @@ Verdict verdict_of(checker::Verdict v) {
     case checker::Verdict::UnderSynchronized: return Verdict::UnderSynchronized;
     case checker::Verdict::SpecDeadlock: return Verdict::SpecDeadlock;
     case checker::Verdict::Inconclusive: return Verdict::Inconclusive;
+    case checker::Verdict::Overflow: return Verdict::Overflow;
   }
   return Verdict::Inconclusive;
 }
@@ -51,7 +52,9 @@ Violation violation_of(const nlohmann::json& j, const checker::Violation& v, con
   out.kind = text_of(j, "kind");
   out.engine = text_of(j, "engine");
   out.instr = text_of(j, "instr");
-  if (v.kind == checker::ViolationKind::Deadlock) {
+  if (v.kind == checker::ViolationKind::Overflow) {
+    out.description = checker::describe_overflow(both.impl().program(), v.overflow);
+  } else if (v.kind == checker::ViolationKind::Deadlock) {
     out.spec_deadlocks_too = v.spec_deadlocks_too;
     out.description = v.spec_deadlocks_too
                           ? "the spec deadlocks here too: the dependency graph or the control flow is at fault"
@@ -99,6 +102,7 @@ std::string to_string(Verdict v) {
     case Verdict::UnderSynchronized: return checker::to_string(checker::Verdict::UnderSynchronized);
     case Verdict::SpecDeadlock: return checker::to_string(checker::Verdict::SpecDeadlock);
     case Verdict::Inconclusive: return checker::to_string(checker::Verdict::Inconclusive);
+    case Verdict::Overflow: return checker::to_string(checker::Verdict::Overflow);
   }
   return "?";
 }
@@ -111,13 +115,18 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  auto pair = checker::ProgramPair::make(spec.data().program, impl.data().program,
-                                         checker::PairOptions{semantics::Options{options.reduction}, options.max_trip});
-  if (!pair) {
-    auto d = pair.error();
-    if (d.file.empty()) d.file = impl.data().name;
-    api::detail::raise(d);
-  }
+  if (options.register_bits < 1 || options.register_bits > 64 || options.semaphore_bits < 2 ||
+      options.semaphore_bits > 64)
+    api::detail::raise(model::Diagnostic{"", "", "bad-width",
+                                         "register_bits must be 1..64 and semaphore_bits 2..64 (got " +
+                                             std::to_string(options.register_bits) + " and " +
+                                             std::to_string(options.semaphore_bits) + ")"});
+  semantics::Options so;
+  so.fuse_commit = options.reduction;
+  so.widths = model::ValueWidths{options.register_bits, options.semaphore_bits};
+  auto pair =
+      checker::ProgramPair::make(spec.data().program, impl.data().program, checker::PairOptions{so, options.max_trip});
+  if (!pair) api::detail::raise(pair.error(), impl.data().name);
   checker::CheckOptions o;
   o.reduction = options.reduction;
   o.max_states = options.max_states;

@@ -21,6 +21,11 @@ namespace api::detail {
 
 void raise(const model::Diagnostic& d) { throw Error(d.file, d.place, d.rule, d.message); }
 
+void raise(model::Diagnostic d, const std::string& name) {
+  if (d.file.empty()) d.file = name;
+  raise(d);
+}
+
 Program wrap(model::Program program, model::ProgramIndex index, std::string name) {
   auto d = std::make_shared<Program::Data>(Program::Data{std::move(program), std::move(index), std::move(name)});
   return Program(std::move(d));

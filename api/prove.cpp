@@ -36,11 +36,8 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
   if (auto s = analysis::check_correspondence(spec.data().program, spec.data().index, impl.data().program,
                                               impl.data().index);
-      !s) {
-    auto d = s.error();
-    if (d.file.empty()) d.file = impl.data().name;
-    api::detail::raise(d);
-  }
+      !s)
+    api::detail::raise(s.error(), impl.data().name);
   prover::ProveOptions o;
   o.z3_timeout_ms = options.z3_timeout_ms;
   o.replay = options.replay;

@@ -22,11 +22,7 @@ ShrinkResult run(const Program& spec, const fuzz::ShrinkMode& mode, fuzz::Counts
   so.keep_spec = o.keep_spec;
   so.free = o.free;
   auto r = fuzz::shrink(spec.data().program, mode, std::nullopt, so);
-  if (!r) {
-    auto d = r.error();
-    if (d.file.empty()) d.file = spec.data().name;
-    api::detail::raise(d);
-  }
+  if (!r) api::detail::raise(r.error(), spec.data().name);
   ShrinkResult out{fuzz::failure_class(r->failure),
                    r->what,
                    api::detail::wrap(r->spec, spec.data().name + " (minimized)"),

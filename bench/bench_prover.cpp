@@ -3,7 +3,8 @@
 // proved, refuted and unknown; then the deep refutation: a wait wrong only at iteration 100,000
 // of a 1..100,000 loop, found, replayed by a directed run and rendered (head and tail, and the
 // whole trace as --trace-out writes it).
-// Usage: bench_prover [REPEATS] (default 3; best of).
+// Usage: bench_prover [REPEATS] [--no-overflow] (default 3; best of). --no-overflow leaves the
+// overflow questions out (docs/prover.md "Overflow"), to measure what they cost.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,15 +29,17 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 struct Timing {
   double seconds = 1e9;
   std::size_t consumers = 0, proved = 0, refuted = 0, unknown = 0;
+  std::size_t overflow_open = 0;  // overflow questions not proved
 };
 
-Timing time_prove(const formats::LoadedProgram& spec, const model::Program& impl, int repeats) {
+Timing time_prove(const formats::LoadedProgram& spec, const model::Program& impl, int repeats,
+                  const prover::ProveOptions& options) {
   Timing t;
   auto iix = model::ProgramIndex::build(impl);
   if (!iix) return t;
   for (int i = 0; i < repeats; ++i) {
     const auto start = Clock::now();
-    const auto r = prover::prove(spec.program, spec.index, impl, *iix);
+    const auto r = prover::prove(spec.program, spec.index, impl, *iix, options);
     t.seconds = std::min(t.seconds, since(start));
     t.consumers = r.consumers.size();
     t.proved = t.refuted = t.unknown = 0;
@@ -45,6 +48,8 @@ Timing time_prove(const formats::LoadedProgram& spec, const model::Program& impl
       t.refuted += c.answer == prover::Answer::Refuted;
       t.unknown += c.answer == prover::Answer::Unknown;
     }
+    t.overflow_open = 0;
+    for (const auto& o : r.overflows) t.overflow_open += o.answer != prover::Answer::Proved;
   }
   return t;
 }
@@ -59,6 +64,8 @@ model::Program read(const char* text) {
 
 int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::stoi(argv[1]) : 3;
+  prover::ProveOptions options;
+  options.overflow = !(argc > 2 && std::string(argv[2]) == "--no-overflow");
   std::vector<std::filesystem::path> kernels;
   for (const auto& e : std::filesystem::directory_iterator(SYNCBISIM_SOURCE_DIR "/corpus/kernels"))
     kernels.push_back(e.path());
@@ -76,14 +83,14 @@ int main(int argc, char** argv) {
       o.licm = false;  // the prover does not read hoisted registers (docs/allocator.md)
       auto alloc = allocator::allocate(spec->program, spec->index, o);
       if (!alloc) continue;
-      const auto t = time_prove(*spec, alloc->impl, repeats);
-      unknown += t.unknown;
+      const auto t = time_prove(*spec, alloc->impl, repeats, options);
+      unknown += t.unknown + t.overflow_open;
       worst = std::max(worst, t.seconds);
       std::printf("%-24s %-16s %9zu %7zu %8zu %8zu %9.4f\n", k.stem().string().c_str(), allocator::to_string(s),
                   t.consumers, t.proved, t.refuted, t.unknown, t.seconds);
     }
   }
-  std::printf("unknown consumers: %zu; slowest kernel: %.4f s\n\n", unknown, worst);
+  std::printf("unknown consumers and overflow questions not proved: %zu; slowest kernel: %.4f s\n\n", unknown, worst);
 
   // The deep refutation: wrong only at iteration 100,000.
   const auto spec_p =
@@ -99,7 +106,7 @@ int main(int argc, char** argv) {
   std::string answer;
   for (int i = 0; i < repeats; ++i) {
     const auto start = Clock::now();
-    const auto r = prover::prove(spec_p, *six, impl_p, *iix);
+    const auto r = prover::prove(spec_p, *six, impl_p, *iix, options);
     best = std::min(best, since(start));
     const auto& c = r.consumers.at(0);
     answer = std::string(prover::to_string(c.safe.answer)) + " / " + c.safe.reason;

@@ -9,12 +9,19 @@
 
 namespace syncbisim::checker {
 
-enum class Verdict : std::uint8_t { Bisimilar, OverSynchronized, UnderSynchronized, SpecDeadlock, Inconclusive };
+enum class Verdict : std::uint8_t {
+  Bisimilar,
+  OverSynchronized,
+  UnderSynchronized,
+  SpecDeadlock,
+  Inconclusive,
+  Overflow,  // a register or semaphore value passes its width (docs/semantics.md "Widths")
+};
 const char* to_string(Verdict v);
 // docs/formats.md: 0 holds, 1 a violation was found, 3 inconclusive.
 int exit_status(Verdict v);
 
-enum class ViolationKind : std::uint8_t { UnderSync, OverSync, Deadlock };
+enum class ViolationKind : std::uint8_t { UnderSync, OverSync, Deadlock, Overflow };
 const char* to_string(ViolationKind k);
 
 struct Violation {
@@ -25,6 +32,7 @@ struct Violation {
   bool spec_deadlocks_too = false;          // deadlock: the spec is stuck there as well (§7.5)
   bool spec_search_cut = false;             // deadlock: unknown whether the spec is stuck too (a limit)
   std::vector<semantics::EngineId> stuck;   // deadlock: engines not finished
+  semantics::Overflow overflow;             // overflow: what passed its width, and where
   std::vector<semantics::Step> trace;       // visible steps from the initial state
 };
 

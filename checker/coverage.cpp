@@ -122,7 +122,8 @@ nlohmann::json Coverage::render_json() const {
     waits.push_back({{"engine", ip.engines[in.engine]},
                      {"instr", in.name},
                      {"sem", ip.semaphores[cw.sem]},
-                     {"threshold", cw.reg_threshold ? nlohmann::json(ip.registers[cw.reg]) : nlohmann::json(cw.value)},
+                     // "ge" as in the impl's JSON (a register or a constant); "threshold" is a value.
+                     {"ge", cw.reg_threshold ? nlohmann::json(ip.registers[cw.reg]) : nlohmann::json(cw.value)},
                      {"reached", w.reached},
                      {"blocked", w.blocked}});
   }

@@ -1,35 +1,47 @@
 #include "checker/explorer.h"
 
+#include <new>
+
 #include "checker/detail/exhaustive.h"
 #include "checker/detail/random_walks.h"
+#include "checker/detail/stopwatch.h"
+#include "checker/detail/threaded_search.h"
 #include "checker/program_pair.h"
 
 namespace syncbisim::checker {
 
-namespace {
-
-// The reductions force eager steps into a trace. Look for the same violation once more without
-// them, no deeper than the trace found, so the trace shown is a shortest one of the full graph.
-void shorten(const semantics::Lockstep& both, const CheckOptions& options, Violation& v) {
+void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options, CheckResult& r) {
   CheckOptions plain;
   plain.reduction = false;
   plain.max_states = 200000;
   plain.max_seconds = options.max_seconds > 0 ? options.max_seconds : 10.0;
-  detail::Exhaustive search(both, plain);
-  search.target(detail::key_of(v), v.trace.size());
-  const auto r = search.run();
-  for (const auto& w : r.violations)
-    if (detail::key_of(w) == detail::key_of(v) && w.trace.size() < v.trace.size()) v.trace = w.trace;
+  for (auto& v : r.violations) {
+    detail::Exhaustive search(both, plain);
+    search.target(detail::key_of(v), v.trace.size());
+    const auto found = search.run();
+    for (const auto& w : found.violations)
+      if (detail::key_of(w) == detail::key_of(v) && w.trace.size() < v.trace.size()) v.trace = w.trace;
+  }
 }
 
-}  // namespace
-
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) {
-  if (options.walks > 0) return detail::random_walks(both, options);
-  auto r = detail::Exhaustive(both, options).run();
-  if (options.reduction)
-    for (auto& v : r.violations) shorten(both, options, v);
-  return r;
+  try {
+    if (options.walks > 0) return detail::random_walks(both, options);
+    // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads").
+    auto r = options.threads > 1 && !options.coverage ? detail::ThreadedSearch(both, options, options.threads).run()
+                                                      : detail::Exhaustive(both, options).run();
+    if (options.reduction) shorten_traces(both, options, r);
+    return r;
+  } catch (const std::bad_alloc&) {
+    // The searches keep what they found when an allocation fails inside them; one that fails
+    // before or after a search (setting it up, the walks' own records) still ends in a verdict
+    // that names the limit, never in an abort.
+    CheckResult r;
+    r.exhaustive = false;
+    r.limit = detail::allocation_limit();
+    r.verdict = Verdict::Inconclusive;
+    return r;
+  }
 }
 
 CheckResult check(const ProgramPair& pair, const CheckOptions& options) {

@@ -29,6 +29,10 @@ struct CheckOptions {
   bool reduction = true;
   std::uint64_t max_states = 0;  // 0: no limit
   double max_seconds = 0;        // 0: no limit
+  std::uint64_t max_memory = 0;  // bytes of the state store (CheckResult::bytes); 0: no limit
+  // Threads of the exhaustive search: the same states, transitions, violations and traces for
+  // any number (docs/checker.md "Threads"). With `coverage` the search runs on one thread.
+  unsigned threads = 1;
   // Random mode: `walks` > 0 runs that many walks of at most `depth` steps from `seed`.
   std::uint64_t walks = 0;
   std::uint64_t seed = 1;
@@ -40,6 +44,11 @@ struct CheckOptions {
 };
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);
+
+// After a reduced search (here, threaded or distributed): the reductions force eager steps into
+// a trace, so each violation is looked for once more without them, no deeper than its trace, and
+// keeps the shorter trace found: a shortest one of the full graph. check() calls it.
+void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options, CheckResult& r);
 
 class ProgramPair;
 // check() of the pair's lock step; if the pair was made with a trip cap that cut some range

@@ -1,5 +1,8 @@
 #include "checker/part_table.h"
 
+#include "checker/detail/hash_slots.h"
+
+#include <atomic>
 #include <cstring>
 
 #ifdef __SSE2__
@@ -10,11 +13,7 @@ namespace syncbisim::checker {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v;
-  h *= 0xff51afd7ed558ccdULL;
-  return h ^ (h >> 32);
-}
+using detail::mix;
 
 std::uint8_t* leb128(std::uint8_t* out, std::uint32_t v) {
   while (v >= 0x80) {
@@ -108,65 +107,101 @@ std::uint64_t hash_bytes(const std::uint8_t* b, std::size_t n) {
 
 }  // namespace
 
+using detail::id_of;
+using detail::position;
+using detail::regrow;
+using detail::same_hash;
+using detail::slot_of;
+
 namespace {
-// A slot holds an id + 1 (0 = empty) in its low half and the high half of the entry's hash in
-// its high half: a probe that meets another entry is told apart by the slot alone, without a
-// cache miss on the entry itself (measured: the tables' misses were a quarter of the time).
-std::uint64_t slot_of(std::uint32_t id, std::uint64_t h) { return (h & 0xffffffff00000000ULL) | (id + 1ULL); }
-std::uint32_t id_of(std::uint64_t slot) { return static_cast<std::uint32_t>(slot) - 1; }
-bool same_hash(std::uint64_t slot, std::uint64_t h) { return ((slot ^ h) >> 32) == 0; }
-
-// Both tables grow by doubling, placing entries again by the hash kept in their slots: the
-// low bits of a position come from the kept high half, which fits every capacity below 2^32.
-std::size_t position(std::uint64_t h, std::size_t mask) { return static_cast<std::size_t>(h >> 32) & mask; }
-
-LargeArray<std::uint64_t> regrow(const LargeArray<std::uint64_t>& slots) {
-  const std::size_t cap = slots.empty() ? 1024 : slots.size() * 2;
-  LargeArray<std::uint64_t> fresh(cap, 0);
-  for (const auto slot : slots) {
-    if (slot == 0) continue;
-    std::size_t i = position(slot, cap - 1);
-    while (fresh[i] != 0) i = (i + 1) & (cap - 1);
-    fresh[i] = slot;
-  }
-  return fresh;
-}
+constexpr unsigned kSharedLog2Shards = 6;  // 64 shards when threads share the table
 }  // namespace
 
+PartTable::PartTable(bool shared) : log2_shards_(shared ? kSharedLog2Shards : 0) {
+  for (std::size_t i = 0; i < (std::size_t{1} << log2_shards_); ++i) shards_.push_back(std::make_unique<Shard>());
+}
+
 std::uint32_t PartTable::intern(const PartWords& words) {
-  // At most five bytes a word; the scratch buffer only grows.
-  if (scratch_.size() < words.size() * 5 + 8) scratch_.resize(words.size() * 10 + 16);
-  std::uint8_t* end = encode_words(scratch_.data(), words.data(), words.size());
-  const auto n = static_cast<std::size_t>(end - scratch_.data());
-  if ((count() + 1) * 10 > slots_.size() * 7) slots_ = regrow(slots_);
-  const std::uint64_t h = hash_bytes(scratch_.data(), n);
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
-    const std::uint64_t slot = slots_[i];
-    if (slot == 0) {
-      const auto id = static_cast<std::uint32_t>(count());
-      arena_.insert(arena_.end(), scratch_.data(), end);
-      offsets_.push_back(arena_.size());
-      slots_[i] = slot_of(id, h);
-      return id;
+  // At most five bytes a word; parts are short, so the bytes are built on the stack.
+  std::uint8_t stack[1024];
+  std::vector<std::uint8_t> heap;
+  std::uint8_t* buf = stack;
+  if (words.size() * 5 + 8 > sizeof stack) {
+    heap.resize(words.size() * 5 + 8);
+    buf = heap.data();
+  }
+  std::uint8_t* end = encode_words(buf, words.data(), words.size());
+  const auto n = static_cast<std::size_t>(end - buf);
+  const std::uint64_t h = hash_bytes(buf, n);
+  // The shard from the low half of the hash; positions come from the high half.
+  const auto shard = static_cast<std::uint32_t>(h) & ((1U << log2_shards_) - 1);
+  Shard& s = *shards_[shard];
+  const bool shared = log2_shards_ > 0;
+  // Shared: most parts are known, and are found without the lock (slots are stored with release,
+  // after the bytes they point to; a table that grew is kept for lookups still reading it).
+  if (shared)
+    if (const detail::Slots* published = s.published.load(std::memory_order_acquire)) {
+      const std::size_t mask = published->size() - 1;
+      for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
+        const std::uint64_t slot =
+            std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>((*published)[i])).load(std::memory_order_acquire);
+        if (slot == 0) break;
+        if (same_hash(slot, h) && equal(s, id_of(slot), buf, n)) return id_of(slot) << log2_shards_ | shard;
+      }
     }
-    if (same_hash(slot, h) && equal(id_of(slot), scratch_.data(), n)) return id_of(slot);
+  const detail::MaybeLocked guard(s.lock, shared);
+  if ((s.count + 1) * 10 > s.slots->size() * 7) {
+    auto grown = std::make_unique<detail::Slots>(regrow(*s.slots));
+    if (shared) {
+      s.published.store(grown.get(), std::memory_order_release);
+      s.retired.push_back(std::move(s.slots));
+    }
+    s.slots = std::move(grown);
+  }
+  detail::Slots& slots = *s.slots;
+  const std::size_t mask = slots.size() - 1;
+  for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
+    const std::uint64_t slot = slots[i];  // written under this lock only
+    if (slot == 0) {
+      const auto local = static_cast<std::uint32_t>(s.where.push());
+      const std::size_t first = s.arena.push_run(n);
+      std::memcpy(s.arena.at(first), buf, n);
+      s.where[local] = std::uint64_t{first} << 24 | n;
+      std::atomic_ref<std::uint64_t>(slots[i]).store(slot_of(local, h), std::memory_order_release);
+      ++s.count;
+      return local << log2_shards_ | shard;
+    }
+    if (same_hash(slot, h) && equal(s, id_of(slot), buf, n)) return id_of(slot) << log2_shards_ | shard;
   }
 }
 
-bool PartTable::equal(std::uint32_t id, const std::uint8_t* bytes, std::size_t n) const {
-  return offsets_[id + 1] - offsets_[id] == n && std::memcmp(arena_.data() + offsets_[id], bytes, n) == 0;
+bool PartTable::equal(const Shard& s, std::uint32_t local, const std::uint8_t* bytes, std::size_t n) const {
+  const std::uint64_t w = s.where[local];
+  return (w & 0xffffff) == n && std::memcmp(s.arena.at(w >> 24), bytes, n) == 0;
 }
 
 void PartTable::read(std::uint32_t id, PartWords& out) const {
-  const std::uint8_t* b = arena_.data() + offsets_[id];
-  const std::uint8_t* end = arena_.data() + offsets_[id + 1];
-  std::uint32_t* w = out.resize(static_cast<std::size_t>(end - b));  // at least a byte a word
-  out.resize(static_cast<std::size_t>(decode_words(w, b, end) - w));
+  const Shard& s = *shards_[id & ((1U << log2_shards_) - 1)];
+  const std::uint64_t w = s.where[id >> log2_shards_];
+  const std::uint8_t* b = s.arena.at(w >> 24);
+  const std::uint8_t* end = b + (w & 0xffffff);
+  std::uint32_t* words = out.resize(static_cast<std::size_t>(end - b));  // at least a byte a word
+  out.resize(static_cast<std::size_t>(decode_words(words, b, end) - words));
+}
+
+std::size_t PartTable::count() const {
+  std::size_t n = 0;
+  for (const auto& s : shards_) n += s->count;
+  return n;
 }
 
 std::size_t PartTable::bytes() const {
-  return arena_.capacity() + offsets_.capacity() * sizeof(std::uint64_t) + slots_.capacity() * sizeof(std::uint64_t);
+  std::size_t b = 0;
+  for (const auto& s : shards_) {
+    b += s->arena.bytes() + s->where.bytes() + s->slots->capacity() * sizeof(std::uint64_t);
+    for (const auto& r : s->retired) b += r->capacity() * sizeof(std::uint64_t);
+  }
+  return b;
 }
 
 std::uint64_t StateSet::hash(const std::uint32_t* t) const {

@@ -3,12 +3,17 @@
 // dense id. Parts are stored as LEB128 bytes, since almost every word of a part (a pc, an
 // iteration number, a count) is below 128: a byte instead of four. An open-addressing table of
 // ids, each slot keeping half of its part's hash, finds them.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "checker/detail/hash_slots.h"
 #include "checker/detail/huge_pages.h"
 #include "checker/detail/row_store.h"
+#include "checker/detail/segmented.h"
+#include "checker/detail/spin_lock.h"
 #include "checker/part_words.h"
 
 namespace syncbisim::checker {
@@ -19,19 +24,33 @@ using LargeArray = std::vector<T, detail::HugePageAllocator<T>>;
 
 class PartTable {
  public:
+  // A `shared` table may be used by several threads at once (check --threads): it is split by
+  // hash into shards, each interning under its own lock, and read() takes no lock (a part's bytes
+  // never move; a thread only reads ids it learnt through the table or through the search's
+  // barriers). A table of one thread has one shard and takes no lock.
+  explicit PartTable(bool shared = false);
   std::uint32_t intern(const PartWords& words);
   // The words of part `id`.
   void read(std::uint32_t id, PartWords& out) const;
-  std::size_t count() const { return offsets_.size() - 1; }
+  std::size_t count() const;
   std::size_t bytes() const;
 
  private:
-  bool equal(std::uint32_t id, const std::uint8_t* bytes, std::size_t n) const;
+  struct Shard {
+    detail::SpinLock lock;
+    detail::Segmented<std::uint8_t> arena;
+    detail::Segmented<std::uint64_t> where;  // per part: first byte << 24 | length
+    // High half of the hash, local id + 1; 0 = empty. Shared: `published` is `slots` for lookups
+    // without the lock, and the tables it replaced stay in `retired` (their lookups may still run).
+    std::unique_ptr<detail::Slots> slots = std::make_unique<detail::Slots>(detail::regrow(detail::Slots{}));
+    std::atomic<const detail::Slots*> published{slots.get()};
+    std::vector<std::unique_ptr<detail::Slots>> retired;
+    std::size_t count = 0;
+  };
+  bool equal(const Shard& s, std::uint32_t local, const std::uint8_t* bytes, std::size_t n) const;
 
-  LargeArray<std::uint8_t> arena_;
-  LargeArray<std::uint64_t> offsets_{0};  // part id's bytes: offsets_[id] .. offsets_[id + 1]
-  LargeArray<std::uint64_t> slots_;       // high half of the hash, id + 1; 0 = empty
-  std::vector<std::uint8_t> scratch_;
+  unsigned log2_shards_;
+  std::vector<std::unique_ptr<Shard>> shards_;
 };
 
 // A set of fixed-width tuples of 32-bit words (a state is the tuple of its part ids): the

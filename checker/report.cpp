@@ -15,10 +15,15 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
-std::string headline(const semantics::CompiledProgram& p, const Violation& v) {
+std::string headline(const semantics::CompiledProgram& p, const semantics::CompiledProgram& ip, const Violation& v) {
   std::string out = to_string(v.kind);
   out += " on " + p.engines[v.engine];
   if (v.instr) out += " at " + p.instrs[*v.instr].name;
+  if (v.kind == ViolationKind::Overflow) {
+    using semantics::OverflowKind;
+    if (v.overflow.kind == OverflowKind::Semaphore) return out + " of semaphore " + ip.semaphores[v.overflow.sem];
+    return out + " at [" + ip.regops[v.overflow.regop].text + "]";
+  }
   if (v.kind != ViolationKind::Deadlock && !v.mismatch.spec_checks.empty()) {
     const auto& c = v.mismatch.spec_checks.front();
     if (c.target.size() > 1) out += " " + named_vector(p, p.deps[c.dep], iteration_of(p.deps[c.dep], c));
@@ -27,9 +32,13 @@ std::string headline(const semantics::CompiledProgram& p, const Violation& v) {
 }
 
 // The trace's last row: the step where the two sides part, or the engines that are stuck.
-TraceOptions closing_rows(const semantics::CompiledProgram& sp, const Violation& v) {
+TraceOptions closing_rows(const semantics::CompiledProgram& sp, const semantics::CompiledProgram& ip,
+                          const Violation& v) {
   TraceOptions o;
-  if (v.kind == ViolationKind::Deadlock) {
+  if (v.kind == ViolationKind::Overflow) {
+    o.closing_label = "overflow";
+    o.closing.push_back({v.engine, overflow_row(ip, v.overflow)});
+  } else if (v.kind == ViolationKind::Deadlock) {
     o.closing_label = "stuck";
     for (auto e : v.stuck) o.closing.push_back({e, v.spec_deadlocks_too ? "stuck (spec too)" : "stuck (impl only)"});
   } else {
@@ -38,8 +47,15 @@ TraceOptions closing_rows(const semantics::CompiledProgram& sp, const Violation&
   return o;
 }
 
-// The same as the trace's last element in JSON (docs/schema/trace.schema.json: "part" and "stuck").
-nlohmann::json closing_json(const semantics::CompiledProgram& sp, const Violation& v) {
+// The same as the trace's last element in JSON (docs/schema/trace.schema.json: "part", "stuck" and
+// "overflow").
+nlohmann::json closing_json(const semantics::CompiledProgram& sp, const semantics::CompiledProgram& ip,
+                            const Violation& v) {
+  if (v.kind == ViolationKind::Overflow) {
+    auto j = overflow_json(ip, v.overflow);
+    j["step"] = "overflow";
+    return j;
+  }
   if (v.kind == ViolationKind::Deadlock) {
     nlohmann::json engines = nlohmann::json::array();
     for (auto e : v.stuck) engines.push_back(sp.engines[e]);
@@ -52,7 +68,13 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
   const auto& sp = both.spec().program();
   const auto& ip = both.impl().program();
   nlohmann::json j;
-  if (v.kind == ViolationKind::Deadlock) {
+  if (v.kind == ViolationKind::Overflow) {
+    j["kind"] = "overflow";
+    j["engine"] = sp.engines[v.engine];
+    j["instr"] = nullptr;
+    j["dependency"] = nullptr;
+    j["overflow"] = overflow_json(ip, v.overflow);
+  } else if (v.kind == ViolationKind::Deadlock) {
     j["kind"] = "deadlock";
     j["engine"] = sp.engines[v.engine];
     j["instr"] = v.instr ? nlohmann::json(sp.instrs[*v.instr].name) : nlohmann::json(nullptr);
@@ -66,7 +88,7 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
   }
   auto trace = nlohmann::json::array();
   for (const auto& st : v.trace) trace.push_back(step_to_json(ip, st));
-  trace.push_back(closing_json(sp, v));
+  trace.push_back(closing_json(sp, ip, v));
   j["trace"] = std::move(trace);
   return j;
 }
@@ -83,8 +105,10 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
   out += "\n";
   for (std::size_t i = 0; i < r.violations.size(); ++i) {
     const auto& v = r.violations[i];
-    out += "\nviolation " + std::to_string(i + 1) + ": " + headline(sp, v) + "\n";
-    if (v.kind == ViolationKind::Deadlock) {
+    out += "\nviolation " + std::to_string(i + 1) + ": " + headline(sp, ip, v) + "\n";
+    if (v.kind == ViolationKind::Overflow) {
+      out += "  " + describe_overflow(ip, v.overflow) + "\n";
+    } else if (v.kind == ViolationKind::Deadlock) {
       if (v.spec_search_cut)
         out += "  unknown whether the spec deadlocks here too: its own search was cut (see the limit)\n";
       else
@@ -103,8 +127,9 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
       }
       out += indented + "\n";
     }
-    out += "  shortest trace (" + std::to_string(v.trace.size()) + " steps; then the two sides part):\n";
-    std::string cols = render_columns(ip, semantics::replay_lockstep(both, v.trace), closing_rows(sp, v));
+    out += "  shortest trace (" + std::to_string(v.trace.size()) + " steps; then " +
+           (v.kind == ViolationKind::Overflow ? "the value overflows" : "the two sides part") + "):\n";
+    std::string cols = render_columns(ip, semantics::replay_lockstep(both, v.trace), closing_rows(sp, ip, v));
     std::string indented = "    ";
     for (std::size_t k = 0; k < cols.size(); ++k) {
       indented += cols[k];
@@ -141,7 +166,7 @@ nlohmann::json traces_json(const semantics::Lockstep& both, const CheckResult& r
     one["engine"] = ip.engines[v.engine];
     if (v.instr) one["instr"] = ip.instrs[*v.instr].name;
     one["trace"] = events_to_json(ip, semantics::replay_lockstep(both, v.trace));
-    one["trace"].push_back(closing_json(both.spec().program(), v));
+    one["trace"].push_back(closing_json(both.spec().program(), ip, v));
     j["violations"].push_back(std::move(one));
   }
   return j;

@@ -72,6 +72,50 @@ std::uint64_t get_value(const std::uint32_t*& w) {
   const std::uint64_t hi = *w++;
   return lo | (hi << 32);
 }
+// An in-flight list, one word per instruction, except that a run of kRunMin or more equal
+// entries is the marker, the count and the entry (3 words). An engine that issues while it cannot
+// retire (its head waits to be retired; the eager issue of the reductions runs it ahead) holds a
+// list as long as it is ahead, often one instruction repeated: stored entry by entry, every state
+// of that chain would cost its length, the memory of a search the square of its states
+// (issue 18). An entry is instr * 2 + committed, never the marker (no 2^31 instructions).
+constexpr std::uint32_t kRun = 0xffffffffU;
+constexpr std::size_t kRunMin = 8;
+std::uint32_t inflight_word(const semantics::InFlight& i) { return (i.instr << 1) | (i.committed ? 1U : 0U); }
+template <class List>
+std::uint32_t* put_inflight(std::uint32_t* w, const List& list) {
+  const std::size_t n = list.size();
+  for (std::size_t k = 0; k < n;) {
+    const std::uint32_t word = inflight_word(list[k]);
+    std::size_t run = 1;
+    while (k + run < n && list[k + run] == list[k]) ++run;
+    if (run >= kRunMin) {
+      *w++ = kRun;
+      *w++ = static_cast<std::uint32_t>(run);
+      *w++ = word;
+    } else {
+      for (std::size_t r = 0; r < run; ++r) *w++ = word;
+    }
+    k += run;
+  }
+  return w;
+}
+template <class List>
+const std::uint32_t* get_inflight(const std::uint32_t* w, List& list) {
+  const std::size_t n = list.size();
+  for (std::size_t k = 0; k < n;) {
+    std::uint32_t word = *w++;
+    std::size_t run = 1;
+    if (word == kRun) {
+      run = *w++;
+      word = *w++;
+    }
+    for (std::size_t r = 0; r < run; ++r, ++k) {
+      list[k].instr = word >> 1;
+      list[k].committed = (word & 1U) != 0;
+    }
+  }
+  return w;
+}
 }  // namespace
 
 // A bound on the part's length is computed first, so the words are written through a pointer
@@ -92,7 +136,7 @@ void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, Pa
   }
   for (auto l : counted_loops_) *w++ = sc.trips_started[l];
   *w++ = static_cast<std::uint32_t>(sc.inflight.size());
-  for (const auto& i : sc.inflight) *w++ = (i.instr << 1) | (i.committed ? 1U : 0U);
+  w = put_inflight(w, sc.inflight);
   const auto& entries = s.spec.entries[e];
   for (auto l : tracked_[e]) *w++ = entries[l];
   for (auto d : deps_of_engine_[e]) {
@@ -102,7 +146,7 @@ void StateCodec::encode_engine(const semantics::LockstepState& s, EngineId e, Pa
   }
   const auto& regs = s.impl.regs[e];
   for (auto r : written_regs_[e]) w = put_value(w, regs[r]);
-  *w++ = s.impl.arrived[e];
+  *w++ = s.impl.arrived[e] | static_cast<std::uint32_t>(s.impl.overflow[e]) << 1;  // one word for both
   for (auto i : producers_[e]) *w++ = s.spec.retired[i];
   for (auto m : own_sems_[e]) w = put_value(w, s.impl.sems[m]);
   out.resize(static_cast<std::size_t>(w - first));
@@ -137,11 +181,7 @@ const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, Engi
   }
   for (auto l : counted_loops_) sc.trips_started[l] = *w++;
   sc.inflight.resize(*w++);
-  for (auto& i : sc.inflight) {
-    i.instr = *w >> 1;
-    i.committed = (*w & 1U) != 0;
-    ++w;
-  }
+  w = get_inflight(w, sc.inflight);
   for (auto l : tracked_[e]) s.spec.entries[e][l] = *w++;
   for (auto d : deps_of_engine_[e]) {
     const std::uint32_t n = *w++;
@@ -150,7 +190,8 @@ const std::uint32_t* StateCodec::decode_engine(semantics::LockstepState& s, Engi
   }
   auto& regs = s.impl.regs[e];
   for (auto r : written_regs_[e]) regs[r] = get_value(w);
-  s.impl.arrived[e] = static_cast<std::uint8_t>(*w++);
+  s.impl.arrived[e] = static_cast<std::uint8_t>(*w & 1U);
+  s.impl.overflow[e] = static_cast<std::uint8_t>(*w++ >> 1);
   for (auto i : producers_[e]) s.spec.retired[i] = *w++;
   for (auto m : own_sems_[e]) s.impl.sems[m] = get_value(w);
   s.impl.control.engines[e] = sc;  // both sides share frames, trips and in-flight lists

@@ -7,7 +7,8 @@
 // instructions that produce for no dependency, the trip counts of loops whose rule does not
 // depend on the trip index, and the registers an engine never writes. Both sides' control
 // (frames, trips started, in-flight lists, uniform choices) is equal in a lock-step state, so it
-// is stored once. Register and semaphore values take one word below 2^31, three otherwise.
+// is stored once. Register and semaphore values take one word below 2^31, three otherwise. An
+// engine's barrier arrival and its overflow (docs/semantics.md "Widths") share one word.
 // A retirement count, and a semaphore that only one engine's instructions signal, can change
 // only by a step of that engine (or a barrier release, which touches every part): they belong
 // to that engine's part, so that a retirement changes its own engine's part alone. The global

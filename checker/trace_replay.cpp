@@ -3,6 +3,8 @@
 #include "checker/detail/classifier.h"
 #include "checker/trace_view.h"
 
+#include <optional>
+
 namespace syncbisim::checker {
 
 namespace {
@@ -20,6 +22,33 @@ bool same_step(const nlohmann::json& want, const nlohmann::json& have) {
     if (w && want[key] != have[key]) return false;
   }
   return true;
+}
+
+// The step of `steps` that `want` names (the last one, should two). A long run of trip choices
+// (a range may have 2^32 values: semantics/steps.h) is not tried value by value: only the trip
+// `want` names can match it.
+std::optional<Step> matching_step(const semantics::CompiledProgram& ip, const semantics::Steps& steps,
+                                  const nlohmann::json& want) {
+  constexpr std::uint64_t kTryWhole = 64;
+  std::optional<Step> found;
+  for (const auto& run : steps.runs()) {
+    if (run.count() > kTryWhole) {
+      const auto trip = want.find("trip");
+      if (trip == want.end() || !trip->is_number_unsigned()) continue;
+      const auto v = trip->get<std::uint64_t>();
+      if (v < run.first.arg || v - run.first.arg >= run.count()) continue;
+      Step st = run.first;
+      st.arg = static_cast<std::uint32_t>(v);
+      if (same_step(want, step_to_json(ip, st))) found = st;
+      continue;
+    }
+    for (std::uint64_t i = 0; i < run.count(); ++i) {
+      Step st = run.first;
+      st.arg += static_cast<std::uint32_t>(i);
+      if (same_step(want, step_to_json(ip, st))) found = st;
+    }
+  }
+  return found;
 }
 
 std::string checks_text(const semantics::Lockstep& both, const semantics::LockstepState& s, semantics::EngineId e) {
@@ -68,7 +97,9 @@ bool shows(const std::vector<Violation>& found, const nlohmann::json& expected, 
   const std::string kind = expected.value("step", "");
   for (const auto& v : found) {
     if (kind == "stuck" && v.kind == ViolationKind::Deadlock) return true;
-    if (kind != "part" || v.kind == ViolationKind::Deadlock) continue;
+    if (kind == "overflow" && v.kind == ViolationKind::Overflow && sp.engines[v.engine] == expected.value("engine", ""))
+      return true;
+    if (kind != "part" || (v.kind != ViolationKind::UnderSync && v.kind != ViolationKind::OverSync)) continue;
     const bool impl_issues = expected.value("impl", "") == "issues";
     if (sp.engines[v.engine] == expected.value("engine", "") &&
         sp.instrs[v.mismatch.instr].name == expected.value("instr", "") && v.mismatch.impl_can == impl_issues)
@@ -106,6 +137,22 @@ model::Result<TraceSteps> read_trace(const nlohmann::json& doc, std::size_t whic
     t.source = std::string(what) + " " + std::to_string(i + 1);
     return t;
   };
+  // A document that names its kind must be one that holds traces, at a version this reader knows
+  // (docs/schema/README.md "Versioning"); one without the field (written before it existed, or by
+  // hand) is read by its shape.
+  if (doc.is_object() && doc.contains("syncbisim")) {
+    const auto& v = doc["syncbisim"];
+    const std::string version = v.is_string() ? v.get<std::string>() : v.dump();
+    const std::string kind = version.substr(0, version.find('/'));
+    if (kind != "check" && kind != "prove" && kind != "traces")
+      return model::make_error(
+          "", "no-trace",
+          "no trace here: a " + version +
+              " document (expected the JSON of check, prove, fuzz or shrink, or an array of steps)");
+    if (version != kind + "/1")
+      return model::make_error("/syncbisim", "bad-version",
+                               "traces are read from check/1, prove/1 and traces/1 documents, not " + version);
+  }
   model::Result<TraceSteps> r = t;
   if (doc.is_array()) {
     t.steps = doc;
@@ -143,7 +190,7 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
   const auto& ip = both.impl().program();
   ReplayResult r;
   r.end = both.initial();
-  std::vector<Step> steps;
+  semantics::Steps steps;
   std::size_t number = 0;
   for (std::size_t i = 0; i < trace.steps.size(); ++i) {
     const auto& want = trace.steps[i];
@@ -157,9 +204,7 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
     ++number;
     steps.clear();
     both.visible(r.end, steps);
-    const Step* found = nullptr;
-    for (const auto& st : steps)
-      if (same_step(want, step_to_json(ip, st))) found = &st;
+    const auto found = matching_step(ip, steps, want);
     if (!found) {
       std::string can;
       for (std::size_t k = 0; k < steps.size() && k < 8; ++k)
@@ -206,7 +251,9 @@ std::string render_replay(const ProgramPair& pair, const ReplayResult& r) {
     return out + "\n";
   }
   for (const auto& v : r.violations) {
-    if (v.kind == ViolationKind::Deadlock) {
+    if (v.kind == ViolationKind::Overflow) {
+      out += describe_overflow(both.impl().program(), v.overflow) + "\n";
+    } else if (v.kind == ViolationKind::Deadlock) {
       out += std::string("deadlock: ") +
              (v.spec_deadlocks_too ? "the spec is stuck here too" : "only the impl is stuck") + "; stuck:";
       for (auto e : v.stuck) out += " " + sp.engines[e];

@@ -170,6 +170,58 @@ nlohmann::json parting_json(const semantics::CompiledProgram& spec, const semant
   return j;
 }
 
+std::string describe_overflow(const semantics::CompiledProgram& impl, const semantics::Overflow& o) {
+  using semantics::OverflowKind;
+  const auto& engine = impl.engines[o.engine];
+  const auto limit = [&](const char* what) {
+    return ", past the " + std::to_string(o.bits) + "-bit " + what + " width (largest " + std::to_string(o.max) + ")";
+  };
+  switch (o.kind) {
+    case OverflowKind::Semaphore:
+      return "overflow: a signal on " + engine + " takes semaphore " + impl.semaphores[o.sem] + " to " +
+             std::to_string(o.value) + limit("signed semaphore");
+    case OverflowKind::Register: {
+      const auto& op = impl.regops[o.regop];
+      return "overflow: " + engine + " [" + op.text + "] computes " + std::to_string(o.value) + limit("register");
+    }
+    case OverflowKind::PastU64:
+      return "overflow: " + engine + " [" + impl.regops[o.regop].text +
+             "]: a value passes 2^64 - 1, the largest the tool represents (at any register width)";
+    case OverflowKind::None: break;
+  }
+  return "no overflow";
+}
+
+std::string overflow_row(const semantics::CompiledProgram& impl, const semantics::Overflow& o) {
+  using semantics::OverflowKind;
+  switch (o.kind) {
+    case OverflowKind::Semaphore: return impl.semaphores[o.sem] + " = " + std::to_string(o.value) + " overflows";
+    case OverflowKind::Register:
+      return impl.registers[impl.regops[o.regop].dst] + ": " + std::to_string(o.value) + " overflows";
+    case OverflowKind::PastU64: return "[" + impl.regops[o.regop].text + "] passes 2^64 - 1";
+    case OverflowKind::None: break;
+  }
+  return "";
+}
+
+nlohmann::json overflow_json(const semantics::CompiledProgram& impl, const semantics::Overflow& o) {
+  using semantics::OverflowKind;
+  nlohmann::json j{{"engine", impl.engines[o.engine]}, {"what", semantics::to_string(o.kind)}};
+  if (o.kind == OverflowKind::Semaphore) {
+    j["semaphore"] = impl.semaphores[o.sem];
+  } else {
+    const auto& op = impl.regops[o.regop];
+    j["register"] = impl.registers[op.dst];
+    j["regop"] = op.text;
+  }
+  if (o.kind != OverflowKind::PastU64) {
+    j["value"] = o.value;
+    j["bits"] = o.bits;
+    j["max"] = o.max;
+  }
+  return j;
+}
+
 std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                               const semantics::Mismatch& m) {
   const auto& instr = spec.instrs[m.instr].name;

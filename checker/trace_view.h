@@ -42,6 +42,14 @@ nlohmann::json parting_json(const semantics::CompiledProgram& spec, const semant
 // The step where the two sides part, as the trace's last row: "C (A=2, B=1) issues in the impl only".
 std::string parting_text(const semantics::CompiledProgram& spec, const semantics::Mismatch& m);
 
+// An overflow (docs/semantics.md "Widths") for people: "E1 [w := r + 1] sets w to 256, past the
+// 8-bit register width (largest 255)", and as the trace's closing row ("w = 256 overflows").
+std::string describe_overflow(const semantics::CompiledProgram& impl, const semantics::Overflow& o);
+std::string overflow_row(const semantics::CompiledProgram& impl, const semantics::Overflow& o);
+// Its fields in JSON (docs/schema/trace.schema.json $defs/overflowFields): engine, what, and by
+// what the register, its operation, or the semaphore; the value, the width and its largest value.
+nlohmann::json overflow_json(const semantics::CompiledProgram& impl, const semantics::Overflow& o);
+
 // "over-synchronization: E1 may issue I2 in the spec but not in the impl" with both sides' numbers.
 std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                               const semantics::Mismatch& m);

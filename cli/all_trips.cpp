@@ -24,7 +24,7 @@ int check_all_trips(const AllTripsArgs& a) {
   int status = 0;
   // The interleavings at bounded trips: the explorer, every range capped.
   const auto cap = a.max_trip > 0 ? a.max_trip : kDefaultTripCap;
-  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{{}, cap});
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{true, a.widths}, cap});
   if (!pair) return status;
   // Every trip count: the prover (on the programs as written, not capped).
   const auto proved =

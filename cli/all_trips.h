@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "model/value_width.h"
+
 namespace syncbisim::cli {
 
 struct AllTripsArgs {
@@ -13,6 +15,7 @@ struct AllTripsArgs {
   std::uint32_t max_trip = 0;  // the explorer's trip cap; 0: kDefaultTripCap
   std::uint64_t max_states = 0;
   double max_seconds = 0;
+  model::ValueWidths widths;  // the explorer's (docs/semantics.md "Widths")
 };
 
 inline constexpr std::uint32_t kDefaultTripCap = 3;

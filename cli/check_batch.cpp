@@ -21,7 +21,7 @@ const std::vector<std::string>& verdict_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
     for (auto x : {checker::Verdict::Bisimilar, checker::Verdict::OverSynchronized, checker::Verdict::UnderSynchronized,
-                   checker::Verdict::SpecDeadlock, checker::Verdict::Inconclusive})
+                   checker::Verdict::SpecDeadlock, checker::Verdict::Inconclusive, checker::Verdict::Overflow})
       v.push_back(checker::to_string(x));
     return v;
   }();

@@ -1,10 +1,12 @@
 // syncbisim check SPEC IMPL: the differential bisimulation check (docs/semantics.md §5).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "checker/coverage.h"
@@ -16,6 +18,7 @@
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/progress.h"
+#include "cli/width_options.h"
 #include "formats/load.h"
 #include "latency/price.h"
 
@@ -32,10 +35,21 @@ struct CheckArgs {
   bool quiet = false;
   bool all_trips = false;
   bool coverage = false;
-  std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0;
+  std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0, max_memory = 0;
+  unsigned threads = 0;  // 0: every core (one per pair with --batch)
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
+  model::ValueWidths widths;  // --register-bits, --semaphore-bits
 };
+
+// Commit fusion unless --no-reduction (which keeps commits as steps of their own, besides turning
+// off the eager steps), and the widths.
+semantics::Options semantics_options(const CheckArgs& a) {
+  semantics::Options o;
+  o.fuse_commit = !a.no_reduction;
+  o.widths = a.widths;
+  return o;
+}
 
 // "check: 1200000 states, 1.3 M/s, depth 57, 74 MiB, 4 s (limit in about 3 s)": what a person
 // watching a long search, or reading a CI log, wants to know.
@@ -58,6 +72,9 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.reduction = !a.no_reduction;
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
+  o.max_memory = a.max_memory;
+  // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
+  o.threads = a.threads > 0 ? a.threads : !a.batch.empty() ? 1 : std::max(1U, std::thread::hardware_concurrency());
   o.walks = a.walks;
   o.seed = a.seed;
   o.depth = a.depth;
@@ -77,7 +94,7 @@ int check_batch(const CheckArgs& a) {
   }
   BatchOptions o;
   o.check = check_options(a);
-  o.pair = checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip};
+  o.pair = checker::PairOptions{semantics_options(a), a.max_trip};
   o.jobs = a.jobs;
   const auto t0 = std::chrono::steady_clock::now();
   const auto results = run_batch(entries, o);
@@ -94,10 +111,9 @@ int check(const CheckArgs& a) {
     return 2;
   }
   if (a.all_trips)
-    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds});
+    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds, a.widths});
   int status = 0;
-  // --no-reduction keeps commits as steps of their own, besides turning off the eager steps.
-  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics_options(a), a.max_trip});
   if (!pair) return status;
   const auto& both = pair->lockstep();
   auto o = check_options(a);
@@ -157,7 +173,15 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--depth", a->depth, "steps per random walk at most")->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "stop after this many states (inconclusive, exit 3)");
   cmd->add_option("--max-seconds", a->max_seconds, "stop after this many seconds (inconclusive, exit 3)");
+  cmd->add_option("--max-memory", a->max_memory,
+                  "stop when the state store passes SIZE bytes (512M, 4G; inconclusive, exit 3)")
+      ->transform(CLI::AsSizeValue(false));
+  cmd->add_option("--threads", a->threads,
+                  "threads of the exhaustive search, same results for any number (default: every core; with "
+                  "--batch: 1; --coverage runs on one)")
+      ->check(CLI::Range(1U, 1024U));
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
+  add_width_options(cmd, a->widths);
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
   cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");

@@ -20,6 +20,8 @@ struct ProveArgs {
   bool json = false;
   bool no_replay = false;
   unsigned timeout_ms = 10000;
+  std::uint64_t max_witness_steps = prover::ProveOptions{}.max_witness_steps;
+  model::ValueWidths widths;
 };
 
 int prove(const ProveArgs& a) {
@@ -29,6 +31,8 @@ int prove(const ProveArgs& a) {
   prover::ProveOptions o;
   o.replay = !a.no_replay;
   o.z3_timeout_ms = a.timeout_ms;
+  o.max_witness_steps = a.max_witness_steps;
+  o.widths = a.widths;
   const auto r = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, o);
   if (!a.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(a.trace_out, prover::traces_json(r)); !s) {
@@ -53,7 +57,18 @@ void add_prove(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", a->json, "print one JSON document");
   cmd->add_flag("--no-replay", a->no_replay, "do not look for concrete executions (counterexamples stay unknown)");
   cmd->add_option("--timeout-ms", a->timeout_ms, "Z3 time limit per query")->capture_default_str();
+  cmd->add_option("--max-witness-steps", a->max_witness_steps,
+                  "keep a witness's trace up to this many steps (longer: refuted all the same, trace not built)")
+      ->capture_default_str();
   cmd->add_option("--trace-out", a->trace_out, "write every witness's whole trace as JSON to this file");
+  // The hardware's widths (model/value_width.h; docs/prover.md "Overflow").
+  cmd->add_option("--register-bits", a->widths.register_bits, "register width: a value past 2^N - 1 is an overflow")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--semaphore-bits", a->widths.semaphore_bits,
+                  "signed semaphore width: a value past 2^(N-1) - 1 is an overflow")
+      ->check(CLI::Range(2, 64))
+      ->capture_default_str();
   cmd->callback([a, &ctx] { ctx.status = prove(*a); });
 }
 

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
+#include "cli/width_options.h"
 #include "semantics/random_run.h"
 
 namespace syncbisim::cli {
@@ -18,6 +19,7 @@ struct RunArgs {
   std::size_t max_steps = 100000;
   bool json = false;
   bool visible_only = false;
+  model::ValueWidths widths;  // --register-bits, --semaphore-bits
 };
 
 int status_of(semantics::RunOutcome o) {
@@ -59,8 +61,9 @@ int run(const RunArgs& a) {
     from = load_trace(a.from, 0, status);
     if (!from) return status;
   }
-  auto pair = load_pair(a.spec, a.impl, status,
-                        checker::PairOptions{semantics::Options{!from || !checker::trace_has_commits(*from)}});
+  auto pair =
+      load_pair(a.spec, a.impl, status,
+                checker::PairOptions{semantics::Options{!from || !checker::trace_has_commits(*from), a.widths}});
   if (!pair) return status;
   const auto& both = pair->lockstep();
   std::vector<semantics::Step> prefix;
@@ -82,10 +85,12 @@ int run(const RunArgs& a) {
     if (r.mismatch)
       j["mismatch"] = checker::mismatch_to_json(pair->spec_code(), pair->impl_code(), pair->spec.program, *r.mismatch);
     for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code().engines[e]);
+    for (const auto& o : r.overflows) j["overflows"].push_back(checker::overflow_json(pair->impl_code(), o));
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code(), r.events, view);
     if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code(), pair->impl_code(), *r.mismatch) << "\n";
+    for (const auto& o : r.overflows) std::cout << checker::describe_overflow(pair->impl_code(), o) << "\n";
     if (!r.stuck.empty()) {
       std::cout << "stuck engines:";
       for (auto e : r.stuck) std::cout << " " << pair->impl_code().engines[e];
@@ -110,6 +115,7 @@ void add_run(CLI::App& app, Context& ctx) {
   cmd->add_option("--from", args->from, "with IMPL: take the steps of this trace first, then go on at random")
       ->check(CLI::ExistingFile);
   cmd->add_option("--svg", args->svg, "with IMPL: draw the run as an SVG timeline into this file");
+  add_width_options(cmd, args->widths);
   cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 

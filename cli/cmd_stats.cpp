@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "allocator/allocate.h"
+#include "allocator/spec_facts.h"
 #include "allocator/stats.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
@@ -28,6 +29,14 @@ nlohmann::json budget_json(const allocator::Stats& s, const StatsArgs& a) {
           {"registers_per_engine", {{"used", s.registers_max}, {"limit", a.max_registers}}}};
 }
 
+// A count that fits as a number; one past 2^64 - 1 as the text that says so (docs/schema/stats.schema.json).
+nlohmann::json count_json(const allocator::Count& c) {
+  return c.fits ? nlohmann::json(c.value) : nlohmann::json(c.to_string());
+}
+
+// The same in a table cell.
+std::string count_cell(const allocator::Count& c) { return c.fits ? std::to_string(c.value) : ">2^64-1"; }
+
 nlohmann::json to_json(const allocator::Stats& s) {
   nlohmann::json regs = nlohmann::json::object();
   for (const auto& [e, n] : s.registers_per_engine) regs[e] = n;
@@ -38,9 +47,9 @@ nlohmann::json to_json(const allocator::Stats& s) {
           {"waits", s.waits},
           {"multi_wait_instrs", s.multi_wait_instrs},
           {"alu_per_issue", {{"max", s.alu_max}, {"mean", s.alu_mean}}},
-          {"regops_executed", s.regops_executed},
-          {"barriers_executed", s.barriers_executed},
-          {"instrs_executed", s.instrs_executed},
+          {"regops_executed", count_json(s.regops_executed)},
+          {"barriers_executed", count_json(s.barriers_executed)},
+          {"instrs_executed", count_json(s.instrs_executed)},
           {"code_bytes", s.code_bytes},
           {"assumptions", s.assumptions}};
 }
@@ -55,9 +64,9 @@ void print_text(const allocator::Stats& s, const StatsArgs& a) {
   char mean[32];
   std::snprintf(mean, sizeof mean, "%.2f", s.alu_mean);
   std::cout << "ALU operations per issue: max " << s.alu_max << ", mean " << mean << "\n";
-  std::cout << "register operations executed: " << s.regops_executed << "\n";
-  std::cout << "barriers executed: " << s.barriers_executed << "\n";
-  std::cout << "datapath instructions executed: " << s.instrs_executed << "\n";
+  std::cout << "register operations executed: " << s.regops_executed.to_string() << "\n";
+  std::cout << "barriers executed: " << s.barriers_executed.to_string() << "\n";
+  std::cout << "datapath instructions executed: " << s.instrs_executed.to_string() << "\n";
   std::cout << "code size: " << s.code_bytes << " bytes\n";
   std::cout << "budget: " << s.semaphores << " of " << a.max_semaphores << " semaphores, " << s.registers_max << " of "
             << a.max_registers << " registers per engine"
@@ -98,8 +107,9 @@ int run(const StatsArgs& a) {
                 "alu-mean");
   table += line;
   // One allocation's figures, or the first error (its file named).
+  const allocator::SpecFacts facts(spec->program, spec->index);  // once for all ten allocations (a spec: load_spec)
   const auto figures = [&](allocator::Options o, allocator::Allocation* keep) -> model::Result<allocator::Stats> {
-    auto alloc = allocator::allocate(spec->program, spec->index, o);
+    auto alloc = allocator::allocate(facts, o);
     if (!alloc) {
       auto d = alloc.error();
       d.file = a.compare;
@@ -138,14 +148,14 @@ int run(const StatsArgs& a) {
     row["strategy"] = allocator::to_string(strategy);
     row["fallback_deps"] = fallback;
     row["inexact_deps"] = inexact;
+    row["exact"] = alloc.exact();
     row["budget"] = budget_json(*s, a);
     row["before_reductions"] = {{"registers_max", before->registers_max},
                                 {"alu_per_issue", {{"max", before->alu_max}, {"mean", before->alu_mean}}}};
     rows.push_back(row);
-    std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8llu %8llu %6zu %7zu %9llu | %5zu %7u %8.2f\n",
+    std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8s %8s %6zu %7zu %9llu | %5zu %7u %8.2f\n",
                   allocator::to_string(strategy), s->semaphores, s->registers_max, s->alu_max, s->alu_mean,
-                  static_cast<unsigned long long>(s->regops_executed),
-                  static_cast<unsigned long long>(s->barriers_executed), fallback, inexact,
+                  count_cell(s->regops_executed).c_str(), count_cell(s->barriers_executed).c_str(), fallback, inexact,
                   static_cast<unsigned long long>(s->code_bytes), before->registers_max, before->alu_max,
                   before->alu_mean);
     table += line;

@@ -98,11 +98,13 @@ std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::str
 }
 
 std::optional<checker::TraceSteps> load_trace(const std::string& path, std::size_t which, int& status) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto doc = nlohmann::json::parse(text.str(), nullptr, false);
-  if (!in || doc.is_discarded()) {
+  const auto text = formats::read_input_file(path);
+  if (!text) {
+    status = input_error(text.error());
+    return std::nullopt;
+  }
+  const auto doc = nlohmann::json::parse(*text, nullptr, false);
+  if (doc.is_discarded()) {
     status = input_error(model::Diagnostic{path, "", "bad-json", "not a JSON trace file"});
     return std::nullopt;
   }

@@ -1,13 +1,20 @@
 // The syncbisim command: a thin layer over the libraries. Every subcommand lives in
 // cli/cmd_<name>.cpp; this file only wires them up and maps CLI11's errors to exit status 2.
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 #include "cli/commands.h"
+#include "model/quote.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"syncbisim: check semaphore synchronization of multi-engine accelerator programs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "syncbisim 0.1");
+  // CLI11 echoes arguments into its errors: escaped like every message (docs/formats.md "Messages").
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return syncbisim::model::printable(e.what()) + "\nRun with --help for more information.\n";
+  });
   syncbisim::cli::Context ctx;
   syncbisim::cli::add_show(app, ctx);
   syncbisim::cli::add_run(app, ctx);
@@ -29,6 +36,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;  // bad usage (docs/formats.md)
+  } catch (const std::bad_alloc&) {
+    // Searches turn an allocation failure into an inconclusive verdict (limit: memory); one met
+    // anywhere else is still no abort: one line, exit status 2 (docs/formats.md).
+    std::cerr << "syncbisim: out of memory: an allocation failed (limit the work with --max-states, --max-memory "
+                 "or --max-trip) [memory]\n";
+    return 2;
+  } catch (const std::length_error&) {
+    std::cerr << "syncbisim: out of memory: a table would outgrow what can be allocated [memory]\n";
+    return 2;
   }
   return ctx.status;
 }

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "checker/trace_view.h"
 #include "cli/inputs.h"
 #include "formats/load.h"
 #include "timing/svg.h"
@@ -52,6 +53,9 @@ int write_counterexample_svg(const std::string& path, const semantics::Lockstep&
           std::string(pick->spec_deadlocks_too ? "spec deadlock" : "impl deadlock (over-synchronized)") + ": " + what;
       view.stuck = std::make_pair(pick->engine, pick->instr);
       view.spec_deadlocks_too = pick->spec_deadlocks_too;
+      break;
+    case checker::ViolationKind::Overflow:
+      view.title = checker::describe_overflow(both.impl().program(), pick->overflow);
       break;
   }
   return write(path, both, view);

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "model/quote.h"
+
 namespace syncbisim::formats {
 
 namespace {
@@ -17,8 +19,15 @@ using model::ExprOp;
 // (docs/formats.md "Bad input": no crash on any input).
 constexpr int kMaxDepth = 200;
 // Expr::binary copies its operands, so very long expressions would cost quadratic time; no
-// allocation needs more than a handful of operators (paper §6.1: O(D) per issue).
+// allocation needs more than a handful of operators (paper §6.1: O(D) per issue). Whitespace
+// does not count: Expr::to_string() adds spaces, and what it prints must parse back.
 constexpr std::size_t kMaxLength = 4096;
+
+std::size_t visible_length(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += std::isspace(static_cast<unsigned char>(c)) ? 0 : 1;
+  return n;
+}
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
@@ -31,14 +40,15 @@ class ExprParser {
   ExprParser(std::string_view text, const std::string& place) : s_(text), place_(place) {}
 
   model::Result<Expr> run() {
-    if (s_.size() > kMaxLength)
-      return fail("expression is longer than " + std::to_string(kMaxLength) + " characters", "bad-expr");
+    if (visible_length(s_) > kMaxLength)
+      return fail("expression is longer than " + std::to_string(kMaxLength) + " characters (not counting spaces)",
+                  "bad-expr");
     skip_ws();
     if (at_end()) return fail("empty expression", "bad-expr");
     auto e = sum(0);
     if (!e) return *error_;
     skip_ws();
-    if (!at_end()) return fail("unexpected '" + std::string(1, s_[pos_]) + "'", "bad-expr");
+    if (!at_end()) return fail("unexpected " + model::quote(model::char_at(s_, pos_)), "bad-expr");
     return std::move(*e);
   }
 
@@ -56,8 +66,10 @@ class ExprParser {
     return false;
   }
   model::Diagnostic fail(const std::string& msg, const std::string& rule) {
+    // The expression is quoted (cut to a readable length: it may be megabytes) and the offset
+    // says where in it the trouble is.
     error_ = model::make_error(
-        place_, rule, "bad expression '" + std::string(s_) + "': " + msg + " (at offset " + std::to_string(pos_) + ")");
+        place_, rule, "bad expression " + model::quote(s_) + ": " + msg + " (at offset " + std::to_string(pos_) + ")");
     return *error_;
   }
 
@@ -133,7 +145,7 @@ class ExprParser {
       return Expr::reg(std::move(name));
     }
     fail(c == '-' ? "no negative numbers: values are naturals (docs/semantics.md §4)"
-                  : "unexpected '" + std::string(1, c) + "'",
+                  : "unexpected " + model::quote(model::char_at(s_, pos_)),
          "bad-expr");
     return std::nullopt;
   }

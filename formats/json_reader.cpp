@@ -8,6 +8,7 @@
 #include "formats/detail/json_check.h"
 #include "formats/expr_parser.h"
 #include "formats/json_format.h"
+#include "model/quote.h"
 
 namespace syncbisim::formats {
 
@@ -56,7 +57,7 @@ void only_fields(const ordered_json& obj, const std::string& at, std::initialize
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + "'" + a + "'";
-      fail(child(at, key), "unknown-field", "unknown field '" + key + "' (allowed here: " + list + ")");
+      fail(child(at, key), "unknown-field", "unknown field " + quote(key) + " (allowed here: " + list + ")");
     }
   }
 }
@@ -99,9 +100,11 @@ class JsonReader {
     const auto version = j.find("syncbisim");
     if (version == j.end()) fail("/", "bad-version", "missing version tag: \"syncbisim\": \"spec/1\" or \"impl/1\"");
     const std::string v = version->is_string() ? version->get<std::string>() : version->dump();
+
     if (v == "spec/1") p_.kind = ProgramKind::Spec;
     else if (v == "impl/1") p_.kind = ProgramKind::Impl;
-    else fail("/syncbisim", "bad-version", "unsupported version '" + v + "' (this reader knows spec/1 and impl/1)");
+    else
+      fail("/syncbisim", "bad-version", "unsupported version " + quote(v) + " (this reader knows spec/1 and impl/1)");
     only_fields(j, "", {"syncbisim", "engines", "semaphores", "program", "deps"});
     p_.engines = names_of(field(j, "", "engines"), "/engines", "'engines'");
     // Semaphores in a spec and deps in an impl are read so that ProgramIndex names the rule.
@@ -141,7 +144,7 @@ class JsonReader {
     expect_object(streams, bat, "a block");
     for (const auto& [engine, items] : streams.items()) {
       const auto sat = child(bat, engine);
-      expect_array(items, sat, "the stream of engine '" + engine + "'");
+      expect_array(items, sat, "the stream of engine " + quote(engine));
       Stream s{engine, {}};
       for (std::size_t i = 0; i < items.size(); ++i) s.items.push_back(item(items[i], child(sat, i)));
       b.streams.push_back(std::move(s));
@@ -155,7 +158,8 @@ class JsonReader {
     l.loc = Loc{at};
     l.id = string_of(j["loop"], child(at, "loop"), "a loop id");
     if (j.contains("trip")) l.trip = trip(j["trip"], child(at, "trip"), false);
-    else if (p_.kind == ProgramKind::Spec) fail(at, "missing-trip", "loop '" + l.id + "' of a spec needs a \"trip\"");
+    else if (p_.kind == ProgramKind::Spec)
+      fail(at, "missing-trip", "loop " + quote(l.id) + " of a spec needs a \"trip\"");
     if (j.contains("sim_trip")) l.sim_trip = u32_of(j["sim_trip"], child(at, "sim_trip"), "a simulation trip count");
     l.body = body(field(j, at, "body"), child(at, "body"), "a loop body");
     return l;
@@ -180,7 +184,7 @@ class JsonReader {
       const auto s = j.get<std::string>();
       if (s == "then") return 0;
       if (s == "else") return 1;
-      fail(at, "bad-taken", "a branch is \"then\" or \"else\", not '" + s + "'");
+      fail(at, "bad-taken", "a branch is \"then\" or \"else\", not " + quote(s));
     }
     return u32_of(j, at, taken ? "a branch" : "a trip count");
   }
@@ -334,6 +338,9 @@ class JsonReader {
 }  // namespace
 
 Result<Program> read_json(std::string_view text) {
+  // A UTF-8 byte order mark is skipped (docs/formats.md "Encoding, line endings, trailing content"); places count from
+  // after it.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (auto bad = detail::check_json(text)) return *bad;
   try {
     // check_json has accepted the text, so parse() cannot throw on syntax.
@@ -344,7 +351,9 @@ Result<Program> read_json(std::string_view text) {
   } catch (const ReadError& e) {
     return e.diagnostic;
   } catch (const nlohmann::json::exception& e) {
-    return make_error("/", "bad-json", std::string("not valid JSON: ") + e.what());
+    // check_json accepted the text, so this is the reader's own mistake; the library's text
+    // ("[json.exception...]") is no message for a user.
+    return make_error("/", "bad-json", "cannot read this JSON (library error " + std::to_string(e.id) + ")");
   }
 }
 

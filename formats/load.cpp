@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <system_error>
 
+#include "formats/detail/text_places.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
 
@@ -15,44 +15,97 @@ namespace syncbisim::formats {
 
 using namespace model;
 
-Result<LoadedProgram> load_program_text(std::string_view content, const std::string& name,
-                                        std::optional<ProgramKind> headerless) {
-  std::size_t i = 0;
+namespace {
+
+// A text program: its declarations' places, so that the index's pointers become line:col.
+struct Parsed {
+  Result<Program> program;
+  std::optional<detail::TextPlaces> text;
+};
+
+bool is_json(std::string_view content) {
+  std::size_t i = content.substr(0, 3) == "\xEF\xBB\xBF"
+                      ? 3
+                      : 0;  // a UTF-8 BOM (docs/formats.md "Encoding, line endings, trailing content")
   while (i < content.size() && std::isspace(static_cast<unsigned char>(content[i]))) ++i;
   // docs/formats.md: the first non-blank character '{' means JSON, anything else the text format.
   // '[' cannot start a text program either: send it to the JSON reader for a better error.
-  const bool json = i < content.size() && (content[i] == '{' || content[i] == '[');
-  auto parsed = json ? read_json(content) : read_text(content, headerless);
-  if (!parsed) {
-    parsed.error().file = name;
-    return parsed.error();
-  }
-  auto index = ProgramIndex::build(*parsed);
-  if (!index) {
-    index.error().file = name;
-    return index.error();
-  }
-  return LoadedProgram{std::move(*parsed), std::move(*index)};
+  return i < content.size() && (content[i] == '{' || content[i] == '[');
 }
 
-Result<LoadedProgram> load_program_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Diagnostic{path, "", "io", "is a directory, not a program file"};
+Parsed parse(std::string_view content, std::optional<ProgramKind> headerless) {
+  if (is_json(content)) return Parsed{read_json(content), std::nullopt};
+  detail::TextPlaces places;
+  auto program = detail::read_text_with_places(content, headerless, places);
+  return Parsed{std::move(program), std::move(places)};
+}
+
+}  // namespace
+
+Result<LoadedProgram> load_program_text(std::string_view content, const std::string& name,
+                                        std::optional<ProgramKind> headerless) {
+  auto parsed = parse(content, headerless);
+  if (!parsed.program) {
+    parsed.program.error().file = name;
+    return parsed.program.error();
+  }
+  auto index = ProgramIndex::build(*parsed.program);
+  if (!index) {
+    index.error().file = name;
+    if (parsed.text) index.error().place = detail::text_place(*parsed.text, index.error().place);
+    return index.error();
+  }
+  return LoadedProgram{std::move(*parsed.program), std::move(*index)};
+}
+
+Result<std::string> read_input_file(const std::string& path, std::uint64_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Diagnostic{path, "", "io", "cannot open the file for reading"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read in blocks and stop one byte past the limit: the size a file system reports is not to be
+  // trusted (/dev/zero and pipes report 0).
+  std::string out;
+  std::string block(std::size_t{1} << 16, '\0');
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (out.size() + got > max_bytes)
+      return Diagnostic{path, "", "too-large",
+                        "the file is larger than " + std::to_string(max_bytes >> 20) +
+                            " MiB, the input size limit (docs/formats.md, \"Input size\")"};
+    out.append(block.data(), got);
+  }
   if (in.bad()) return Diagnostic{path, "", "io", "cannot read the file"};
-  return load_program_text(ss.str(), path);
+  return out;
+}
+
+namespace {
+
+// A program file's text: not a directory, at most the input size limit.
+Result<std::string> read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Diagnostic{path, "", "io", "is a directory, not a program file"};
+  return read_input_file(path);
+}
+
+}  // namespace
+
+Result<LoadedProgram> load_program_file(const std::string& path) {
+  auto content = read_file(path);
+  if (!content) return content.error();
+  return load_program_text(*content, path);
 }
 
 Result<LoadedProgram> load_program_file(const std::string& path, ProgramKind kind) {
-  auto loaded = load_program_file(path);
+  auto content = read_file(path);
+  if (!content) return content.error();
+  auto loaded = load_program_text(*content, path);
   if (!loaded) return loaded;
   if (loaded->program.kind != kind) {
     const char* want = kind == ProgramKind::Spec ? "spec/1" : "impl/1";
     const char* got = kind == ProgramKind::Spec ? "impl/1" : "spec/1";
-    return Diagnostic{path, "/syncbisim", "wrong-kind", std::string("expected a ") + want + " program, found " + got};
+    // The version tag's place: a pointer in JSON, the header line in text.
+    return Diagnostic{path, is_json(*content) ? "/syncbisim" : "1:1", "wrong-kind",
+                      std::string("expected a ") + want + " program, found " + got};
   }
   return loaded;
 }

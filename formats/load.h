@@ -2,6 +2,7 @@
 // Loading programs at the edge: read a file, tell JSON from text (first non-blank character
 // '{' means JSON), parse, normalize, validate names (model::ProgramIndex). Every Diagnostic
 // returned has its `file` set.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,13 @@ struct LoadedProgram {
   model::Program program;
   model::ProgramIndex index;
 };
+
+// Input files larger than this are refused (rule "too-large", docs/formats.md "Input size"): the
+// largest programs the tool is meant for (100,000 instructions per engine) take a few MiB, and an
+// endless file (/dev/zero, a pipe that never ends) must not be read until memory runs out.
+inline constexpr std::uint64_t kMaxInputBytes = std::uint64_t{64} << 20;
+// The bytes of the file at `path`, read up to `max_bytes`; past that, the rule "too-large".
+model::Result<std::string> read_input_file(const std::string& path, std::uint64_t max_bytes = kMaxInputBytes);
 
 // `headerless`: the kind of a text program without a header (formats/text_format.h).
 model::Result<LoadedProgram> load_program_text(std::string_view content, const std::string& name,

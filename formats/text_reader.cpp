@@ -7,8 +7,10 @@
 #include <set>
 
 #include "formats/detail/json_check.h"
+#include "formats/detail/text_places.h"
 #include "formats/expr_parser.h"
 #include "formats/text_format.h"
+#include "model/quote.h"
 #include "model/walk.h"
 
 namespace syncbisim::formats {
@@ -25,16 +27,20 @@ struct ReadError {
 };
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+// Names may hold '-' (docs/formats.md "Names"); a '-' right before '>' ends the name, so that
+// "dep I0->I1" reads as I0 -> I1.
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
 
 class TextReader {
  public:
-  TextReader(std::string_view s, std::optional<ProgramKind> headerless) : s_(s), headerless_(headerless) {}
+  TextReader(std::string_view s, std::optional<ProgramKind> headerless, detail::TextPlaces& places)
+      : s_(s), headerless_(headerless), places_(places) {}
 
   Program run() {
     skip_blank_lines();
     bool have_header = false;
-    if (peek_word() == "syncbisim") {
+    // "syncbisim:" is a block line of an engine named syncbisim, not the header.
+    if (peek_word() == "syncbisim" && !word_then_colon()) {
       const auto at = where();
       word();
       skip_space();
@@ -42,7 +48,7 @@ class TextReader {
       while (pos_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[pos_])) && s_[pos_] != '#') v += next();
       if (v == "spec/1") p_.kind = ProgramKind::Spec;
       else if (v == "impl/1") p_.kind = ProgramKind::Impl;
-      else fail(at, "bad-version", "unsupported version '" + v + "' (this reader knows spec/1 and impl/1)");
+      else fail(at, "bad-version", "unsupported version " + quote(v) + " (this reader knows spec/1 and impl/1)");
       have_header = true;
       end_line();
     }
@@ -56,7 +62,7 @@ class TextReader {
         for (const auto& item : st.items)
           if (const auto* in = std::get_if<Instr>(&item); in && !in->extra.empty())
             fail(in->loc.where, "unknown-field",
-                 "instruction " + in->id + ": extra fields belong to the spec's instructions, not the impl's");
+                 "instruction " + quote(in->id) + ": extra fields belong to the spec's instructions, not the impl's");
       });
     return std::move(p_);
   }
@@ -81,11 +87,15 @@ class TextReader {
   }
   [[noreturn]] void fail(const std::string& rule, const std::string& msg) { fail(where(), rule, msg); }
 
-  // Spaces, tabs, carriage returns and a '#' comment up to (not including) the newline.
+  // What stands at the reader's position, for "unexpected X" and "found X".
+  std::string here() const { return quote(char_at(s_, pos_)); }
+
+  // Spaces, tabs and a '#' comment up to (not including) the newline (read_text has turned
+  // every CR and CRLF into LF).
   void skip_space() {
     while (!at_end()) {
       const char c = peek();
-      if (c == ' ' || c == '\t' || c == '\r') {
+      if (c == ' ' || c == '\t') {
         next();
       } else if (c == '#') {
         while (!at_end() && peek() != '\n') next();
@@ -106,7 +116,7 @@ class TextReader {
     return at_end() || peek() == '\n';
   }
   void end_line() {
-    if (!at_eol()) fail("syntax", "unexpected '" + std::string(1, peek()) + "' (expected the end of the line)");
+    if (!at_eol()) fail("syntax", "unexpected " + here() + " (expected the end of the line)");
     if (!at_end()) next();
   }
   bool eat(std::string_view tok) {
@@ -117,7 +127,7 @@ class TextReader {
   }
   void expect(std::string_view tok, const std::string& context) {
     if (!eat(tok)) {
-      const std::string got = at_eol() ? "the end of the line" : "'" + std::string(1, peek()) + "'";
+      const std::string got = at_eol() ? "the end of the line" : here();
       fail("syntax", "expected '" + std::string(tok) + "' " + context + ", found " + got);
     }
   }
@@ -127,8 +137,17 @@ class TextReader {
     skip_space();
     std::size_t i = pos_;
     if (i >= s_.size() || !ident_start(s_[i])) return "";
-    while (i < s_.size() && ident_char(s_[i])) ++i;
+    while (i < s_.size() && ident_char(s_[i]) && !(s_[i] == '-' && i + 1 < s_.size() && s_[i + 1] == '>')) ++i;
     return std::string(s_.substr(pos_, i - pos_));
+  }
+  // The word at the position is followed by ':' (not ':='): a block line "ENGINE: ...".
+  bool word_then_colon() {
+    const std::size_t save = pos_, save_line = line_, save_col = col_;
+    word();
+    skip_space();
+    const bool colon = peek() == ':' && peek(1) != '=';
+    pos_ = save, line_ = save_line, col_ = save_col;
+    return colon;
   }
   std::string word() {
     std::string w = peek_word();
@@ -138,7 +157,7 @@ class TextReader {
   std::string name(const std::string& what) {
     std::string w = word();
     if (w.empty()) {
-      const std::string got = at_eol() ? "the end of the line" : "'" + std::string(1, peek()) + "'";
+      const std::string got = at_eol() ? "the end of the line" : here();
       fail("syntax", "expected " + what + ", found " + got);
     }
     return w;
@@ -178,18 +197,15 @@ class TextReader {
       }
       const auto at = where();
       const std::string w = peek_word();
-      if (w.empty()) fail("syntax", "expected a statement, found '" + std::string(1, peek()) + "'");
+      if (w.empty()) fail("syntax", "expected a statement, found " + here());
       // An engine line is "NAME:"; keywords only count when no ':' follows.
-      const std::size_t save = pos_, save_line = line_, save_col = col_;
-      word();
-      skip_space();
-      const bool engine_line = peek() == ':' && peek(1) != '=';
-      pos_ = save, line_ = save_line, col_ = save_col;
+      const bool engine_line = word_then_colon();
       if (engine_line) out.push_back(Stmt{engine_block(at)});
       else if (w == "loop") out.push_back(Stmt{loop(depth, at)});
       else if (w == "cond") out.push_back(Stmt{cond(depth, at)});
       else if (w == "engines" || w == "semaphores" || w == "dep") top_level(w, depth, at);
-      else fail("syntax", "unknown statement '" + w + "' (expected ENGINE:, loop, cond, dep, engines or semaphores)");
+      else
+        fail("syntax", "unknown statement " + quote(w) + " (expected ENGINE:, loop, cond, dep, engines or semaphores)");
     }
   }
 
@@ -201,8 +217,13 @@ class TextReader {
       return;
     }
     auto& list = w == "engines" ? p_.engines : p_.semaphores;
+    auto& places = w == "engines" ? places_.engines : places_.semaphores;
     if (w == "semaphores") saw_impl_ = true;
-    while (!at_eol()) list.push_back(name("a name"));
+    else if (places_.engines_line.empty()) places_.engines_line = at;
+    while (!at_eol()) {
+      places.push_back(where());
+      list.push_back(name("a name"));
+    }
     end_line();
   }
 
@@ -269,7 +290,7 @@ class TextReader {
         word();
         return w == "then" ? 0 : 1;
       }
-      if (!w.empty()) fail("bad-taken", "a branch is 'then' or 'else', not '" + w + "'");
+      if (!w.empty()) fail("bad-taken", "a branch is 'then' or 'else', not " + quote(w));
     }
     return u32(taken ? "a branch (then, else, 0 or 1)" : "a trip count");
   }
@@ -306,7 +327,7 @@ class TextReader {
       do {
         const auto at = where();
         auto engine = name("an engine");
-        if (!seen.insert(engine).second) fail(at, "duplicate-key", "engine '" + engine + "' is listed twice");
+        if (!seen.insert(engine).second) fail(at, "duplicate-key", "engine " + quote(engine) + " is listed twice");
         expect(":", "after the engine name");
         r.per_engine.emplace_back(std::move(engine), choice(taken));
       } while (eat(","));
@@ -335,7 +356,7 @@ class TextReader {
         auto loop = eat(model::kTopLoop) ? std::string(model::kTopLoop) : name("a loop id");
         expect("=", "after the loop id");
         const auto k = u32("an offset");
-        if (!d.distance.emplace(loop, k).second) fail(lat, "duplicate-key", "loop '" + loop + "' is given twice");
+        if (!d.distance.emplace(loop, k).second) fail(lat, "duplicate-key", "loop " + quote(loop) + " is given twice");
         eat(",");
       } while (!at_eol());
     }
@@ -378,7 +399,7 @@ class TextReader {
         s.items.emplace_back(std::in_place_type<Instr>, std::move(in));
         last_is_instr = true;
       } else {
-        fail("syntax", "unexpected '" + std::string(1, peek()) + "' on an engine line");
+        fail("syntax", "unexpected " + here() + " on an engine line");
       }
     }
     if (!pending.empty()) fail(pending_at, "syntax", "waits must be followed by an instruction on the same line");
@@ -397,7 +418,7 @@ class TextReader {
     if (plus_eq || eat("++")) {
       const std::uint32_t add = plus_eq ? u32("a signal increment") : 1;
       expect("}", "to close the signal");
-      if (!last_is_instr) fail(at, "syntax", "a signal {" + sem + " += n} must follow an instruction");
+      if (!last_is_instr) fail(at, "syntax", "a signal on " + quote(sem) + " must follow an instruction");
       auto& in = std::get<Instr>(s.items.back());
       in.signal = Signal{std::move(sem), add};
       return false;
@@ -505,21 +526,62 @@ class TextReader {
   std::size_t pos_ = 0, line_ = 1, col_ = 1;
   Program p_;
   std::optional<ProgramKind> headerless_;  // the kind of a program without a header, if the caller knows it
+  detail::TextPlaces& places_;             // where the declarations stand, for the loader's messages
   bool saw_impl_ = false;                  // impl-only syntax seen: decides the kind otherwise
 };
 
 }  // namespace
 
-Result<Program> read_text(std::string_view text, std::optional<ProgramKind> headerless) {
+namespace detail {
+
+Result<Program> read_text_with_places(std::string_view text, std::optional<ProgramKind> headerless,
+                                      TextPlaces& places) {
+  // docs/formats.md "Encoding, line endings, trailing content": a UTF-8 byte order mark is skipped, and CR, LF and CRLF
+  // all end a line; the reader proper sees LF only (line:col counts lines the same way).
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  std::string lf;
+  lf.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      lf += text[i];
+    } else {
+      lf += '\n';
+      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+    }
+  }
   try {
-    Program p = TextReader(text, headerless).run();
+    Program p = TextReader(lf, headerless, places).run();
     normalize(p);
     return p;
   } catch (const ReadError& e) {
     return e.diagnostic;
   } catch (const nlohmann::json::exception& e) {
-    return make_error("1:1", "bad-json", std::string("in the extra fields: ") + e.what());
+    // check_json accepted the extra fields first, so this is the reader's own mistake; the
+    // library's text ("[json.exception...]") is no message for a user.
+    return make_error("1:1", "bad-json", "cannot read the extra fields (library error " + std::to_string(e.id) + ")");
   }
+}
+
+std::string text_place(const TextPlaces& places, const std::string& pointer) {
+  const auto indexed = [&](const std::string& prefix, const std::vector<std::string>& at) -> std::string {
+    if (pointer.rfind(prefix, 0) != 0) return "";
+    const auto rest = pointer.substr(prefix.size());
+    if (rest.empty() || rest.size() > 9 || rest.find_first_not_of("0123456789") != std::string::npos) return "";
+    const auto i = std::stoul(rest);
+    return i < at.size() ? at[i] : "";
+  };
+  if (auto at = indexed("/engines/", places.engines); !at.empty()) return at;
+  if (auto at = indexed("/semaphores/", places.semaphores); !at.empty()) return at;
+  if (pointer == "/engines") return places.engines_line.empty() ? "1:1" : places.engines_line;
+  if (pointer == "/syncbisim") return "1:1";
+  return pointer;
+}
+
+}  // namespace detail
+
+Result<Program> read_text(std::string_view text, std::optional<ProgramKind> headerless) {
+  detail::TextPlaces places;
+  return detail::read_text_with_places(text, headerless, places);
 }
 
 }  // namespace syncbisim::formats

@@ -39,19 +39,8 @@ std::uint64_t mix64(std::uint64_t z) {
 std::uint64_t run_seed(std::uint64_t campaign_seed, std::uint64_t run) { return mix64(mix64(campaign_seed) ^ run); }
 
 generators::SpecGenOptions campaign_spec_options(bool allocatable_only) {
-  generators::SpecGenOptions o;
-  o.min_engines = 2;  // synchronization needs two engines
-  o.max_engines = 3;
-  o.max_depth = 2;
-  o.max_trip = 3;
-  o.max_top_stmts = 4;
-  o.max_body_stmts = 3;
-  o.max_items = 2;
-  o.max_deps = 6;
+  auto o = generators::checkable_spec_options();
   o.allocatable_only = allocatable_only;
-  o.acyclic = true;
-  o.divergent = false;
-  o.extras = false;
   return o;
 }
 

@@ -34,8 +34,12 @@ model::Result<WrittenFailure> write_failure_files(const RunFailure& f, const Fai
     files.push_back({w.stem + ".allocator.out", reply.output});
     files.push_back({w.stem + ".allocator.err", reply.errors});
   }
-  nlohmann::json j{
-      {"run", f.run}, {"seed", f.seed}, {"class", failure_class(f.failure)}, {"failure", f.what}, {"repro", w.repro}};
+  nlohmann::json j{{"syncbisim", "failure/1"},  // docs/schema/failure.schema.json
+                   {"run", f.run},
+                   {"seed", f.seed},
+                   {"class", failure_class(f.failure)},
+                   {"failure", f.what},
+                   {"repro", w.repro}};
   if (!o.replay.empty()) j["replay"] = o.replay;
   if (!o.allocator_command.empty()) j["allocator"] = o.allocator_command;
   if (f.shrunk) {

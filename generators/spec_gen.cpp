@@ -77,4 +77,20 @@ rc::Gen<model::Program> gen_spec(SpecGenOptions o) {
       bounded_vector(0, static_cast<int>(o.max_deps), gen_dep_pick()));
 }
 
+SpecGenOptions checkable_spec_options() {
+  SpecGenOptions o;
+  o.min_engines = 2;  // synchronization needs two engines
+  o.max_engines = 3;
+  o.max_depth = 2;
+  o.max_trip = 3;
+  o.max_top_stmts = 4;
+  o.max_body_stmts = 3;
+  o.max_items = 2;
+  o.max_deps = 6;
+  o.acyclic = true;
+  o.divergent = false;
+  o.extras = false;
+  return o;
+}
+
 }  // namespace syncbisim::generators

@@ -37,6 +37,11 @@ struct SpecGenOptions {
 
 rc::Gen<model::Program> gen_spec(SpecGenOptions options = {});
 
+// Specs whose allocations a search explores in milliseconds: two or three engines, loops two deep,
+// trips of at most 3, acyclic and uniform (no spec deadlock), no extra fields. A fuzz campaign's
+// specs (fuzz/campaign.h) and the property tests' starting point.
+SpecGenOptions checkable_spec_options();
+
 // Parts, for other generators.
 // 1..5 distinct engine names in one of the two naming styles.
 rc::Gen<std::vector<std::string>> gen_engine_names(std::uint32_t min_engines, std::uint32_t max_engines);

@@ -45,20 +45,20 @@ std::vector<std::string> Expr::registers() const {
   return out;
 }
 
-std::uint64_t Expr::eval(const std::function<std::uint64_t(const std::string&)>& read) const {
+std::optional<std::uint64_t> Expr::eval(const std::function<std::uint64_t(const std::string&)>& read) const {
   std::vector<std::uint64_t> val(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const auto& n = nodes[i];
     switch (n.op) {
       case ExprOp::Const: val[i] = n.value; break;
       case ExprOp::Reg: val[i] = read(n.reg); break;
-      default: val[i] = apply_op(n.op, val[n.lhs], val[n.rhs]);
+      default:
+        if (!apply_op(n.op, val[n.lhs], val[n.rhs], val[i])) return std::nullopt;
     }
   }
   return val.empty() ? 0 : val.back();
 }
 
-namespace {
 int precedence(ExprOp op) {
   switch (op) {
     case ExprOp::Add:
@@ -67,6 +67,8 @@ int precedence(ExprOp op) {
     default: return 3;  // atoms and calls
   }
 }
+
+namespace {
 
 std::string render(const std::vector<ExprNode>& nodes, std::uint32_t i) {
   const auto& n = nodes[i];

@@ -4,6 +4,7 @@
 // an Expr is a plain value: copyable, comparable, no owning pointers.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,9 @@ struct Expr {
   std::uint32_t alu_cost() const;
   // Registers read, in first-use order, without repeats.
   std::vector<std::string> registers() const;
-  // Evaluate with natural-number arithmetic; `read` supplies register values.
-  std::uint64_t eval(const std::function<std::uint64_t(const std::string&)>& read) const;
+  // Evaluate with natural-number arithmetic; `read` supplies register values. Empty when some
+  // operator's value passes 2^64 - 1 (apply_op): never a wrapped number.
+  std::optional<std::uint64_t> eval(const std::function<std::uint64_t(const std::string&)>& read) const;
   // Canonical text: infix with the usual precedence, isgt(a, b) as a call.
   std::string to_string() const;
 
@@ -40,16 +42,23 @@ struct Expr {
   bool operator==(const Expr&) const = default;
 };
 
-// Natural-number operations shared by every evaluator (the paper's ℕ arithmetic).
-// An operator on two values (inline: the implementation system evaluates one per register
-// operation, on the checker's hot path).
-inline std::uint64_t apply_op(ExprOp op, std::uint64_t a, std::uint64_t b) {
+// How tightly an operator binds in the canonical text: + and - 1, * 2, atoms and calls 3.
+// Expr::to_string and the allocator's value trees print with it.
+int precedence(ExprOp op);
+
+// Natural-number operations shared by every evaluator (the paper's ℕ arithmetic, paper §4).
+// An operator on two values, checked: the result is written to `out` and true returned, or false
+// when the natural result passes 2^64 - 1, the largest value the tool represents (`out` is then
+// unspecified). Nothing wraps: a caller that gets false reports the overflow (docs/semantics.md
+// "Widths"). Inline: the implementation system evaluates one per register operation, on the
+// checker's hot path; the builtins compile to an add or a multiply and a flag test.
+inline bool apply_op(ExprOp op, std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
   switch (op) {
-    case ExprOp::Add: return a + b;
-    case ExprOp::Sub: return a > b ? a - b : 0;  // truncated, as on the paper's naturals
-    case ExprOp::Mul: return a * b;
-    case ExprOp::IsGt: return a > b ? 1 : 0;
-    default: return 0;
+    case ExprOp::Add: return !__builtin_add_overflow(a, b, &out);
+    case ExprOp::Sub: out = a > b ? a - b : 0; return true;  // truncated, as on the paper's naturals
+    case ExprOp::Mul: return !__builtin_mul_overflow(a, b, &out);
+    case ExprOp::IsGt: out = a > b ? 1 : 0; return true;
+    default: out = 0; return true;
   }
 }
 

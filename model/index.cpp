@@ -4,23 +4,35 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "model/quote.h"
+
 namespace syncbisim::model {
 
 namespace {
 
-// Names are identifiers that both formats and the expression grammar can carry: letters, digits,
-// '_' and '.', not starting with a digit or '.', and none of the text format's keywords.
-bool reserved(const std::string& s) {
-  static constexpr const char* kWords[] = {"barrier",    "loop",      "cond", "dep",   "else",     "engines",
-                                           "semaphores", "syncbisim", "trip", "taken", "distance", "isgt",
-                                           "per_engine", "default",   "then", "any"};
-  return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return s == w; });
+// docs/formats.md "Names": a letter or '_', then letters, digits, '_', '.' and '-'; the
+// formats' keywords are names too wherever the grammar cannot mistake them. Two exceptions,
+// where it could: a register has no '-' (an expression reads "r-1" as r minus 1), and an
+// instruction is not called "barrier" (a block line reads that as a barrier).
+enum class NameKind { Engine, Semaphore, Loop, Cond, Instr, Register };
+
+// Empty if `s` is a good name of that kind, else why not.
+std::string name_problem(const std::string& s, NameKind kind) {
+  if (s.empty()) return "is empty";
+  if (!(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return "must start with a letter or '_'";
+  const bool dash = kind != NameKind::Register;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || (dash && c == '-')))
+      return dash ? "may hold only letters, digits, '_', '.' and '-'"
+                  : "may hold only letters, digits, '_' and '.' (an expression reads '-' as minus)";
+  if (kind == NameKind::Instr && s == "barrier") return "is the barrier keyword of a block line";
+  return "";
 }
 
-bool valid_name(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') || reserved(s)) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+Status check_name(const std::string& s, NameKind kind, const std::string& where, const char* what) {
+  const auto problem = name_problem(s, kind);
+  if (problem.empty()) return Ok{};
+  return make_error(where, "bad-name", std::string(what) + " " + quote(s) + " " + problem);
 }
 
 template <class Map, class Id>
@@ -38,10 +50,9 @@ class IndexBuilder {
     for (std::size_t i = 0; i < p_.engines.size(); ++i) {
       const auto& e = p_.engines[i];
       const std::string where = "/engines/" + std::to_string(i);
-      if (!valid_name(e))
-        return make_error(where, "bad-name", "engine name '" + e + "' is not an identifier or is a reserved word");
+      if (auto bad = check_name(e, NameKind::Engine, where, "engine name"); !bad) return bad;
       if (!add_name(ix_.engine_ids_, e, static_cast<EngineId>(i)))
-        return make_error(where, "duplicate-engine", "engine '" + e + "' is declared twice");
+        return make_error(where, "duplicate-engine", "engine " + quote(e) + " is declared twice");
       ix_.engines.push_back(e);
     }
     if (ix_.engines.empty()) return make_error("/engines", "no-engines", "a program needs at least one engine");
@@ -50,10 +61,9 @@ class IndexBuilder {
       const std::string where = "/semaphores/" + std::to_string(i);
       if (p_.kind == ProgramKind::Spec)
         return make_error(where, "spec-has-semaphores", "a spec program declares no semaphores");
-      if (!valid_name(s))
-        return make_error(where, "bad-name", "semaphore name '" + s + "' is not an identifier or is a reserved word");
+      if (auto bad = check_name(s, NameKind::Semaphore, where, "semaphore name"); !bad) return bad;
       if (!add_name(ix_.sem_ids_, s, static_cast<SemId>(i)))
-        return make_error(where, "duplicate-semaphore", "semaphore '" + s + "' is declared twice");
+        return make_error(where, "duplicate-semaphore", "semaphore " + quote(s) + " is declared twice");
       ix_.semaphores.push_back(s);
     }
     LoopInfo top;
@@ -72,13 +82,12 @@ class IndexBuilder {
 
  private:
   Status add_loop(const std::string& name, LoopInfo info) {
-    if (info.kind == LoopKind::Loop && !valid_name(name))
-      return make_error(info.loc.where, "bad-name",
-                        "loop id '" + name + "' is not an identifier or is a reserved word");
+    if (info.kind == LoopKind::Loop)
+      if (auto bad = check_name(name, NameKind::Loop, info.loc.where, "loop id"); !bad) return bad;
     const auto id = static_cast<LoopId>(ix_.loops.size());
     if (cond_ids_.count(name) || !add_name(ix_.loop_ids_, name, id))
       return make_error(info.loc.where, "duplicate-loop",
-                        "loop id '" + name + "' is used twice (loops and conds share one namespace)");
+                        "loop id " + quote(name) + " is used twice (loops and conds share one namespace)");
     info.name = name;
     ix_.loops.push_back(std::move(info));
     return Ok{};
@@ -99,7 +108,7 @@ class IndexBuilder {
     if (auto s = check_choice(trip->uniform); !s) return s;
     for (const auto& [engine, choice] : trip->per_engine) {
       if (!ix_.engine_ids_.count(engine))
-        return make_error(where, "unknown-engine", "per-engine rule names undeclared engine '" + engine + "'");
+        return make_error(where, "unknown-engine", "per-engine rule names undeclared engine " + quote(engine));
       if (auto s = check_choice(choice); !s) return s;
     }
     return Ok{};
@@ -111,7 +120,7 @@ class IndexBuilder {
         if (auto s = block(*b, parent); !s) return s;
       } else if (const auto* l = std::get_if<Loop>(&stmt.node)) {
         if (p_.kind == ProgramKind::Spec && !l->trip)
-          return make_error(l->loc.where, "missing-trip", "loop '" + l->id + "' of a spec needs a trip rule");
+          return make_error(l->loc.where, "missing-trip", "loop " + quote(l->id) + " of a spec needs a trip rule");
         if (auto s = check_trip(l->trip, l->loc.where, false); !s) return s;
         const auto id = static_cast<LoopId>(ix_.loops.size());
         if (auto s = add_loop(l->id, LoopInfo{"", LoopKind::Loop, parent, depth + 1, "", l->trip, l->loc}); !s)
@@ -119,14 +128,12 @@ class IndexBuilder {
         if (auto s = walk(l->body, id, depth + 1); !s) return s;
       } else {
         const auto& c = std::get<Cond>(stmt.node);
-        if (!valid_name(c.id))
-          return make_error(c.loc.where, "bad-name",
-                            "cond id '" + c.id + "' is not an identifier or is a reserved word");
+        if (auto bad = check_name(c.id, NameKind::Cond, c.loc.where, "cond id"); !bad) return bad;
         if (auto s = check_trip(c.taken, c.loc.where, true); !s) return s;
         // Cond ids share the loop namespace but name no loop themselves: the branch loops
         // are "<id>.then" and "<id>.else".
         if (ix_.loop_ids_.count(c.id) || !cond_ids_.insert(c.id).second)
-          return make_error(c.loc.where, "duplicate-loop", "id '" + c.id + "' is used twice");
+          return make_error(c.loc.where, "duplicate-loop", "id " + quote(c.id) + " is used twice");
         for (const auto kind : {LoopKind::CondThen, LoopKind::CondElse}) {
           const bool then = kind == LoopKind::CondThen;
           const auto id = static_cast<LoopId>(ix_.loops.size());
@@ -139,13 +146,23 @@ class IndexBuilder {
     return Ok{};
   }
 
+  // Registers are noted only once validated: a register seen before needs no second look
+  // (an impl names the same few registers thousands of times in a long block).
+  bool known_register(const std::string& r) const { return ix_.reg_ids_.count(r) != 0; }
+  // A register seen before was checked then: long blocks name the same few registers again and
+  // again (docs/allocator.md "Complexity").
+  Status check_register(const std::string& r, const std::string& where) const {
+    if (known_register(r)) return Ok{};
+    return check_name(r, NameKind::Register, where, "register");
+  }
+
   void note_register(const std::string& r) {
     if (ix_.reg_ids_.emplace(r, static_cast<RegId>(ix_.registers.size())).second) ix_.registers.push_back(r);
   }
 
   Status sem_declared(const std::string& s, const std::string& where) {
     if (!ix_.sem_ids_.count(s))
-      return make_error(where, "undeclared-semaphore", "semaphore '" + s + "' is not declared in 'semaphores'");
+      return make_error(where, "undeclared-semaphore", "semaphore " + quote(s) + " is not declared in 'semaphores'");
     return Ok{};
   }
 
@@ -153,23 +170,19 @@ class IndexBuilder {
     for (const auto& stream : b.streams) {
       const auto eng = ix_.engine_ids_.find(stream.engine);
       if (eng == ix_.engine_ids_.end())
-        return make_error(b.loc.where, "unknown-engine", "block names undeclared engine '" + stream.engine + "'");
+        return make_error(b.loc.where, "unknown-engine", "block names undeclared engine " + quote(stream.engine));
       for (const auto& item : stream.items) {
         if (const auto* in = std::get_if<Instr>(&item)) {
-          if (!valid_name(in->id))
-            return make_error(in->loc.where, "bad-name",
-                              "instruction id '" + in->id + "' is not an identifier or is a reserved word");
+          if (auto bad = check_name(in->id, NameKind::Instr, in->loc.where, "instruction id"); !bad) return bad;
           if (!add_name(ix_.instr_ids_, in->id, static_cast<InstrId>(ix_.instrs.size())))
-            return make_error(in->loc.where, "duplicate-instr", "instruction id '" + in->id + "' is used twice");
+            return make_error(in->loc.where, "duplicate-instr", "instruction id " + quote(in->id) + " is used twice");
           ix_.instrs.push_back(InstrInfo{in->id, eng->second, parent, in->loc});
           if (p_.kind == ProgramKind::Spec && (!in->waits.empty() || in->signal))
             return make_error(in->loc.where, "spec-has-sync", "a spec instruction carries no waits or signals");
           for (const auto& w : in->waits) {
             if (auto s = sem_declared(w.sem, in->loc.where); !s) return s;
             if (const auto* r = std::get_if<std::string>(&w.ge)) {
-              if (!valid_name(*r))
-                return make_error(in->loc.where, "bad-name",
-                                  "register '" + *r + "' is not an identifier or is a reserved word");
+              if (auto bad = check_register(*r, in->loc.where); !bad) return bad;
               note_register(*r);
             }
           }
@@ -180,13 +193,9 @@ class IndexBuilder {
         } else if (const auto* op = std::get_if<RegOp>(&item)) {
           if (p_.kind == ProgramKind::Spec)
             return make_error(op->loc.where, "spec-has-regop", "a spec program has no register operations");
-          if (!valid_name(op->dst))
-            return make_error(op->loc.where, "bad-name",
-                              "register '" + op->dst + "' is not an identifier or is a reserved word");
+          if (auto bad = check_register(op->dst, op->loc.where); !bad) return bad;
           for (const auto& r : op->expr.registers()) {
-            if (!valid_name(r))
-              return make_error(op->loc.where, "bad-name",
-                                "register '" + r + "' is not an identifier or is a reserved word");
+            if (auto bad = check_register(r, op->loc.where); !bad) return bad;
             note_register(r);
           }
           note_register(op->dst);
@@ -207,19 +216,19 @@ class IndexBuilder {
     const auto p = ix_.instr(d.producer);
     if (!p)
       return make_error(d.loc.where, "unknown-instr",
-                        "producer '" + d.producer + "' is not an instruction of the program");
+                        "producer " + quote(d.producer) + " is not an instruction of the program");
     const auto c = ix_.instr(d.consumer);
     if (!c)
       return make_error(d.loc.where, "unknown-instr",
-                        "consumer '" + d.consumer + "' is not an instruction of the program");
+                        "consumer " + quote(d.consumer) + " is not an instruction of the program");
     const LoopId s = ix_.common(ix_.instrs[*p].parent, ix_.instrs[*c].parent);
     for (const auto& [loop, k] : d.distance) {
       const auto l = ix_.loop(loop);
-      if (!l) return make_error(d.loc.where, "unknown-loop", "distance names unknown loop '" + loop + "'");
+      if (!l) return make_error(d.loc.where, "unknown-loop", "distance names unknown loop " + quote(loop));
       if (!ix_.encloses(*l, s))
         return make_error(d.loc.where, "distance-not-common",
-                          "distance names loop '" + loop + "', which does not enclose both '" + d.producer + "' and '" +
-                              d.consumer + "'");
+                          "distance names loop " + quote(loop) + ", which does not enclose both " + quote(d.producer) +
+                              " and " + quote(d.consumer));
     }
     return Ok{};
   }

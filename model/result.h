@@ -13,7 +13,7 @@ struct Diagnostic {
   std::string rule;     // short rule name, e.g. "duplicate-instr"
   std::string message;  // what is wrong, for a person
 
-  // "FILE: PLACE: message [rule]"
+  // "FILE: PLACE: message [rule]", one printable line (model/quote.h)
   std::string to_string() const;
 };
 

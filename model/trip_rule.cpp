@@ -4,16 +4,21 @@
 
 namespace syncbisim::model {
 
-std::vector<std::uint32_t> choice_values(const Choice& c, std::uint64_t k) {
-  if (const auto* ct = std::get_if<ConstTrip>(&c)) return {ct->n};
-  if (const auto* rt = std::get_if<RangeTrip>(&c)) {
-    std::vector<std::uint32_t> out;
-    for (std::uint64_t v = rt->min; v <= rt->max; ++v) out.push_back(static_cast<std::uint32_t>(v));
-    return out;
-  }
+std::uint64_t choice_count(const Choice& c, std::uint64_t) {
+  if (const auto* rt = std::get_if<RangeTrip>(&c)) return rt->max >= rt->min ? std::uint64_t{rt->max} - rt->min + 1 : 0;
+  return 1;
+}
+
+std::uint32_t choice_at(const Choice& c, std::uint64_t k, std::uint64_t i) {
+  if (const auto* rt = std::get_if<RangeTrip>(&c)) return static_cast<std::uint32_t>(rt->min + i);
+  return fixed_value(c, k);
+}
+
+std::uint32_t choice_min(const Choice& c) {
+  if (const auto* ct = std::get_if<ConstTrip>(&c)) return ct->n;
+  if (const auto* rt = std::get_if<RangeTrip>(&c)) return rt->min;
   const auto& seq = std::get<SeqTrip>(c).values;
-  if (seq.empty()) return {0};
-  return {seq[std::min<std::uint64_t>(k, seq.size() - 1)]};
+  return seq.empty() ? 0 : *std::min_element(seq.begin(), seq.end());
 }
 
 std::uint32_t fixed_value(const Choice& c, std::uint64_t k) {

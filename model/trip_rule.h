@@ -27,8 +27,13 @@ struct SeqTrip {
 // One engine's view of a trip rule.
 using Choice = std::variant<ConstTrip, RangeTrip, SeqTrip>;
 
-// The values the k-th trip (0-based) may take, ascending.
-std::vector<std::uint32_t> choice_values(const Choice& c, std::uint64_t k);
+// The values the k-th trip (0-based) may take, ascending, counted and read one by one: a range
+// may hold 2^32 of them, so no list of them is ever built (issue 18).
+std::uint64_t choice_count(const Choice& c, std::uint64_t k);
+// The i-th of them (i < choice_count(c, k)).
+std::uint32_t choice_at(const Choice& c, std::uint64_t k, std::uint64_t i);
+// The least value any trip may take.
+std::uint32_t choice_min(const Choice& c);
 // The one value of the k-th trip of a choice that leaves none (a ConstTrip or a SeqTrip), without
 // building a vector: the semantics asks this at every loop head.
 std::uint32_t fixed_value(const Choice& c, std::uint64_t k);

@@ -14,6 +14,10 @@ AllTripsVerdict all_trips_verdict(const ProveResult& proved, const checker::Chec
     if (!over && c.exact.answer == Answer::Refuted) over = &c;
     if (c.answer != Answer::Proved) out.not_proved.push_back(consumer_line(c));
   }
+  // An overflow (or an undecided one) keeps the prover's verdict from `proved`, so the combined
+  // verdict is never "for all trip counts"; say why among what is not proved.
+  for (const auto& o : proved.overflows)
+    if (o.answer != Answer::Proved) out.not_proved.push_back(overflow_line(o));
   // As check ranks them (checker::verdict_of): under-synchronization, over-synchronization,
   // a deadlock of the spec itself; the explorer's trace first, being shortest at its trips.
   const auto bounded = explored.verdict;

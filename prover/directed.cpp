@@ -31,6 +31,8 @@ class Run {
   Run(const semantics::Lockstep& both, const DirectedRequest& r)
       : both_(both), r_(r), sp_(both.spec().program()), ip_(both.impl().program()) {
     relevant_.assign(sp_.instrs.size(), 0);
+    // An overflow run retires everything at once: a semaphore is largest then.
+    if (r.goal == Goal::Overflow) return;
     for (const auto d : sp_.deps_of_consumer[r.consumer]) relevant_[sp_.deps[d].producer] = 1;
     for (const auto& w : ip_.instrs[r.consumer].waits)
       for (InstrId i = 0; i < ip_.instrs.size(); ++i)
@@ -45,7 +47,7 @@ class Run {
     const auto engines = sp_.engine_count();
     std::vector<std::uint8_t> visiting(engines, 0);
     const auto e = r_.engine;
-    while (!out_.found) {
+    while (!out_.found && !out_.overflowed) {
       if (over_budget()) return finish();
       if (at_target()) {
         target();
@@ -78,7 +80,7 @@ class Run {
 
  private:
   DirectedResult finish() {
-    if (out_.found) out_.why_not.clear();
+    if (done()) out_.why_not.clear();
     out_.at = where();
     return std::move(out_);
   }
@@ -144,21 +146,32 @@ class Run {
   // ---- stepping ----
   void apply_one(const Step& st) {
     both_.apply(s_, st);
-    out_.trace.push_back(st);
+    if (!out_.trace_cut && out_.trace.size() < r_.max_trace_steps) {
+      out_.trace.push_back(st);
+    } else if (!out_.trace_cut) {  // the witness would outgrow its limit: the run goes on without it
+      out_.trace_cut = true;
+      std::vector<Step>().swap(out_.trace);
+    }
+    if (st.kind == StepKind::Choose && sp_.loops[st.aux].kind == model::LoopKind::Loop) {
+      auto& c = out_.chosen[st.aux];
+      c = std::max(c, st.arg);
+    }
     ++out_.steps;
     check();
   }
 
   void apply(const Step& st) {
     apply_one(st);
-    if (!out_.found) retire_unobserved();
+    if (!done()) retire_unobserved();
   }
 
+  bool done() const { return out_.found || out_.overflowed; }
+
   void retire_unobserved() {
-    for (bool any = true; any && !out_.found;) {
+    for (bool any = true; any && !done();) {
       any = false;
-      for (EngineId h = 0; h < sp_.engine_count() && !out_.found; ++h)
-        while (!out_.found && !inflight(h).empty() && !relevant_[inflight(h).front().instr] && !keeps_inflight(h)) {
+      for (EngineId h = 0; h < sp_.engine_count() && !done(); ++h)
+        while (!done() && !inflight(h).empty() && !relevant_[inflight(h).front().instr] && !keeps_inflight(h)) {
           apply_one(Step{StepKind::Retire, h, inflight(h).front().instr, 0});
           any = true;
         }
@@ -256,6 +269,12 @@ class Run {
 
   void check() {
     const auto e = r_.engine;
+    if (r_.goal == Goal::Overflow) {
+      const auto& w = r_.watch;
+      const auto v = w.semaphore ? s_.impl.sems[w.id] : s_.impl.regs[e][w.id];
+      if (v > w.max) out_.overflowed = true;
+      return;
+    }
     const auto& sop = spec_op(e);
     const auto& iop = impl_op(e);
     const bool at_c = sop.kind == OpKind::Instr && sop.a == r_.consumer;
@@ -314,6 +333,9 @@ class Run {
     if (!out_.other) {
       out_.other = std::move(m);
       out_.other_trace = out_.trace;
+      out_.other_trace_cut = out_.trace_cut;
+      out_.other_steps = out_.steps;
+      out_.other_chosen = out_.chosen;
       out_.other_at = where();
     }
   }

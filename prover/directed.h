@@ -23,6 +23,14 @@ enum class Goal : std::uint8_t {
   UnderSync,  // impl may issue the consumer, spec may not
   OverSync,   // spec may issue it, impl may not
   AtBarrier,  // the impl holds the consumer's engine at a barrier while the spec could issue it
+  Overflow,   // a register or semaphore of the impl passes `watch.max` (no mismatch is looked for)
+};
+
+// Goal::Overflow: the value watched after every step.
+struct Watch {
+  bool semaphore = false;
+  std::uint32_t id = 0;  // SemId, or RegId of the consumer's engine
+  std::uint64_t max = 0;
 };
 
 struct DirectedRequest {
@@ -37,8 +45,12 @@ struct DirectedRequest {
   std::map<semantics::LoopId, std::uint32_t> trips;
   // UnderSync: producers (of the consumer's dependencies) to hold below what is owed.
   std::vector<semantics::InstrId> lagging;
+  Watch watch;  // Goal::Overflow
   std::uint64_t max_steps = 50000000;
   double max_seconds = 30;
+  // The trace is kept up to this many steps; a longer run goes on without it (its end is as
+  // reachable as any: every step was taken), and says so (DirectedResult::trace_cut).
+  std::uint64_t max_trace_steps = UINT64_MAX;
 };
 
 struct DirectedResult {
@@ -51,8 +63,15 @@ struct DirectedResult {
   std::vector<std::pair<semantics::LoopId, std::uint32_t>> other_at;
   // The consumer engine's iteration of every loop around the consumer at the end of `trace`.
   std::vector<std::pair<semantics::LoopId, std::uint32_t>> at;
-  std::string why_not;  // nothing of the goal's kind: where the run stopped and why
+  bool overflowed = false;  // Goal::Overflow: the watched value is past its max at the end of `trace`
+  std::string why_not;      // nothing of the goal's kind: where the run stopped and why
   std::uint64_t steps = 0;
+  // The run outgrew max_trace_steps: `trace` is empty and `steps` its length (and the same for
+  // the other kind's trace, `other_steps` long).
+  bool trace_cut = false, other_trace_cut = false;
+  std::uint64_t other_steps = 0;
+  // The largest trip chosen for each loop (not a cond) by the run, and by the other kind's trace.
+  std::map<semantics::LoopId, std::uint32_t> chosen, other_chosen;
 };
 
 DirectedResult directed_run(const semantics::Lockstep& both, const DirectedRequest& request);

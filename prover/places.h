@@ -3,7 +3,7 @@
 // (docs/prover.md "Points"): every loop's body as a list of statements, every loop's statement
 // index in its parent's (normalized) body, and every register operation, barrier and
 // instruction's loop, statement and place in its engine's stream. Consecutive blocks count as one
-// statement (semantics.md §1), so an engine's items of one straight-line region are totally
+// statement (docs/semantics.md §1), so an engine's items of one straight-line region are totally
 // ordered by `item`.
 #include <cstdint>
 #include <optional>

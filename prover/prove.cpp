@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unordered_map>
 
 #include "analysis/dependency_analysis.h"
 #include "checker/trace_view.h"
 #include "prover/detail/encoder.h"
 #include "prover/detail/smt.h"
 #include "prover/directed.h"
+#include "prover/overflow.h"
 #include "prover/places.h"
 #include "prover/shorten.h"
 
@@ -185,6 +187,7 @@ class ConsumerProof {
     for (const auto& st : w.trace)
       if (st.kind == semantics::StepKind::Choose && sp.loops[st.aux].kind == model::LoopKind::Loop)
         chosen[sp.loops[st.aux].name] = std::max(chosen[sp.loops[st.aux].name], st.arg);
+    if (!w.trace_built) chosen = w.chosen;
     std::string trips;
     for (const auto& [loop, t] : chosen) trips += (trips.empty() ? "" : ", ") + loop + " = " + std::to_string(t);
     std::string reason = w.kind;
@@ -192,13 +195,22 @@ class ConsumerProof {
     if (!at.empty()) reason += (w.mismatch.impl_blocked_at_barrier ? " after iteration " : " at iteration ") + at;
     reason += " (";
     if (!trips.empty()) reason += "largest trips chosen " + trips + "; ";
-    reason += w.found_by + ", " + std::to_string(w.trace.size()) + " steps)";
+    reason += w.found_by + ", " + std::to_string(w.steps) + " steps";
+    if (!w.trace_built)
+      reason += "; trace not built: longer than the witness limit of " + std::to_string(job_.o.max_witness_steps) +
+                " steps (--max-witness-steps)";
+    reason += ")";
     return Property{Answer::Refuted, reason, model, w};
   }
 
   Witness witness(const semantics::Mismatch& m, std::vector<semantics::Step> trace, const char* by,
-                  const std::vector<std::pair<semantics::LoopId, std::uint32_t>>& at = {}) const {
+                  const std::vector<std::pair<semantics::LoopId, std::uint32_t>>& at = {},
+                  std::optional<std::uint64_t> cut_steps = std::nullopt,
+                  const std::map<semantics::LoopId, std::uint32_t>& chosen = {}) const {
     Witness w;
+    w.steps = cut_steps ? *cut_steps : trace.size();
+    w.trace_built = !cut_steps;
+    for (const auto& [l, t] : chosen) w.chosen[job_.pair.spec_code().loops[l].name] = t;
     for (const auto& [l, it] : at) w.iteration.emplace_back(job_.pair.spec_code().loops[l].name, it);
     w.kind = m.impl_can && !m.spec_can ? "under-sync" : "over-sync";
     w.description = checker::describe_mismatch(job_.pair.spec_code(), job_.pair.impl_code(), m);
@@ -210,7 +222,7 @@ class ConsumerProof {
 
   // A shorter trace by search at the same trips, when they are small (docs/prover.md).
   void shorten(Witness& w, const std::map<semantics::LoopId, std::uint32_t>& trips) const {
-    if (w.trace.size() <= 30) return;
+    if (!w.trace_built || w.trace.size() <= 30) return;
     for (const auto& [l, t] : trips)
       if (t > 16) return;
     ShortenRequest sr;
@@ -242,6 +254,7 @@ class ConsumerProof {
     req.goal = goal;
     req.max_steps = job_.o.directed_max_steps;
     req.max_seconds = job_.o.directed_max_seconds;
+    req.max_trace_steps = job_.o.max_witness_steps;
     if (m) {
       for (const auto& [l, t] : m->trips) {
         const auto id = loop_id_.at(ix.loops[l].name);
@@ -260,7 +273,36 @@ class ConsumerProof {
         trips[l] = sp.loops[l].kind == model::LoopKind::Loop ? 2 : 0;
     }
     req.trips = trips;
+    if (const auto before = instances_before(req); before > req.max_steps) {
+      // The run issues c once in each of these iterations at least: it could not reach the
+      // instance within its limit, so it is not started (a trip of 2^31 would run for minutes).
+      DirectedResult skipped;
+      skipped.why_not = "the model's instance of the consumer comes after " + std::to_string(before) +
+                        " others, more than the directed run's limit of " + std::to_string(req.max_steps) + " steps";
+      return skipped;
+    }
     return directed_run(job_.pair.lockstep(), req);
+  }
+
+  // How many instances of the consumer come before the request's (its iteration vector in the
+  // constant trips, outermost first), at least; 0 when the instance does not name every loop
+  // around the consumer or a trip is not known.
+  std::uint64_t instances_before(const DirectedRequest& req) const {
+    const auto& sp = job_.pair.spec_code();
+    std::size_t around = 0;
+    for (auto l = sp.instrs[cid_].parent; l != model::kTop; l = sp.loops[l].parent) ++around;
+    if (req.instance.size() != around) return 0;
+    std::uint64_t before = 0;
+    constexpr std::uint64_t kHuge = std::uint64_t{1} << 62;
+    for (const auto& [l, it] : req.instance) {
+      const auto t = req.trips.find(l);
+      if (t == req.trips.end() || it == 0) return 0;
+      std::uint64_t trip = t->second;
+      if (sp.loops[l].kind == model::LoopKind::CondThen) trip = t->second == 0 ? 1 : 0;
+      else if (sp.loops[l].kind == model::LoopKind::CondElse) trip = t->second == 1 ? 1 : 0;
+      before = before > kHuge / std::max<std::uint64_t>(trip, 1) ? kHuge : before * trip + (it - 1);
+    }
+    return before;
   }
 
   semantics::InstrId lagging_producer(std::size_t dep) const {
@@ -272,13 +314,16 @@ class ConsumerProof {
   std::optional<Witness> take(const DirectedResult& dr, Goal goal,
                               const std::map<semantics::LoopId, std::uint32_t>& trips) {
     if (dr.other) {
-      auto w = witness(*dr.other, dr.other_trace, "directed run", dr.other_at);
+      auto w =
+          witness(*dr.other, dr.other_trace, "directed run", dr.other_at,
+                  dr.other_trace_cut ? std::optional<std::uint64_t>(dr.other_steps) : std::nullopt, dr.other_chosen);
       shorten(w, trips);
       auto& slot = dr.other->impl_can && !dr.other->spec_can ? under_ : over_;
       if (!slot) slot = std::move(w);
     }
     if (!dr.found) return std::nullopt;
-    auto w = witness(*dr.found, dr.trace, "directed run", dr.at);
+    auto w = witness(*dr.found, dr.trace, "directed run", dr.at,
+                     dr.trace_cut ? std::optional<std::uint64_t>(dr.steps) : std::nullopt, dr.chosen);
     shorten(w, trips);
     auto& slot = goal == Goal::UnderSync ? under_ : over_;
     if (!slot) slot = w;
@@ -367,14 +412,18 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   Job job{spec, impl, spec_ix, places, *result.pair, analysis, options};
   const auto held = first_after_barrier(result.pair->impl_code());
   const auto& sp = result.pair->spec_code();
+  // Each consumer's dependencies and spec instruction by name, found once (not a scan per
+  // consumer: linear in a long block, docs/allocator.md "Complexity").
+  std::unordered_map<std::string, std::vector<const analysis::DependencyInfo*>> deps_of;
+  for (const auto& d : analysis.deps) deps_of[spec_ix.instrs[d.consumer].name].push_back(&d);
+  std::unordered_map<std::string, semantics::InstrId> spec_instr;
+  for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) spec_instr[sp.instrs[i].name] = i;
   for (model::InstrId c = 0; c < ix.instrs.size(); ++c) {
     const auto& name = ix.instrs[c].name;
     std::vector<const analysis::DependencyInfo*> deps;
-    for (const auto& d : analysis.deps)
-      if (spec_ix.instrs[d.consumer].name == name) deps.push_back(&d);
+    if (const auto it = deps_of.find(name); it != deps_of.end()) deps = it->second;
     bool holdable = false;
-    for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i)
-      if (sp.instrs[i].name == name) holdable = held[i] != 0;
+    if (const auto it = spec_instr.find(name); it != spec_instr.end()) holdable = held[it->second] != 0;
     if (deps.empty() && places.instr(c).waits.empty() && !holdable) continue;
     const auto t = Clock::now();
     ConsumerResult r;
@@ -391,10 +440,16 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     r.seconds = since(t);
     result.consumers.push_back(std::move(r));
   }
+  result.widths = options.widths;
+  if (options.overflow) result.overflows = prove_overflow(spec_ix, places, *result.pair, analysis, options);
   bool refuted = false, unknown = false;
   for (const auto& r : result.consumers) {
     refuted = refuted || r.answer == Answer::Refuted;
     unknown = unknown || r.answer == Answer::Unknown;
+  }
+  for (const auto& o : result.overflows) {
+    refuted = refuted || o.answer == Answer::Refuted;
+    unknown = unknown || o.answer == Answer::Unknown;
   }
   result.verdict = refuted ? Answer::Refuted : (unknown ? Answer::Unknown : Answer::Proved);
   result.seconds = since(start);

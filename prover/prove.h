@@ -17,6 +17,7 @@
 #include "checker/program_pair.h"
 #include "model/index.h"
 #include "model/program.h"
+#include "model/value_width.h"
 #include "semantics/lockstep.h"
 
 namespace syncbisim::prover {
@@ -39,7 +40,12 @@ struct Witness {
   std::string kind;                    // "under-sync" or "over-sync"
   std::string description;             // both sides' numbers at the last state
   std::vector<semantics::Step> trace;  // visible steps from the initial state
-  semantics::Mismatch mismatch;        // at the last state
+  // The witness's length. A run longer than ProveOptions::max_witness_steps is a refutation all
+  // the same (every step of it was taken), but its trace is not built: `trace` is empty.
+  std::uint64_t steps = 0;
+  bool trace_built = true;
+  std::map<std::string, std::uint32_t> chosen;  // without a trace: the largest trip chosen per loop
+  semantics::Mismatch mismatch;                 // at the last state
   // The consumer engine's iteration of the loops around the consumer there (when the impl holds
   // it at a barrier, the iteration before the loop control that leads to the consumer).
   std::vector<std::pair<std::string, std::uint32_t>> iteration;  // outermost loop first
@@ -61,11 +67,36 @@ struct ConsumerResult {
   double seconds = 0;
 };
 
+// One overflow question (docs/prover.md "Overflow"): can a register of an engine, or a
+// semaphore, hold a value past what its hardware width holds, for some trip count and history?
+struct OverflowResult {
+  std::string kind;                     // "register" or "semaphore"
+  std::string name;                     // the register or semaphore
+  std::string engine;                   // the register's engine; for a semaphore, the signalling engine named in `at`
+  std::string at;                       // refuted or unknown: the write ("r := r + 1") or the signalling instruction
+  std::uint64_t max = 0;                // the largest value the width holds
+  Answer answer = Answer::Proved;       // refuted: a value past max; proved: never; unknown: see reason
+  std::string reason;                   // unknown: why not decided; refuted: a one-line summary
+  std::string value;                    // refuted: the value there (decimal; may exceed 64 bits)
+  std::optional<Counterexample> model;  // refuted: the trips and the iteration that reach it
+  // Refuted: a run of the pair to the overflow (the value past max in its last state), when it is
+  // at most ProveOptions::overflow_trace_max_steps long; otherwise empty, and `no_trace` says why.
+  std::vector<semantics::Step> trace;
+  bool traced = false;
+  std::string no_trace;
+  std::string found_by;  // "trip bounds" (proved without Z3), "z3"
+  double seconds = 0;
+};
+
 struct ProveResult {
   Answer verdict = Answer::Proved;
   // Instructions with a dependency or a wait, and those the impl may hold at a barrier while
   // the spec could issue them (docs/prover.md "Consumers"), in tree order.
   std::vector<ConsumerResult> consumers;
+  // Registers and semaphores past their widths (ProveOptions::widths), one per register of an
+  // engine and per semaphore, in name order; empty with ProveOptions::overflow off.
+  std::vector<OverflowResult> overflows;
+  model::ValueWidths widths;
   double seconds = 0;
   // The pair the witnesses run on (to render or replay them).
   std::shared_ptr<const checker::ProgramPair> pair;
@@ -76,9 +107,18 @@ struct ProveOptions {
   bool replay = true;                           // without it a satisfiable violation is `unknown`
   std::uint64_t directed_max_steps = 50000000;  // per directed run
   double directed_max_seconds = 30;
+  // The longest witness whose trace is kept (12 bytes a step: 12 MB; rendering, replaying and
+  // writing it stay in seconds). docs/prover.md "Refutations".
+  std::uint64_t max_witness_steps = 1000000;
   // The explorer tries to shorten a witness when the trips are small (docs/prover.md).
   std::uint64_t shorten_max_states = 200000;
   double shorten_max_seconds = 5;
+  // The overflow questions (docs/prover.md "Overflow"), at these widths.
+  bool overflow = true;
+  model::ValueWidths widths;
+  // An overflow's trace is built only up to this many steps (a counter passing 2^31 would need
+  // billions); past it the finding names the trips and says that no trace was built.
+  std::uint64_t overflow_trace_max_steps = 1000000;
 };
 
 // Both programs validated and corresponding (cli::load_pair, analysis::check_correspondence).

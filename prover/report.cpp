@@ -71,9 +71,10 @@ nlohmann::json property_json(const ProveResult& r, const Property& p) {
                     {"description", w.description},
                     {"at_barrier", w.mismatch.impl_blocked_at_barrier},
                     {"found_by", w.found_by},
-                    {"steps", n},
+                    {"steps", w.steps},
                     {"trace", steps}};
     if (n > kJsonSteps) j["witness"]["trace_omitted"] = n - kJsonSteps;
+    if (!w.trace_built) j["witness"]["trace_built"] = false;
   }
   return j;
 }
@@ -94,6 +95,9 @@ std::string witness_text(const ProveResult& r, const Witness& w, const std::stri
   const auto& both = r.pair->lockstep();
   const auto& ip = r.pair->impl_code();
   std::string out = indent_lines(w.description, indent);
+  if (!w.trace_built)  // too long to keep (ProveOptions::max_witness_steps): nothing to replay
+    return out + indent + "trace, " + std::to_string(w.steps) + " steps (" + w.found_by +
+           "): not built, longer than the witness limit (--max-witness-steps)\n";
   // Head and tail of the events (internal ones included), streamed: a deep witness has millions.
   std::vector<semantics::RunEvent> head;
   std::deque<semantics::RunEvent> tail;
@@ -129,6 +133,25 @@ std::string witness_text(const ProveResult& r, const Witness& w, const std::stri
   return out;
 }
 
+std::string overflow_line(const OverflowResult& o) {
+  std::string out = o.answer == Answer::Refuted ? std::string("overflow") : to_string(o.answer);
+  out += ": " + o.kind + " " + o.name;
+  if (o.kind == "register") out += " (" + o.engine + ")";
+  if (!o.reason.empty()) out += ": " + o.reason;
+  if (o.answer == Answer::Refuted)
+    out += o.traced ? "; trace of " + std::to_string(o.trace.size()) + " steps (directed run)"
+                    : "; no trace: " + o.no_trace;
+  return out;
+}
+
+std::string overflow_trace_text(const ProveResult& r, const OverflowResult& o, const std::string& indent) {
+  Witness w;
+  w.description = o.kind + " " + o.name + " is past " + std::to_string(o.max) + " at the last state";
+  w.trace = o.trace;
+  w.found_by = "directed run";
+  return witness_text(r, w, indent);
+}
+
 std::string render_text(const ProveResult& r) {
   std::string out = std::string(to_string(r.verdict)) + "\n";
   for (const auto& c : r.consumers) {
@@ -136,6 +159,20 @@ std::string render_text(const ProveResult& r) {
     for (const auto* p : {&c.safe, &c.exact})
       if (p->witness) out += witness_text(r, *p->witness, "  ");
   }
+  // The overflow questions: those not proved one by one, the proved ones counted.
+  std::size_t proved = 0;
+  for (const auto& o : r.overflows) {
+    if (o.answer == Answer::Proved) {
+      ++proved;
+      continue;
+    }
+    out += overflow_line(o) + "\n";
+    if (o.traced) out += overflow_trace_text(r, o, "  ");
+  }
+  if (!r.overflows.empty())
+    out += "no overflow: " + std::to_string(proved) + " of " + std::to_string(r.overflows.size()) +
+           " registers and semaphores never pass " + std::to_string(r.widths.register_bits) +
+           "-bit registers, signed " + std::to_string(r.widths.semaphore_bits) + "-bit semaphores\n";
   return out;
 }
 
@@ -149,6 +186,32 @@ nlohmann::json render_json(const ProveResult& r) {
                   {"seconds", c.seconds},
                   {"safe", property_json(r, c.safe)},
                   {"exact", property_json(r, c.exact)}});
+  out["widths"] = {{"register_bits", r.widths.register_bits}, {"semaphore_bits", r.widths.semaphore_bits}};
+  auto& os = out["overflows"] = nlohmann::json::array();
+  for (const auto& o : r.overflows) {
+    nlohmann::json j{{"kind", o.kind},         {"name", o.name},      {"max", o.max}, {"answer", to_string(o.answer)},
+                     {"found_by", o.found_by}, {"seconds", o.seconds}};
+    if (!o.engine.empty()) j["engine"] = o.engine;
+    if (!o.reason.empty()) j["reason"] = o.reason;
+    if (o.answer == Answer::Refuted) {
+      j["at"] = o.at;
+      j["value"] = o.value;
+      if (o.model) j["counterexample"] = {{"trips", o.model->trips}, {"iteration", o.model->iteration}};
+      if (o.traced) {
+        auto steps = nlohmann::json::array();
+        const auto n = o.trace.size();
+        for (std::size_t k = 0; k < n; ++k) {
+          if (n > kJsonSteps && k == kJsonSteps / 2) k = n - kJsonSteps / 2;
+          steps.push_back(checker::step_to_json(r.pair->impl_code(), o.trace[k]));
+        }
+        j["trace"] = {{"steps", n}, {"events", steps}};
+        if (n > kJsonSteps) j["trace"]["trace_omitted"] = n - kJsonSteps;
+      } else {
+        j["no_trace"] = o.no_trace;
+      }
+    }
+    os.push_back(j);
+  }
   return out;
 }
 
@@ -167,7 +230,8 @@ std::string traces_json(const ProveResult& r) {
                           {"property", name},
                           {"kind", p->witness->kind},
                           {"description", p->witness->description},
-                          {"steps", p->witness->trace.size()}};
+                          {"steps", p->witness->steps}};
+      if (!p->witness->trace_built) head["trace_built"] = false;
       auto text = head.dump();
       text.pop_back();  // the closing brace: the trace follows
       out << (first_witness ? "\n    " : ",\n    ") << text << ", \"trace\": [";

@@ -14,6 +14,8 @@ namespace syncbisim::prover {
 std::string render_text(const ProveResult& r);
 // A consumer's line without the verdict ("C (E1): safe proved; exact unknown: ...").
 std::string consumer_line(const ConsumerResult& c);
+// An overflow question's line ("overflow: semaphore s: ..."; "unknown: register r (E1): ...").
+std::string overflow_line(const OverflowResult& o);
 // A witness: its description and trace head and tail, indented by `indent`.
 std::string witness_text(const ProveResult& r, const Witness& w, const std::string& indent);
 nlohmann::json render_json(const ProveResult& r);

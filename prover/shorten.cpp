@@ -99,9 +99,9 @@ std::optional<ShortTrace> shorter_trace(const model::Program& spec_in, const mod
     bool ok = true;
     for (const auto& st : v.trace) {
       choose_all();
-      std::vector<Step> enabled;
+      semantics::Steps enabled;
       both.visible(s, enabled);
-      if (std::find(enabled.begin(), enabled.end(), st) == enabled.end()) {
+      if (!enabled.contains(st)) {
         ok = false;
         break;
       }

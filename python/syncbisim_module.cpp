@@ -388,7 +388,8 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "check",
       [](const ProgramLike& spec, const ProgramLike& impl, std::uint64_t max_states, double max_seconds,
-         std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction) {
+         std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction,
+         unsigned register_bits, unsigned semaphore_bits) {
         const auto s = program_of(spec), i = program_of(impl);
         CheckOptions o;
         o.max_states = max_states;
@@ -398,13 +399,16 @@ PYBIND11_MODULE(syncbisim, m) {
         o.seed = seed;
         o.depth = depth;
         o.reduction = reduction;
+        o.register_bits = register_bits;
+        o.semaphore_bits = semaphore_bits;
         py::gil_scoped_release release;
         return check(s, i, o);
       },
       py::arg("spec"), py::arg("impl"), py::arg("max_states") = 0, py::arg("max_seconds") = 0.0,
       py::arg("max_trip") = 0, py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000,
-      py::arg("reduction") = true,
-      "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock or inconclusive.");
+      py::arg("reduction") = true, py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32,
+      "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock, inconclusive or "
+      "overflow (a value past --register-bits / --semaphore-bits).");
 
   m.def(
       "prove",

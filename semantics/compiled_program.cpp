@@ -5,17 +5,25 @@
 
 namespace syncbisim::semantics {
 
-std::uint64_t CompiledExpr::run(const std::uint64_t* regs, std::uint64_t* val) const {
+EvalStatus CompiledExpr::run(const std::uint64_t* regs, std::uint64_t max, std::uint64_t* val,
+                             std::uint64_t& out) const {
   const std::size_t n = nodes.size();
   for (std::size_t i = 0; i < n; ++i) {
     const auto& node = nodes[i];
     switch (node.op) {
       case model::ExprOp::Const: val[i] = node.value; break;
       case model::ExprOp::Reg: val[i] = regs[node.reg]; break;
-      default: val[i] = model::apply_op(node.op, val[node.lhs], val[node.rhs]);
+      default:
+        if (!model::apply_op(node.op, val[node.lhs], val[node.rhs], val[i])) [[unlikely]]
+          return EvalStatus::PastU64;
+    }
+    if (val[i] > max) [[unlikely]] {
+      out = val[i];
+      return EvalStatus::PastWidth;
     }
   }
-  return n == 0 ? 0 : val[n - 1];
+  out = n == 0 ? 0 : val[n - 1];
+  return EvalStatus::Ok;
 }
 
 void CompiledExpr::find_shape() {
@@ -39,10 +47,15 @@ void CompiledExpr::find_shape() {
   }
 }
 
-std::uint64_t CompiledExpr::eval(const std::uint64_t* regs) const {
+EvalStatus CompiledExpr::eval(const std::uint64_t* regs, std::uint64_t max, std::uint64_t& out) const {
   switch (shape_) {
-    case Shape::Const: return constant_;
-    case Shape::RegPlusConst: return regs[reg_] + constant_;
+    case Shape::Const: out = constant_; return constant_ > max ? EvalStatus::PastWidth : EvalStatus::Ok;
+    case Shape::RegPlusConst:
+      // The register fits (else the execution had ended), and the sum is at least the constant:
+      // one test of the sum covers both values.
+      if (__builtin_add_overflow(regs[reg_], constant_, &out)) [[unlikely]]
+        return EvalStatus::PastU64;
+      return out > max ? EvalStatus::PastWidth : EvalStatus::Ok;
     case Shape::Nodes: break;
   }
   // Expressions are tiny (the paper's wait values use at most five operators): a buffer on the
@@ -50,10 +63,10 @@ std::uint64_t CompiledExpr::eval(const std::uint64_t* regs) const {
   constexpr std::size_t kInline = 32;
   if (nodes.size() <= kInline) {
     std::uint64_t val[kInline];
-    return run(regs, val);
+    return run(regs, max, val, out);
   }
   std::vector<std::uint64_t> big(nodes.size());
-  return run(regs, big.data());
+  return run(regs, max, big.data(), out);
 }
 
 namespace {

@@ -29,6 +29,11 @@ struct Op {
   std::uint32_t b = 0;  // LoopHead: pc after the loop; LoopBack: pc of the head
 };
 
+// How an evaluation ended (docs/semantics.md "Widths"): every value it computes (each constant,
+// each operator's result, the result) fits the width; or one does not, and is `out`; or one
+// passes 2^64 - 1, what the tool represents (no `out` then).
+enum class EvalStatus : std::uint8_t { Ok, PastWidth, PastU64 };
+
 // Expression with registers resolved to ids, evaluated on one engine's register file.
 struct CompiledExpr {
   struct Node {
@@ -38,7 +43,15 @@ struct CompiledExpr {
     std::uint32_t lhs, rhs;
   };
   std::vector<Node> nodes;
-  std::uint64_t eval(const std::uint64_t* regs) const;  // the engine's register file, by RegId
+  // The value on the engine's register file (by RegId) into `out`, every value computed on the
+  // way held to `max` (the register width's largest value: the engine's ALU computes in
+  // registers): PastWidth with the first value past it in `out`; PastU64 when an operator's
+  // value passes 2^64 - 1 (model::apply_op: checked, never wrapped).
+  EvalStatus eval(const std::uint64_t* regs, std::uint64_t max, std::uint64_t& out) const;
+  // The same at no width but the tool's own: false past 2^64 - 1.
+  bool eval(const std::uint64_t* regs, std::uint64_t& out) const {
+    return eval(regs, UINT64_MAX, out) == EvalStatus::Ok;
+  }
   // Recognizes the shapes most register operations have (a constant, `r + c`: the counters
   // of paper §5.4), which eval() then computes without walking the nodes. Call after the
   // nodes are complete; without it every expression is walked.
@@ -46,7 +59,8 @@ struct CompiledExpr {
 
  private:
   enum class Shape : std::uint8_t { Nodes, Const, RegPlusConst };
-  std::uint64_t run(const std::uint64_t* regs, std::uint64_t* val) const;  // val: a slot per node
+  EvalStatus run(const std::uint64_t* regs, std::uint64_t max, std::uint64_t* val,
+                 std::uint64_t& out) const;  // val: a slot per node
   Shape shape_ = Shape::Nodes;
   RegId reg_ = 0;
   std::uint64_t constant_ = 0;

@@ -77,7 +77,7 @@ bool Control::deterministic_loop_step(const ControlState& s, EngineId e, Step& o
   return true;
 }
 
-void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const {
+void Control::loop_steps(const ControlState& s, EngineId e, Steps& out) const {
   const Op& op = next_op(s, e);
   if (op.kind == OpKind::LoopBack) {
     out.push_back(Step{StepKind::BackEdge, e, op.a, 0});
@@ -94,13 +94,25 @@ void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& o
     out.push_back(Step{t > 0 ? StepKind::LoopEntry : StepKind::LoopExit, e, l, 0});
     return;
   }
-  // Unknown only for a range (known_trip answers the rest): one choice per value.
+  // Unknown only for a range (known_trip answers the rest): one choice per value, held as one run
+  // (a range may have 2^32 values).
   const auto& range = std::get<model::RangeTrip>(p_->loops[l].rule[e]);
-  for (std::uint64_t v = range.min; v <= range.max; ++v)
-    out.push_back(Step{StepKind::Choose, e, static_cast<std::uint32_t>(v), l});
+  out.push_choices(e, l, range.min, range.max);
+}
+
+void Control::loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const {
+  Steps steps;
+  loop_steps(s, e, steps);
+  steps.expand_into(out);
 }
 
 void Control::enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool with_loop_steps) const {
+  Steps steps;
+  enabled(s, e, steps, with_loop_steps);
+  steps.expand_into(out);
+}
+
+void Control::enabled(const ControlState& s, EngineId e, Steps& out, bool with_loop_steps) const {
   const auto& ec = s.engines[e];
   if (!opt_.fuse_commit)
     for (std::uint32_t i = 0; i < ec.inflight.size(); ++i)

@@ -4,8 +4,10 @@
 // own issue condition and their own effect of a retirement.
 #include <vector>
 
+#include "model/value_width.h"
 #include "semantics/control_state.h"
 #include "semantics/step.h"
+#include "semantics/steps.h"
 
 namespace syncbisim::semantics {
 
@@ -13,6 +15,9 @@ struct Options {
   // Retire = commit-and-retire of the head (docs/semantics.md §3: datapath state is opaque, so this
   // leaves the reachable synchronization outcomes unchanged; docs/semantics.md).
   bool fuse_commit = true;
+  // The impl's register and semaphore widths: a value past them is an overflow, which ends the
+  // execution (docs/semantics.md "Widths"). The spec has neither and ignores them.
+  model::ValueWidths widths = {};
 };
 
 class Control {
@@ -33,13 +38,17 @@ class Control {
 
   // Control steps enabled for engine e: commits (without fusion) and the retirement of a
   // committed head, and, if `loop_steps`, the loop step or the choices at a loop head or back edge.
+  // A range trip's choices go into `out` as one run (semantics/steps.h).
+  void enabled(const ControlState& s, EngineId e, Steps& out, bool loop_steps = true) const;
+  // The same, every choice its own step: only where ranges are known to be small (tests).
   void enabled(const ControlState& s, EngineId e, std::vector<Step>& out, bool loop_steps = true) const;
   // The loop step at a loop head or back edge when it needs no choice, into `out`; false if
   // there is none. (A bool and an out-parameter rather than std::optional<Step>,
   // which GCC returns through memory: this is on the checker's hot path.)
   bool deterministic_loop_step(const ControlState& s, EngineId e, Step& out) const;
   // Loop-head/back-edge step alone (no commit/retire), if the next op is one.
-  void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;
+  void loop_steps(const ControlState& s, EngineId e, Steps& out) const;
+  void loop_steps(const ControlState& s, EngineId e, std::vector<Step>& out) const;  // ranges expanded
 
   // Applies a control step. Returns the loop whose new iteration the step started, or kNoLoop,
   // so the caller can record the entry (the spec's H, docs/semantics.md §2). (A sentinel rather than

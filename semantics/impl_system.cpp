@@ -9,10 +9,57 @@ std::uint64_t ImplState::hash() const {
     for (auto v : r) h.add(v);
   for (auto v : sems) h.add(v);
   for (auto a : arrived) h.add(a);
+  for (auto o : overflow) h.add(o);
   return h.h;
 }
 
-ImplSystem::ImplSystem(const CompiledProgram& p, Options o) : control_(p, o) {}
+const char* to_string(OverflowKind k) {
+  switch (k) {
+    case OverflowKind::None: return "none";
+    case OverflowKind::Register: return "register";
+    case OverflowKind::PastU64: return "past-u64";
+    case OverflowKind::Semaphore: return "semaphore";
+  }
+  return "?";
+}
+
+ImplSystem::ImplSystem(const CompiledProgram& p, Options o)
+    : control_(p, o),
+      widths_(o.widths),
+      register_max_(o.widths.register_max()),
+      semaphore_max_(o.widths.semaphore_max()) {}
+
+std::vector<Overflow> ImplSystem::overflows(const ImplState& s) const {
+  const auto& p = program();
+  std::vector<Overflow> out;
+  for (EngineId e = 0; e < s.overflow.size(); ++e) {
+    const auto kind = static_cast<OverflowKind>(s.overflow[e]);
+    if (kind == OverflowKind::None) continue;
+    Overflow o;
+    o.engine = e;
+    o.kind = kind;
+    if (kind == OverflowKind::Semaphore) {
+      // The signal of the retirement that overflowed: the one semaphore past the width (a state
+      // with an overflow has no step, so no other signal came after it).
+      for (SemId m = 0; m < s.sems.size(); ++m)
+        if (s.sems[m] > semaphore_max_) {
+          o.sem = m;
+          o.value = s.sems[m];
+        }
+      o.max = semaphore_max_;
+      o.bits = widths_.semaphore_bits;
+    } else {
+      o.regop = control_.next_op(s.control, e).a;  // the engine stands before the operation
+      if (kind == OverflowKind::Register) {
+        o.value = s.regs[e][p.regops[o.regop].dst];
+        o.max = register_max_;
+        o.bits = widths_.register_bits;
+      }
+    }
+    out.push_back(o);
+  }
+  return out;
+}
 
 ImplState ImplSystem::initial() const {
   const auto& p = program();
@@ -21,6 +68,7 @@ ImplState ImplSystem::initial() const {
   s.regs.assign(p.engine_count(), SmallVec<std::uint64_t, 16>(p.registers.size(), 0));
   s.sems.assign(p.semaphores.size(), 0);
   s.arrived.assign(p.engine_count(), 0);
+  s.overflow.assign(p.engine_count(), 0);
   return s;
 }
 
@@ -48,6 +96,19 @@ bool ImplSystem::barrier_ready(const ImplState& s) const {
 }
 
 void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out) const {
+  Steps steps;
+  enabled(s, e, steps);
+  steps.expand_into(out);
+}
+
+void ImplSystem::enabled(const ImplState& s, std::vector<Step>& out) const {
+  Steps steps;
+  enabled(s, steps);
+  steps.expand_into(out);
+}
+
+void ImplSystem::enabled(const ImplState& s, EngineId e, Steps& out) const {
+  if (s.overflow[e]) return;  // the execution ended (overflowed())
   const Op& op = control_.next_op(s.control, e);
   if (op.kind == OpKind::Instr && can_issue(s, e)) out.push_back(Step{StepKind::Issue, e, op.a, 0});
   if (op.kind == OpKind::RegOp) out.push_back(Step{StepKind::RegOp, e, op.a, 0});
@@ -57,7 +118,8 @@ void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out)
   control_.enabled(s.control, e, out);
 }
 
-void ImplSystem::enabled(const ImplState& s, std::vector<Step>& out) const {
+void ImplSystem::enabled(const ImplState& s, Steps& out) const {
+  if (overflowed(s)) return;
   for (EngineId e = 0; e < program().engine_count(); ++e) enabled(s, e, out);
   if (barrier_ready(s)) out.push_back(Step{StepKind::BarrierRelease, 0, 0, 0});
 }
@@ -70,13 +132,37 @@ void ImplSystem::apply(ImplState& s, const Step& st) const {
     case StepKind::Retire: {
       const auto& in = p.instrs[st.arg];
       control_.apply(s.control, st);
-      if (in.has_signal) s.sems[in.signal_sem] += in.signal_add;
+      if (in.has_signal) {
+        // Checked against the width (docs/semantics.md "Widths"); the sum cannot pass 2^64 - 1
+        // (a semaphore holds at most 2^63 - 1 before and a signal adds less than 2^32), but it
+        // is checked all the same: nothing wraps.
+        auto& sem = s.sems[in.signal_sem];
+        std::uint64_t v = 0;
+        const bool wrapped = __builtin_add_overflow(sem, std::uint64_t{in.signal_add}, &v);
+        sem = wrapped ? UINT64_MAX : v;
+        if (wrapped || v > semaphore_max_) [[unlikely]]
+          s.overflow[st.engine] = static_cast<std::uint8_t>(OverflowKind::Semaphore);
+      }
       return;
     }
     case StepKind::RegOp: {
+      // Checked evaluation, then the width (docs/semantics.md "Widths"): an engine that
+      // overflows stays before the operation, and the state ends the execution.
       const auto& op = p.regops[st.arg];
-      s.regs[st.engine][op.dst] = op.expr.eval(s.regs[st.engine].data());
-      ++ec.pc;
+      auto& regs = s.regs[st.engine];
+      std::uint64_t v = 0;
+      const auto status = op.expr.eval(regs.data(), register_max_, v);
+      if (status == EvalStatus::Ok) [[likely]] {
+        regs[op.dst] = v;
+        ++ec.pc;
+        return;
+      }
+      if (status == EvalStatus::PastWidth) {
+        regs[op.dst] = v;  // the first value past the width, for the report
+        s.overflow[st.engine] = static_cast<std::uint8_t>(OverflowKind::Register);
+      } else {
+        s.overflow[st.engine] = static_cast<std::uint8_t>(OverflowKind::PastU64);
+      }
       return;
     }
     case StepKind::BarrierArrive: s.arrived[st.engine] = 1; return;

@@ -15,6 +15,8 @@ LockstepState Lockstep::initial(const InternalObserver& observe) const {
 }
 
 bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const {
+  if (s.impl.overflow[e]) [[unlikely]]
+    return false;  // the execution ended (ImplSystem::overflowed)
   bool moved = false;
   for (;;) {
     const Op& iop = impl_->control().next_op(s.impl.control, e);
@@ -23,6 +25,8 @@ bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserve
       impl_->apply(s.impl, st);
       if (observe) observe(st, s);
       moved = true;
+      if (s.impl.overflow[e]) [[unlikely]]
+        return true;  // it stays before the operation
       continue;
     }
     if (iop.kind == OpKind::Barrier) {
@@ -82,7 +86,10 @@ bool Lockstep::impl_can_issue(const LockstepState& s, EngineId e) const {
   return impl_->can_issue(s.impl, e);
 }
 
-void Lockstep::visible(const LockstepState& s, std::vector<Step>& out, std::vector<Mismatch>* found) const {
+void Lockstep::visible(const LockstepState& s, Steps& out, std::vector<Mismatch>* found) const {
+  // An overflow ends the execution: no step, nothing to compare (docs/semantics.md "Widths").
+  if (impl_->overflowed(s.impl)) [[unlikely]]
+    return;
   const auto engines = spec_->program().engine_count();
   for (EngineId e = 0; e < engines; ++e) {
     const Op& sop = spec_->control().next_op(s.spec.control, e);
@@ -95,11 +102,9 @@ void Lockstep::visible(const LockstepState& s, std::vector<Step>& out, std::vect
     const Op& iop = impl_->control().next_op(s.impl.control, e);
     if (sop.kind == OpKind::LoopHead && iop.kind == OpKind::LoopHead) {
       // Settled: what is left at a shared loop head is a choice.
-      const auto before = out.size();
+      const auto before = out.runs().size();
       spec_->control().loop_steps(s.spec.control, e, out);
-      out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(),
-                               [](const Step& st) { return st.kind != StepKind::Choose; }),
-                out.end());
+      out.erase_if_from(before, [](const Step& st) { return st.kind != StepKind::Choose; });
     }
   }
 }
@@ -136,7 +141,11 @@ std::optional<Mismatch> Lockstep::ahead_of_barrier(const LockstepState& s, Engin
   // next iteration, the code after the loop). Walk the spec's control steps of e alone, every
   // choice included, to the instructions it could issue next.
   std::vector<SpecState> todo{s.spec};
-  std::vector<Step> steps;
+  Steps steps;
+  // No state is walked twice unless reached twice, so once more states were pushed than the
+  // limit lets be walked, the limit will be reached: a fan-out (a range of 2^32 trips) is pushed
+  // only that far, never whole.
+  std::size_t pushed = 1;
   for (std::size_t walked = 0; !todo.empty(); ++walked) {
     if (walked == kAheadStates) {  // a limit: say so, never read it as "the spec cannot issue"
       Mismatch m;
@@ -160,10 +169,12 @@ std::optional<Mismatch> Lockstep::ahead_of_barrier(const LockstepState& s, Engin
     }
     steps.clear();
     spec_->control().loop_steps(cur.control, e, steps);
-    for (const auto& st : steps) {
+    for (const Step st : steps) {
+      if (pushed > kAheadStates) break;
       SpecState next = cur;
       spec_->apply(next, st);
       todo.push_back(std::move(next));
+      ++pushed;
     }
   }
   return std::nullopt;
@@ -190,6 +201,7 @@ void Lockstep::mismatch_at(const LockstepState& s, EngineId e, const Op& sop, bo
 
 std::vector<Mismatch> Lockstep::mismatches(const LockstepState& s) const {
   std::vector<Mismatch> out;
+  if (impl_->overflowed(s.impl)) return out;
   const auto engines = spec_->program().engine_count();
   for (EngineId e = 0; e < engines; ++e) {
     const Op& sop = spec_->control().next_op(s.spec.control, e);

@@ -54,11 +54,19 @@ class Lockstep {
   // Is no internal step left (what settle() establishes)?
   bool settled(const LockstepState& s) const;
   // Steps the two sides take together: issue (only where both may), retire, choices, and
-  // commits when they are not fused.
-  void visible(const LockstepState& s, std::vector<Step>& out) const { visible(s, out, nullptr); }
+  // commits when they are not fused. A range trip's choices are one run (semantics/steps.h):
+  // searches iterate them, never hold them all.
+  void visible(const LockstepState& s, Steps& out) const { visible(s, out, nullptr); }
   // visible() and, appended to `found`, mismatches(): both rest on each engine's two issue
   // verdicts, which this computes once (the explorer needs both at every state).
-  void visible(const LockstepState& s, std::vector<Step>& out, std::vector<Mismatch>* found) const;
+  void visible(const LockstepState& s, Steps& out, std::vector<Mismatch>* found) const;
+  // The same with every choice its own step: only where ranges are known to be small (tests).
+  void visible(const LockstepState& s, std::vector<Step>& out) const { visible(s, out, nullptr); }
+  void visible(const LockstepState& s, std::vector<Step>& out, std::vector<Mismatch>* found) const {
+    Steps steps;
+    visible(s, steps, found);
+    steps.expand_into(out);
+  }
   // Applies a visible step to both sides, then settles.
   void apply(LockstepState& s, const Step& st, const InternalObserver& observe = {}) const;
   // apply(), and which engines' own parts of the state changed (all of them after a barrier

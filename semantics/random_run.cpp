@@ -10,14 +10,16 @@ const char* to_string(RunOutcome o) {
     case RunOutcome::Deadlock: return "deadlock";
     case RunOutcome::Mismatch: return "mismatch";
     case RunOutcome::StepLimit: return "step-limit";
+    case RunOutcome::Overflow: return "overflow";
   }
   return "?";
 }
 
 namespace {
 
-std::size_t pick(std::mt19937_64& rng, std::size_t n) {
-  return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+// One of n steps (n may pass 2^32: a range trip's choices, never held one by one).
+std::uint64_t pick(std::mt19937_64& rng, std::uint64_t n) {
+  return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng);
 }
 
 std::string wait_detail(const CompiledProgram& p, const std::vector<WaitCheck>& waits) {
@@ -61,7 +63,7 @@ RunResult run_spec(const SpecSystem& spec, std::uint64_t seed, std::size_t max_s
   std::mt19937_64 rng(seed);
   RunResult r;
   SpecState s = spec.initial();
-  std::vector<Step> steps;
+  Steps steps;
   for (std::size_t n = 0;; ++n) {
     steps.clear();
     spec.enabled(s, steps);
@@ -92,7 +94,11 @@ class LockstepRecorder {
       if (st.kind == StepKind::LoopEntry) ev.detail = iteration_detail(prog, now.impl.control, st);
       if (st.kind == StepKind::RegOp) {
         const auto& op = prog.regops[st.arg];
-        ev.detail = prog.registers[op.dst] + "=" + std::to_string(now.impl.regs[st.engine][op.dst]);
+        const auto why = static_cast<OverflowKind>(now.impl.overflow[st.engine]);
+        if (why == OverflowKind::PastU64) ev.detail = "past 2^64-1: overflow";
+        else if (why == OverflowKind::Register)
+          ev.detail = std::to_string(now.impl.regs[st.engine][op.dst]) + " past the width: overflow";
+        else ev.detail = prog.registers[op.dst] + "=" + std::to_string(now.impl.regs[st.engine][op.dst]);
       }
       events_.push_back(std::move(ev));
     };
@@ -111,8 +117,14 @@ class LockstepRecorder {
     }
     if (st.kind == StepKind::Commit) ev.visible = false;
     events_.push_back(std::move(ev));
+    const std::size_t at = events_.size() - 1;
     both_.apply(s, st, observe_);
     if (st.kind == StepKind::Choose) events_.back().detail.clear();
+    if (st.kind == StepKind::Retire &&
+        s.impl.overflow[st.engine] == static_cast<std::uint8_t>(OverflowKind::Semaphore)) {
+      const auto sem = prog.instrs[st.arg].signal_sem;
+      events_[at].detail = prog.semaphores[sem] + "=" + std::to_string(s.impl.sems[sem]) + ": overflow";
+    }
   }
 
  private:
@@ -134,8 +146,13 @@ RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max
   const LockstepRecorder rec(both, r.events);
   LockstepState s = rec.initial();
   for (const auto& st : prefix) rec.apply(s, st);
-  std::vector<Step> steps;
+  Steps steps;
   for (std::size_t n = 0;; ++n) {
+    if (both.impl().overflowed(s.impl)) {  // the execution ends (docs/semantics.md "Widths")
+      r.outcome = RunOutcome::Overflow;
+      r.overflows = both.impl().overflows(s.impl);
+      return r;
+    }
     auto ms = both.mismatches(s);
     // An undecided comparison (the spec's walk past a barrier was cut) is no disagreement; a run
     // proves nothing either way, so it goes on.

@@ -17,7 +17,8 @@ struct RunEvent {
   std::string detail;  // numbers worth showing: a register's new value, the waits at an issue
 };
 
-enum class RunOutcome : std::uint8_t { Finished, Deadlock, Mismatch, StepLimit };
+// Overflow: a register or semaphore value passed its width (docs/semantics.md "Widths").
+enum class RunOutcome : std::uint8_t { Finished, Deadlock, Mismatch, StepLimit, Overflow };
 const char* to_string(RunOutcome o);
 
 struct RunResult {
@@ -25,6 +26,7 @@ struct RunResult {
   std::vector<RunEvent> events;
   std::optional<Mismatch> mismatch;  // with Mismatch
   std::vector<EngineId> stuck;       // with Deadlock: engines not finished
+  std::vector<Overflow> overflows;   // with Overflow: what passed its width
 };
 
 // "A #2" after a step that started iteration 2 of A; "A skipped" for a trip of 0.

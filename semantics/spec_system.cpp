@@ -104,13 +104,25 @@ bool SpecSystem::can_issue(const SpecState& s, EngineId e) const {
   return true;
 }
 
-void SpecSystem::enabled(const SpecState& s, EngineId e, std::vector<Step>& out) const {
+void SpecSystem::enabled(const SpecState& s, EngineId e, Steps& out) const {
   if (can_issue(s, e)) out.push_back(Step{StepKind::Issue, e, control_.next_op(s.control, e).a, 0});
   control_.enabled(s.control, e, out);
 }
 
-void SpecSystem::enabled(const SpecState& s, std::vector<Step>& out) const {
+void SpecSystem::enabled(const SpecState& s, Steps& out) const {
   for (EngineId e = 0; e < program().engine_count(); ++e) enabled(s, e, out);
+}
+
+void SpecSystem::enabled(const SpecState& s, EngineId e, std::vector<Step>& out) const {
+  Steps steps;
+  enabled(s, e, steps);
+  steps.expand_into(out);
+}
+
+void SpecSystem::enabled(const SpecState& s, std::vector<Step>& out) const {
+  Steps steps;
+  enabled(s, steps);
+  steps.expand_into(out);
 }
 
 void SpecSystem::record_entry(SpecState& s, EngineId e, LoopId l) const {

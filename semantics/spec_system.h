@@ -43,9 +43,12 @@ class SpecSystem {
   SpecSystem(const CompiledProgram& p, Options o = {});
 
   SpecState initial() const;
-  // Every enabled step of every engine.
-  void enabled(const SpecState& s, std::vector<Step>& out) const;
+  // Every enabled step of every engine (a range trip's choices as one run: semantics/steps.h).
+  void enabled(const SpecState& s, Steps& out) const;
   // Enabled steps of one engine.
+  void enabled(const SpecState& s, EngineId e, Steps& out) const;
+  // The same with every choice its own step: only where ranges are known to be small (tests).
+  void enabled(const SpecState& s, std::vector<Step>& out) const;
   void enabled(const SpecState& s, EngineId e, std::vector<Step>& out) const;
   void apply(SpecState& s, const Step& st) const;
 

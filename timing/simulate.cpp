@@ -120,7 +120,10 @@ class Simulator {
       switch (op.kind) {
         case OpKind::RegOp: {
           const auto& r = p_.regops[op.a];
-          g.regs[r.dst] = r.expr.eval(g.regs.data());
+          // A value past 2^64 - 1 (check reports it: an overflow, docs/semantics.md "Widths") is held
+          // at 2^64 - 1 here, never wrapped: the timing model needs a number, and a wait on it blocks.
+          if (std::uint64_t v = 0; r.expr.eval(g.regs.data(), v)) g.regs[r.dst] = v;
+          else g.regs[r.dst] = UINT64_MAX;
           const auto c = regop_cost_[op.a];
           busy(g, g.t, g.t + c);
           sequencer(e, g.t, g.t + c);

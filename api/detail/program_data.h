@@ -26,6 +26,8 @@ struct StopToken::State {
 namespace api::detail {
 
 [[noreturn]] void raise(const model::Diagnostic& d);
+// The same for a diagnostic of a program that came without a file name: it gets `name`.
+[[noreturn]] void raise(model::Diagnostic d, const std::string& name);
 Program wrap(model::Program program, model::ProgramIndex index, std::string name);
 // Indexes a program the tool made (an allocation, a shrunk case) and wraps it.
 Program wrap(model::Program program, const std::string& name);

@@ -26,7 +26,10 @@ inline SpecProgress spec_can_progress(const semantics::SpecSystem& spec, const s
   // Whole states, not their hashes: two states with one hash must not hide each other's way on.
   std::vector<semantics::SpecState> todo{start};
   std::unordered_set<semantics::SpecState, ByHash> seen;
-  std::vector<semantics::Step> steps;
+  semantics::Steps steps;
+  // A fan-out (a range of 2^32 trips) is pushed only as far as the walk could go: past that, a
+  // walk that ends without progress says Unknown, not Stuck.
+  bool cut = false;
   while (!todo.empty()) {
     if (seen.size() >= kSpecProgressStates) return SpecProgress::Unknown;
     auto s = std::move(todo.back());
@@ -35,16 +38,34 @@ inline SpecProgress spec_can_progress(const semantics::SpecSystem& spec, const s
     if (spec.all_finished(s)) return SpecProgress::Progresses;
     steps.clear();
     spec.enabled(s, steps);
-    for (const auto& st : steps) {
-      using semantics::StepKind;
-      if (st.kind == StepKind::Issue || st.kind == StepKind::Retire || st.kind == StepKind::Commit)
+    using semantics::StepKind;
+    for (const auto& run : steps.runs())
+      if (run.first.kind == StepKind::Issue || run.first.kind == StepKind::Retire || run.first.kind == StepKind::Commit)
         return SpecProgress::Progresses;
+    for (const semantics::Step st : steps) {
+      if (todo.size() + seen.size() > kSpecProgressStates) {
+        cut = true;
+        break;
+      }
       auto next = s;
       spec.apply(next, st);
       todo.push_back(std::move(next));
     }
   }
-  return SpecProgress::Stuck;
+  return cut ? SpecProgress::Unknown : SpecProgress::Stuck;
+}
+
+// Identifies a violation for deduplication and for the search of a shorter trace: its kind,
+// engine, and instruction (an overflow: its register operation, or its semaphore with the top
+// bit set).
+using ViolationKey = std::tuple<ViolationKind, semantics::EngineId, std::uint32_t>;
+inline ViolationKey key_of_overflow(const Violation& v) {
+  const auto& o = v.overflow;
+  return {v.kind, v.engine, o.kind == semantics::OverflowKind::Semaphore ? 0x80000000U | o.sem : o.regop};
+}
+inline ViolationKey key_of(const Violation& v) {
+  if (v.kind == ViolationKind::Overflow) return key_of_overflow(v);
+  return {v.kind, v.engine, v.instr ? *v.instr + 1 : 0U};
 }
 
 class Classifier {
@@ -53,9 +74,23 @@ class Classifier {
 
   // Records the violations at state `s`, if new: `mismatches` are the state's, as
   // Lockstep::visible() found them with `steps`. `trace` is called only for new ones.
-  void classify(const semantics::LockstepState& s, const std::vector<semantics::Step>& steps,
+  void classify(const semantics::LockstepState& s, const semantics::Steps& steps,
                 std::vector<semantics::Mismatch>& mismatches,
                 const std::function<std::vector<semantics::Step>()>& trace) {
+    // An overflow ends the execution (visible() gave no step and no mismatch): the finding is
+    // the overflow, not a deadlock (docs/semantics.md "Widths").
+    if (both_->impl().overflowed(s.impl)) [[unlikely]] {
+      for (const auto& o : both_->impl().overflows(s.impl)) {
+        Violation v;
+        v.kind = ViolationKind::Overflow;
+        v.engine = o.engine;
+        v.overflow = o;
+        if (!seen_.insert(key_of_overflow(v)).second) continue;
+        v.trace = trace();
+        found_.push_back(std::move(v));
+      }
+      return;
+    }
     for (auto& m : mismatches) {
       if (m.undecided) {  // the spec's walk past a barrier was cut: the limit is named
         limits_.insert("ahead-of-barrier " + std::to_string(semantics::Lockstep::kAheadStates) + " spec states");
@@ -111,9 +146,5 @@ class Classifier {
   std::vector<Violation> found_;
   std::set<std::string> limits_;
 };
-
-// Identifies a violation for deduplication and for the search of a shorter trace.
-using ViolationKey = std::tuple<ViolationKind, semantics::EngineId, std::uint32_t>;
-inline ViolationKey key_of(const Violation& v) { return {v.kind, v.engine, v.instr ? *v.instr + 1 : 0U}; }
 
 }  // namespace syncbisim::checker::detail

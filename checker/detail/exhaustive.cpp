@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 
 #include "checker/detail/stopwatch.h"
+#include "checker/detail/trace_step.h"
 
 namespace syncbisim::checker::detail {
 
@@ -27,58 +29,71 @@ CheckResult Exhaustive::run() {
   CheckResult r;
   enqueue(successors_.encode(both_.initial()), kNoParent);
   flush();
-  std::vector<Step> steps;
+  semantics::Steps steps;
   std::vector<semantics::Mismatch> mismatches;
   std::uint64_t next = 0;
   std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
-  for (;; ++next) {
-    // Successors wait in pending_ until the search needs them: when the queue runs short or a
-    // breadth-first level ends.
-    if (next + 1 >= parents_.size() || next == level_end) flush();
-    if (next >= parents_.size()) break;
-    if (next == level_end) {
-      ++depth;
-      level_end = parents_.size();
-    }
-    if ((next & 1023) == 0) {
-      successors_.memo().budget(parents_.size() * kMemoBytesPerState);
-      const double elapsed = since(t0);
-      if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
-        r.limit = seconds_limit(opt_.max_seconds);
+  auto search = [&] {
+    for (;; ++next) {
+      // Successors wait in pending_ until the search needs them: when the queue runs short or a
+      // breadth-first level ends.
+      if (next + 1 >= parents_.size() || next == level_end) flush();
+      if (next >= parents_.size()) break;
+      if (next == level_end) {
+        ++depth;
+        level_end = parents_.size();
+      }
+      if ((next & 1023) == 0) {
+        successors_.memo().budget(parents_.size() * kMemoBytesPerState);
+        const double elapsed = since(t0);
+        if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
+          r.limit = seconds_limit(opt_.max_seconds);
+          break;
+        }
+        if (opt_.max_memory > 0 && bytes() > opt_.max_memory) {
+          r.limit = memory_limit(opt_.max_memory);
+          break;
+        }
+        if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {
+          last_progress = Clock::now();
+          opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes(), depth});
+        }
+      }
+      const auto id = static_cast<std::uint32_t>(next);
+      const LockstepState& s = successors_.load(states_.tuple(id));
+      steps.clear();
+      mismatches.clear();
+      both_.visible(s, steps, &mismatches);
+      classifier_.classify(s, steps, mismatches, [&] { return trace_to(id); });
+      if (opt_.coverage) opt_.coverage->observe(s);
+      if (target_) {
+        bool hit = false;
+        for (const auto& v : classifier_.found()) hit = hit || key_of(v) == *target_;
+        if (hit) break;
+        if (depth >= max_depth_) continue;
+      }
+      const Step* only = opt_.reduction ? reducer_.eager(s, steps) : nullptr;
+      if (only) {
+        enqueue(successors_.build(*only), id);
+        ++r.transitions;
+      } else if (!expand_all(steps, id, t0, r)) {
+        ++next;  // the state was cut short: not exhaustive
         break;
       }
-      if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {
-        last_progress = Clock::now();
-        opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes(), depth});
+      if (opt_.max_states > 0) flush();
+      if (opt_.max_states > 0 && parents_.size() >= opt_.max_states && next + 1 < parents_.size()) {
+        r.limit = "max-states " + std::to_string(opt_.max_states);
+        ++next;
+        break;
       }
     }
-    const auto id = static_cast<std::uint32_t>(next);
-    const LockstepState& s = successors_.load(states_.tuple(id));
-    steps.clear();
-    mismatches.clear();
-    both_.visible(s, steps, &mismatches);
-    classifier_.classify(s, steps, mismatches, [&] { return trace_to(id); });
-    if (opt_.coverage) opt_.coverage->observe(s);
-    if (target_) {
-      bool hit = false;
-      for (const auto& v : classifier_.found()) hit = hit || key_of(v) == *target_;
-      if (hit) break;
-      if (depth >= max_depth_) continue;
-    }
-    const Step* only = opt_.reduction ? reducer_.eager(steps) : nullptr;
-    if (only) {
-      enqueue(successors_.build(*only), id);
-      ++r.transitions;
-    } else {
-      for (const auto& st : steps) enqueue(successors_.build(st), id);
-      r.transitions += steps.size();
-    }
-    if (opt_.max_states > 0) flush();
-    if (opt_.max_states > 0 && parents_.size() >= opt_.max_states && next + 1 < parents_.size()) {
-      r.limit = "max-states " + std::to_string(opt_.max_states);
-      ++next;
-      break;
-    }
+  };
+  try {
+    search();
+  } catch (const std::bad_alloc&) {
+    pending_.clear();
+    pending_tuples_.clear();
+    r.limit = allocation_limit();
   }
   flush();
   r.exhaustive = next >= parents_.size() && r.limit.empty();
@@ -89,6 +104,37 @@ CheckResult Exhaustive::run() {
   r.violations = std::move(classifier_.found());
   r.verdict = verdict_of(r.violations, r.exhaustive);
   return r;
+}
+
+bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clock::time_point t0, CheckResult& r) {
+  // One state may have billions of successors (a range trip's choices: semantics/steps.h), so the
+  // limits are checked within its fan-out too (docs/checker.md "Limits"): max-states as soon as
+  // the limit-th state is found and steps are left, time and memory every kLimitStride successors.
+  const auto end = steps.end();
+  std::uint64_t built = 0;
+  for (auto it = steps.begin(); it != end;) {
+    enqueue(successors_.build(*it), id);
+    ++built;
+    ++it;
+    if (opt_.max_states > 0 && parents_.size() + pending_.size() >= opt_.max_states) {
+      flush();
+      if (it != end && parents_.size() >= opt_.max_states) {
+        r.transitions += built;
+        r.limit = "max-states " + std::to_string(opt_.max_states);
+        return false;
+      }
+    }
+    if (built % kLimitStride == 0 && it != end) {
+      if (opt_.max_seconds > 0 && since(t0) > opt_.max_seconds) r.limit = seconds_limit(opt_.max_seconds);
+      if (opt_.max_memory > 0 && bytes() > opt_.max_memory) r.limit = memory_limit(opt_.max_memory);
+      if (!r.limit.empty()) {
+        r.transitions += built;
+        return false;
+      }
+    }
+  }
+  r.transitions += built;
+  return true;
 }
 
 void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent) {
@@ -116,27 +162,23 @@ std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {
   std::reverse(path.begin(), path.end());
   std::vector<Step> out;
   std::vector<PartWords> words(codec_.parts());
-  std::vector<Step> steps;
+  semantics::Steps steps;
   PartWords encoded, want;
   for (std::size_t k = 0; k + 1 < path.size(); ++k) {
     const auto s = decode_copy(path[k], words);
+    const auto child_state = decode_copy(path[k + 1], words);
     const std::uint32_t* child = states_.tuple(path[k + 1]);
     steps.clear();
     both_.visible(s, steps);
-    for (const auto& st : steps) {
-      auto succ = s;
-      both_.apply(succ, st);
-      bool same = true;
-      for (std::size_t i = 0; same && i < codec_.parts(); ++i) {
+    const auto st = first_step_to(both_, s, steps, child_state, [&](const LockstepState& succ) {
+      for (std::size_t i = 0; i < codec_.parts(); ++i) {
         codec_.encode_part(succ, i, encoded);
         parts_.read(child[i], want);
-        same = encoded == want;
+        if (!(encoded == want)) return false;
       }
-      if (same) {
-        out.push_back(st);
-        break;
-      }
-    }
+      return true;
+    });
+    if (st) out.push_back(*st);
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include "checker/detail/classifier.h"
 #include "checker/detail/reducer.h"
 #include "checker/detail/row_store.h"
+#include "checker/detail/stopwatch.h"
 #include "checker/detail/successor.h"
 #include "checker/explorer.h"
 #include "checker/part_table.h"
@@ -30,7 +31,11 @@ class Exhaustive {
  private:
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
   static constexpr std::size_t kMemoBytesPerState = 4;
+  static constexpr std::uint64_t kLimitStride = 1024;  // successors of one state between time checks
 
+  // Builds and enqueues every successor of state `id` by `steps`, counting them in r.transitions;
+  // false if a limit (named in r.limit) cut the fan-out short.
+  bool expand_all(const semantics::Steps& steps, std::uint32_t id, Clock::time_point t0, CheckResult& r);
   // Puts `tuple`, a successor of `parent`, in pending_ (its slot prefetched) until flush().
   void enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent);
   // Adds the pending states to the set; the new ones get ids and parents.

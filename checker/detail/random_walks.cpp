@@ -17,7 +17,8 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
   CheckResult r;
   Classifier classifier(both);
   std::unordered_set<std::uint64_t> distinct;  // for the state count only
-  std::vector<Step> steps, path;
+  semantics::Steps steps;                      // a range trip's choices as one run, picked from without being built
+  std::vector<Step> path;
   std::vector<semantics::Mismatch> mismatches;
   for (std::uint64_t w = 0; w < o.walks; ++w) {
     // Each walk has its own stream derived from the seed, so walk w replays alone.
@@ -32,12 +33,17 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
       classifier.classify(s, steps, mismatches, [&] { return path; });
       if (o.coverage) o.coverage->observe(s);
       if (steps.empty() || d >= o.depth) break;
-      const auto st = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)];
+      // Within a walk too: a walk may be millions of steps deep (docs/checker.md "Limits").
+      if ((d & 1023) == 1023 && o.max_seconds > 0 && since(t0) > o.max_seconds) {
+        r.limit = seconds_limit(o.max_seconds);
+        break;
+      }
+      const auto st = steps[std::uniform_int_distribution<std::uint64_t>(0, steps.size() - 1)(rng)];
       both.apply(s, st);
       path.push_back(st);
       ++r.transitions;
     }
-    if (o.max_seconds > 0 && since(t0) > o.max_seconds) {
+    if (!r.limit.empty() || (o.max_seconds > 0 && since(t0) > o.max_seconds)) {
       r.limit = seconds_limit(o.max_seconds);
       break;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // Seconds since a point in time, for limits and progress lines.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -16,5 +17,17 @@ inline std::string seconds_limit(double seconds) {
   std::snprintf(buf, sizeof buf, "max-seconds %g", seconds);
   return buf;
 }
+
+// "max-memory 64M" for a limit of 64 MiB, as check --max-memory takes it.
+inline std::string memory_limit(std::uint64_t bytes) {
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20, kGiB = std::uint64_t{1} << 30;
+  if (bytes % kGiB == 0) return "max-memory " + std::to_string(bytes / kGiB) + "G";
+  if (bytes % kMiB == 0) return "max-memory " + std::to_string(bytes / kMiB) + "M";
+  return "max-memory " + std::to_string(bytes);
+}
+
+// The limit an allocation failure (std::bad_alloc) names: the search stops there, inconclusive,
+// with what it found so far (docs/checker.md "Limits").
+inline std::string allocation_limit() { return "memory (an allocation failed)"; }
 
 }  // namespace syncbisim::checker::detail

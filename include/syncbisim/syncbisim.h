@@ -122,7 +122,8 @@ SYNCBISIM_API Allocation allocate(const Program& spec, const AllocateOptions& op
 
 // ---- checking ------------------------------------------------------------------------------
 
-enum class Verdict { Bisimilar, OverSynchronized, UnderSynchronized, SpecDeadlock, Inconclusive };
+// Overflow: a register or semaphore value passes its width (docs/semantics.md "Widths").
+enum class Verdict { Bisimilar, OverSynchronized, UnderSynchronized, SpecDeadlock, Inconclusive, Overflow };
 SYNCBISIM_API std::string to_string(Verdict v);  // "under-synchronized"
 
 struct CheckOptions {
@@ -133,6 +134,10 @@ struct CheckOptions {
   std::uint64_t seed = 1;
   std::uint64_t depth = 100000;  // steps per random walk at most
   bool reduction = true;         // the sound reductions of docs/checker.md
+  // The hardware's widths (docs/semantics.md "Widths"), as check --register-bits / --semaphore-bits:
+  // registers of 1..64 bits, signed semaphores of 2..64 bits; outside those, check() throws.
+  unsigned register_bits = 32;
+  unsigned semaphore_bits = 32;
 };
 
 // One visible step of a trace, as `check --json` writes it.
@@ -146,7 +151,7 @@ struct TraceStep {
 };
 
 struct Violation {
-  std::string kind;         // "under-sync", "over-sync", "deadlock"
+  std::string kind;         // "under-sync", "over-sync", "deadlock", "overflow"
   std::string engine;       // the engine whose next instruction it is about
   std::string instr;        // that instruction ("" for a deadlock with none in front)
   std::string description;  // both sides' numbers, for a person

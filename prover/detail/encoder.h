@@ -71,6 +71,9 @@ struct Found {
   // (Searches with instructions) `item` null: the last instruction lies in loop `ended`, and
   // `opaque`: barriers may follow it there, where the search does not look.
   bool opaque = false;
+  // (Searches for barriers, and with instructions) `item` null: the last event lies inside loop
+  // `ended`'s last iteration, not at its end; frames.cpp looks there.
+  bool inside = false;
 };
 
 class Encoder {
@@ -78,9 +81,28 @@ class Encoder {
   // `analysis` is the spec's; the consumer's own dependencies are picked from it by name.
   Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
           const analysis::DependencyAnalysis& analysis, model::InstrId consumer);
+  // The walk of `engine` up to `at` (an item of a block on that engine), with no consumer: for
+  // the overflow questions (docs/prover.md "Overflow"), which read only one engine's walk.
+  Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
+          const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at);
 
   // Builds both sides and the facts. Throws Outside.
   void encode();
+  // ---- overflow questions (overflow.cpp); the walk only, no consumer. Throw Outside. ----
+  // The value the register write at the walk's point writes (its expression evaluated just
+  // before it: an increment's register there plus its constant).
+  smt::Term written_value(const RegWrite& w);
+  // The part of semaphore `sem` that the walk's own engine signalled since its last reset, just
+  // after the instruction at the walk's point retires (an engine retires in issue order,
+  // docs/semantics.md §3, so then exactly what it issued before, and that instruction, have
+  // retired). `exact` false: the last reset could not be placed (`why`), and `value` counts
+  // every signal since the start, an upper bound.
+  struct OwnSignals {
+    smt::Term value;
+    bool exact = true;
+    std::string why;
+  };
+  OwnSignals own_signals_after(const std::string& sem);
 
   // True in every reachable state where c is e's next instruction (the impl possibly held at
   // a barrier before it).
@@ -107,9 +129,12 @@ class Encoder {
   // Bounds of loop l's trip on the consumer's engine, and the constant a directed run may use.
   TripBounds bounds_on_engine(model::LoopId l) const;
   TripBounds replay_bounds(model::LoopId l) const;
+  // Every loop above l runs at most one iteration in all, so l runs one trip, its rule's first.
+  bool single_run(model::LoopId l) const;
 
  private:
   // ---- the walk (walk.cpp) ----
+  void init_control();  // divergent_, shared_, barriers_shared_
   bool on_path(model::LoopId l) const;
   model::LoopId junction(model::LoopId l) const;
   model::LoopId path_child(model::LoopId a) const;
@@ -141,7 +166,6 @@ class Encoder {
   // The same barrier as e's barrier at q, on engine h's stream.
   Point on_engine(const Point& barrier_on_consumer, model::EngineId h) const;
   Point on_engine(const Found& barrier_on_consumer, model::EngineId h) const;
-  std::vector<Found> last_reset(const std::string& sem);
   // ---- registers (registers.cpp) ----
   Value reg_value(const std::string& reg, const Point& q, int depth);
   Value expr_value(const model::Expr& e, const Point& at, int depth);
@@ -155,8 +179,71 @@ class Encoder {
   void add_frontier_facts();
   void add_landmark(std::size_t dep);
   void add_barrier_bounds();
-  // Per case (guard), each instruction's executions before the release before barrier f.
-  std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> barrier_before(const Found& f);
+  // Per case (guard), each instruction's executions before some barrier.
+  using Counts = std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>>;
+
+  // ---- iterations of loops that ran before a point (frames.cpp) ----
+  // One iteration of a loop m that ran to its end before a place of the walk, the nth from the
+  // end of that trip of m: known by what ran before its end (per counted instruction) and by the
+  // entries of the loops of m's subtree during it, unknowns within the trip rules (fixed to the
+  // constant trips in the constant-trip family). Points only live in the loops around c; a frame
+  // is how the searches look inside a loop that has ended (docs/prover.md "Inside loops that
+  // ended").
+  struct Frame {
+    model::LoopId m = model::kTop;
+    std::uint32_t nth = 0;
+    smt::Term exists;                            // this iteration ran
+    smt::Term trip;                              // iterations of that trip of m
+    std::map<model::InstrId, smt::Term> end;     // executions before the end of this iteration
+    std::map<model::LoopId, smt::Term> entries;  // of the loops of m's subtree, during it
+  };
+  // A place in a frame's iteration: just before item `item` of the consumer engine's stream of
+  // statement `stmt` of m's body (a barrier there, aligned on every engine), or, `start`, at
+  // the start of statement `stmt` (on every engine: the point after the loop statement before).
+  struct FramePlace {
+    std::uint32_t stmt = 0, item = 0;
+    bool start = false;
+  };
+  // Frames, outermost first: stack[0] an iteration of a loop whose statement ends just before
+  // the point `outer`, stack[k + 1] an iteration of a loop of stack[k]'s body.
+  struct Frames {
+    Point outer;
+    std::vector<Frame> stack;
+  };
+  // A barrier (or, with instructions, an instruction) found by a search that may look inside
+  // loops that ended: in the innermost of `where`, or, with no frame, an ordinary result.
+  struct Spot {
+    smt::Term guard;
+    std::optional<Found> outer;
+    Frames where;
+    FramePlace at;
+    const ItemRef* item = nullptr;
+    model::LoopId ended = model::kTop;  // the event ends this loop's body; `at` is after it
+    bool opaque = false;
+    bool in_frame() const { return !outer; }
+  };
+  Frame frame_of(model::LoopId m, std::uint32_t nth, smt::Term exists, smt::Term trip,
+                 std::map<model::InstrId, smt::Term> end);
+  smt::Term runs_in(const Frame& f, model::InstrId i) const;
+  // Executions of every counted instruction before a place of the frame's iteration.
+  std::map<model::InstrId, smt::Term> counts_in(const Frame& f, const FramePlace& at) const;
+  std::map<model::InstrId, smt::Term> counts_at(const Spot& s);
+  // Backwards from a place of the innermost frame to the last barrier (and instruction,
+  // `instrs`) of the consumer's engine, leaving the frames at their loops' statements.
+  std::vector<Spot> search_in(const Frames& where, const FramePlace& from, smt::Term guard, bool instrs, int depth);
+  // Backwards from just before the event of s (into the loop it ends, if it does).
+  std::vector<Spot> search_before(const Spot& s, bool instrs);
+  // search_back for barriers (and instructions), looking inside the loops that ended where
+  // their last event is not at their end.
+  std::vector<Spot> search_back_spots(const Point& from, const std::string& what, smt::Term guard, bool instrs);
+  std::vector<Spot> lift(const std::vector<Found>& found, bool instrs, int depth);
+  // The last iteration of loop s.ended, which ended just before s's place.
+  Frames enter(const Spot& s);
+  std::vector<Spot> inside(const Spot& s, bool instrs, int depth);
+  // ... before the release before barrier s: per case, each counted instruction's executions.
+  Counts barrier_before(const Spot& s);
+  // The last barriers before c whose release reset `sem`, as cases (impl_side.cpp).
+  std::vector<Spot> last_reset(const std::string& sem);
 
   struct DepTerms {
     const analysis::DependencyInfo* info = nullptr;

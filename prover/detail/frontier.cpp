@@ -1,5 +1,5 @@
 // What the engines' retirement frontiers must satisfy (docs/prover.md "Retirements"). Each engine
-// retires its instructions in issue order, which is walk order (semantics.md §3), so its
+// retires its instructions in issue order, which is walk order (docs/semantics.md §3), so its
 // retirement counts R(I) are the executions of I before one point of its walk, its frontier.
 // Asserted here, for the instructions the two sides read:
 // * alternation: I before J directly in one loop body on one engine: R(J) <= R(I) <= R(J) + 1;
@@ -120,57 +120,6 @@ void Encoder::add_landmark(std::size_t dep) {
   facts_.push_back(implies(guard, ctx_.all(nonneg) && (ctx_.all(behind) || ctx_.all(past))));
 }
 
-std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> Encoder::barrier_before(const Found& f) {
-  // The release before barrier f: what every engine had retired then, per instruction, as cases.
-  std::vector<std::pair<smt::Term, std::map<model::InstrId, smt::Term>>> out;
-  const auto& ix = places_.index();
-  auto add_cases = [&](const std::vector<Found>& found) {
-    for (const auto& g : found) {
-      if (!g.at) continue;
-      std::map<model::InstrId, smt::Term> n;
-      for (const auto& [i, r] : R_) n.emplace(i, count(i, on_engine(g, places_.instr(i).engine)));
-      out.emplace_back(g.guard, std::move(n));
-    }
-  };
-  try {
-    if (f.ended == model::kTop) {
-      add_cases(search_back(*f.at, nullptr, "the barrier before the last one", f.guard, 0));
-      return out;
-    }
-    // f ends loop m's last iteration. If that is m's only barrier on the consumer's engine, the
-    // one before it ended m's previous iteration (what ran since is one iteration of m), or,
-    // after a single iteration, lies before m's statement.
-    const auto m = f.ended;
-    const auto& q = *f.at;
-    int barriers = 0;
-    places_.subtree_has(m, engine_, [&](const ItemRef& it) {
-      barriers += it.kind == ItemRef::Kind::Barrier;
-      return false;
-    });
-    if (barriers != 1) return out;
-    const auto ran = q.back == 0 ? N(m, q.anchor) : W(m, q.anchor, q.back);
-    std::map<model::InstrId, smt::Term> n;
-    for (const auto& [i, r] : R_) {
-      const auto& pi = places_.instr(i);
-      auto c = count(i, on_engine(f, pi.engine));
-      if (pi.at.loop == m) {
-        c = c - 1;
-      } else if (ix.encloses(m, pi.at.loop)) {
-        auto per = nat("per_iteration_" + ix.instrs[i].name);
-        if (fixable_chain(pi.at.loop, m)) family_.push_back(per == full(pi.at.loop, m));
-        c = c - per;
-      }
-      n.emplace(i, c);
-    }
-    out.emplace_back(f.guard && ran >= 2, std::move(n));
-    add_cases(search_back(Point{q.anchor, q.back, places_.stmt_of(m), 0, engine_}, nullptr,
-                          "the barrier before the last one", f.guard && ran == 1, 0));
-  } catch (const Outside&) {
-    // A layout the search does not follow: no lower bounds (fewer facts, never a wrong one).
-  }
-  return out;
-}
-
 void Encoder::add_barrier_bounds() {
   const auto c = consumer_point();
   std::vector<model::InstrId> rel;
@@ -178,19 +127,12 @@ void Encoder::add_barrier_bounds() {
     if (countable(i)) rel.push_back(i);
   // Lower bounds: every engine drained at the last release. A layout the search does not
   // follow leaves them out (fewer facts, never a wrong one).
-  std::vector<Found> last;
   try {
-    last = search_back(c, nullptr, "the last barrier before the consumer");
-  } catch (const Outside&) {
-    last.clear();
-  }
-  for (const auto& f : last) {
-    if (!f.at) continue;
-    for (const auto i : rel) {
-      const auto n = count(i, on_engine(f, places_.instr(i).engine));
-      released_.push_back(implies(f.guard, n >= 0 && R(i) >= n));
+    for (const auto& f : search_back_spots(c, "the last barrier before the consumer", ctx_.truth(true), false)) {
+      if (!f.in_frame() && !f.outer->at) continue;
+      for (const auto& [i, n] : counts_at(f)) released_.push_back(implies(f.guard, n >= 0 && R(i) >= n));
     }
-  }
+  } catch (const Outside&) {}
   // Upper bounds: nobody has passed the next barrier of the consumer's engine.
   if (const auto next = next_barrier(c))
     for (const auto i : rel) released_.push_back(R(i) <= count(i, on_engine(*next, places_.instr(i).engine)));
@@ -221,69 +163,47 @@ void Encoder::add_barrier_bounds() {
     parts.push_back(ctx_.all(low));
     held_cases.push_back(ctx_.all(parts));
   };
-  auto counts_at = [&](const Found& f) {
+  // The chain, backwards from c: each barrier found is a case (and the search goes on before it,
+  // into a loop it ends and through loops that ended, frames.cpp), until the consumer engine's
+  // last instruction.
+  std::vector<Spot> found;
+  try {
+    found = search_back_spots(c, "the barriers before the consumer", ctx_.truth(true), /*instrs=*/true);
+  } catch (const Outside&) {
+    // A layout the walk does not follow: held at some barrier before c, no more known. On
+    // another engine the barrier may lie anywhere in c's block: count the whole block.
     std::map<model::InstrId, smt::Term> n;
-    for (const auto i : rel) n.emplace(i, count(i, on_engine(f, places_.instr(i).engine)));
-    return n;
-  };
-  std::vector<std::pair<smt::Term, Point>> todo{{ctx_.truth(true), c}};
-  for (int rounds = 0; !todo.empty(); ++rounds) {
-    auto [g, from] = todo.back();
-    todo.pop_back();
-    std::vector<Found> found;
-    try {
-      if (rounds > 64) throw Outside{"too many barriers"};
-      found = search_back(from, nullptr, "the barriers before the consumer", g, 0, /*instrs=*/true);
-    } catch (const Outside&) {
-      // A layout the walk does not follow: held at some barrier before `from`, no more known. On
-      // another engine the barrier may lie anywhere in `from`'s block: count the whole block.
-      std::map<model::InstrId, smt::Term> n;
-      for (const auto i : rel) {
-        const auto h = places_.instr(i).engine;
-        auto upto = Point{from.anchor, from.back, from.stmt, from.item, h};
-        if (h != engine_ && from.item > 0) upto = Point{from.anchor, from.back, from.stmt + 1, 0, h};
-        n.emplace(i, count(i, upto));
-      }
-      held_at(g, n, {});
+    for (const auto i : rel) {
+      const auto h = places_.instr(i).engine;
+      auto upto = Point{c.anchor, c.back, c.stmt, c.item, h};
+      if (h != engine_ && c.item > 0) upto = Point{c.anchor, c.back, c.stmt + 1, 0, h};
+      n.emplace(i, count(i, upto));
+    }
+    held_at(ctx_.truth(true), n, {});
+  }
+  for (int rounds = 0; !found.empty(); ++rounds) {
+    const auto f = found.back();
+    found.pop_back();
+    if (f.opaque) {
+      // Held at some barrier inside loop f.ended's last iteration, or before: nobody has passed
+      // the point after it, no more known.
+      held_at(f.guard, counts_at(f), {});
       continue;
     }
-    for (const auto& f : found) {
-      if (f.opaque) {
-        // Held at some barrier inside loop f.ended's last iteration, or before: nobody has passed
-        // the point after it, no more known.
-        std::map<model::InstrId, smt::Term> n;
-        for (const auto i : rel) n.emplace(i, count(i, on_engine(f, places_.instr(i).engine)));
-        held_at(f.guard, n, {});
-        continue;
-      }
-      if (!f.at || !f.item || f.item->kind == ItemRef::Kind::Instr) continue;  // the chain ends
-      held_at(f.guard, counts_at(f), barrier_before(f));
-      if (f.ended == model::kTop) {
-        todo.push_back({f.guard, *f.at});
-        continue;
-      }
-      // The barrier ending loop m: m's earlier iterations end with one too, and before m's
-      // statement the chain goes on, as long as m holds no instruction of the consumer's engine.
-      const auto m = f.ended;
-      const bool instr_free =
-          !places_.subtree_has(m, engine_, [](const ItemRef& it) { return it.kind == ItemRef::Kind::Instr; });
-      if (!instr_free) continue;
-      const auto& q = *f.at;
-      const auto ran = q.back == 0 ? N(m, q.anchor) : W(m, q.anchor, q.back);
-      std::map<model::InstrId, smt::Term> before_last;  // at the end of m's second-to-last iteration
-      for (const auto i : rel) {
-        const auto& pi = places_.instr(i);
-        auto n = count(i, on_engine(f, pi.engine));
-        if (pi.at.loop == m) n = n - 1;
-        else if (places_.index().encloses(m, pi.at.loop)) {
-          auto per = nat("last_iteration_" + places_.index().instrs[i].name);
-          if (fixable_chain(pi.at.loop, m)) family_.push_back(per == full(pi.at.loop, m));
-          n = n - per;
-        }
-        before_last.emplace(i, n);
-      }
-      held_at(f.guard && ran >= 2, before_last, {});
-      todo.push_back({f.guard, Point{q.anchor, q.back, places_.stmt_of(m), 0, engine_}});
+    if (!f.item || f.item->kind == ItemRef::Kind::Instr) continue;  // the chain ends
+    if (rounds > 64) {
+      // Held at this barrier or some barrier before it: nobody has passed it, no more known.
+      held_at(f.guard, counts_at(f), {});
+      continue;
+    }
+    held_at(f.guard, counts_at(f), barrier_before(f));
+    try {
+      auto more = search_before(f, /*instrs=*/true);
+      found.insert(found.end(), more.begin(), more.end());
+    } catch (const Outside&) {
+      // The chain goes on where the search does not follow: held at some barrier before this
+      // one, so nobody has passed this one (and some engine has not reached it).
+      held_at(f.guard, counts_at(f), {});
     }
   }
   held_ = ctx_.any(held_cases);  // no case: c is never held (false)

@@ -10,7 +10,7 @@ namespace syncbisim::prover::detail {
 
 bool Encoder::resets(const BarrierPlace& b, const std::string& sem) const {
   // A release resets the union of the lists of the barriers it frees (all semaphores if one of
-  // them has no list: semantics.md §4); those are the barriers of the same group on every engine.
+  // them has no list: docs/semantics.md §4); those are the barriers of the same group on every engine.
   // (With barriers not aligned, the ones of the same ordinal in the block.)
   const auto& items = places_.body(b.at.loop)[b.at.stmt].items;
   std::uint32_t ordinal = 0;
@@ -28,25 +28,23 @@ bool Encoder::resets(const BarrierPlace& b, const std::string& sem) const {
   return false;
 }
 
-std::vector<Found> Encoder::last_reset(const std::string& sem) {
-  // Back from the consumer to the last barrier of e whose group resets sem; a barrier that does
-  // not is searched on from.
+std::vector<Encoder::Spot> Encoder::last_reset(const std::string& sem) {
+  // Back from the consumer to the last barrier of e whose group resets sem, looking inside the
+  // loops that ended before it (frames.cpp); a barrier that does not reset it is searched on
+  // from.
   const auto what = "semaphore " + sem;
-  std::vector<Found> out;
-  std::vector<std::pair<smt::Term, Point>> todo{{ctx_.truth(true), consumer_point()}};
-  while (!todo.empty()) {
-    auto [g, from] = todo.back();
+  std::vector<Spot> out;
+  auto todo = search_back_spots(consumer_point(), what, ctx_.truth(true), false);
+  for (int rounds = 0; !todo.empty(); ++rounds) {
+    if (rounds > 256) throw Outside{what + ": more than 256 barriers before the consumer that do not reset it"};
+    const auto f = todo.back();
     todo.pop_back();
-    for (auto& f : search_back(from, nullptr, what, g, 0)) {
-      if (f.at && !resets(places_.barriers()[f.item->index], sem)) {
-        if (f.ended != model::kTop)
-          throw Outside{what + ": the barrier ending loop " + places_.index().loops[f.ended].name +
-                        " does not reset it, and the prover does not search inside that loop for an earlier reset"};
-        todo.push_back({f.guard, *f.at});
-        continue;
-      }
-      out.push_back(f);
+    if (f.item && !resets(places_.barriers()[f.item->index], sem)) {
+      auto more = search_before(f, false);
+      todo.insert(todo.end(), more.begin(), more.end());
+      continue;
     }
+    out.push_back(f);
   }
   return out;
 }
@@ -60,9 +58,9 @@ smt::Term Encoder::semaphore(const std::string& sem) {
   }
   bool ever_reset = false;
   for (const auto& b : places_.barriers()) ever_reset = ever_reset || resets(b, sem);
-  std::vector<Found> cases;
+  std::vector<Spot> cases;
   if (!ever_reset) {
-    cases.push_back(Found{ctx_.truth(true), std::nullopt, nullptr, nullptr, model::kTop});
+    cases.push_back(Spot{ctx_.truth(true), Found{ctx_.truth(true), std::nullopt, nullptr, nullptr, model::kTop}});
   } else {
     std::string why;
     if (!places_.barrier_misalignment().empty()) why = places_.barrier_misalignment();
@@ -72,6 +70,7 @@ smt::Term Encoder::semaphore(const std::string& sem) {
           "numbers of barriers";
     else {
       try {
+        for (const auto i : signals) R(i);  // counted at the resets found
         cases = last_reset(sem);
       } catch (const Outside& o) {
         why = o.reason;
@@ -92,11 +91,13 @@ smt::Term Encoder::semaphore(const std::string& sem) {
   std::optional<smt::Term> value;
   for (std::size_t k = cases.size(); k-- > 0;) {
     std::vector<smt::Term> parts;
+    const bool reset = cases[k].in_frame() || cases[k].outer->at;
+    const auto at = reset ? counts_at(cases[k]) : std::map<model::InstrId, smt::Term>{};
     for (const auto i : signals) {
       auto r = R(i);
-      if (cases[k].at && countable(i)) {
-        r = r - count(i, on_engine(cases[k], places_.instr(i).engine));
-      } else if (cases[k].at) {
+      if (reset && countable(i)) {
+        r = r - at.at(i);
+      } else if (reset) {
         // Under a per-engine rule its engine's count at the release is its own: somewhere
         // between none and all of what it has retired.
         auto since = nat("since_reset_" + places_.index().instrs[i].name);

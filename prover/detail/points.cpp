@@ -127,12 +127,12 @@ std::vector<Found> Encoder::search_back(const Point& from, const std::string* re
       const auto& mb = places_.body(m);
       const ItemRef* last = nullptr;
       if (!mb.empty() && mb.back().block && !mb.back().items[e].empty()) last = &mb.back().items[e].back();
-      if (instrs && (!last || !event(*last))) {
-        // The chain of barriers before c (frontier.cpp) ends inside m: at its last instruction
-        // when m holds no barrier, somewhere unknown otherwise.
+      if (!reg && (!last || !event(*last))) {
+        // The last barrier (or, with instructions, the last barrier or instruction) lies
+        // inside m's last iteration, not at its end: frames.cpp looks there.
         const auto ran = q.back == 0 ? N(m, q.anchor) >= 1 : W(m, q.anchor, q.back) >= 1;
         Found f{guard && ran, Point{q.anchor, q.back, s + 1, 0, e}, nullptr, nullptr, m};
-        f.opaque = places_.subtree_has(m, e, is_barrier);
+        f.inside = true;
         out.push_back(f);
         none_ran = none_ran && !ran;
         continue;

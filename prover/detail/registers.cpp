@@ -14,7 +14,7 @@ Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
   const auto what = "register " + reg + " on " + ix.engines[engine_];
   if (depth > 64) throw Outside{what + ": assignments nested more than 64 deep"};
   const auto it = regs_.find(reg);
-  if (it == regs_.end()) return {ctx_.nat(0), std::nullopt};  // never written: 0 (semantics.md §4)
+  if (it == regs_.end()) return {ctx_.nat(0), std::nullopt};  // never written: 0 (docs/semantics.md §4)
   const auto& writes = it->second;
   const auto cases = search_back(q, &reg, what);
   std::vector<Value> values;
@@ -57,7 +57,7 @@ Value Encoder::expr_value(const model::Expr& e, const Point& at, int depth) {
       case model::ExprOp::Reg: v.push_back(reg_value(n.reg, at, depth)); break;
       case model::ExprOp::Add: v.push_back({v[n.lhs].v + v[n.rhs].v, std::nullopt}); break;
       case model::ExprOp::Sub: {
-        // truncated at 0: naturals (semantics.md §4)
+        // truncated at 0: naturals (docs/semantics.md §4)
         const auto a = v[n.lhs].v;
         const auto b = v[n.rhs].v;
         v.push_back({ite(a >= b, a - b, zero), std::nullopt});

@@ -134,6 +134,11 @@ std::uint64_t Model::value(const Term& t) const {
   return v.is_numeral_i64(x) && x > 0 ? static_cast<std::uint64_t>(x) : 0;
 }
 
+std::string Model::decimal(const Term& t) const {
+  const auto v = impl_->m.eval(TermAccess::get(t), true);
+  return v.is_numeral() ? v.get_decimal_string(0) : v.to_string();
+}
+
 bool Model::holds(const Term& t) const { return impl_->m.eval(TermAccess::get(t), true).is_true(); }
 
 struct Solver::Impl {

@@ -87,6 +87,8 @@ class Model {
   // The value of an integer term (0 when negative or too large to read), of a boolean term.
   std::uint64_t value(const Term& t) const;
   bool holds(const Term& t) const;
+  // The value of an integer term in decimal, however large (Z3 integers are unbounded).
+  std::string decimal(const Term& t) const;
 
  private:
   friend class Solver;

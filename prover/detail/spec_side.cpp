@@ -1,6 +1,6 @@
 // The spec side (docs/prover.md "Spec side"): for a dependency carried at S with offset k, the
 // target underflows iff j_S <= k, and owed = Σ_{i ⪯ t} H_e(i, P) is the number of P-entries e had
-// made by the end of S-iteration j_S - k, or so far when k = 0 (semantics.md §2): a count of
+// made by the end of S-iteration j_S - k, or so far when k = 0 (docs/semantics.md §2): a count of
 // entries at a point of the walk. A distance at a loop D above S (multi-level) is bounded: owed
 // lies between the entries before and after D-iteration j_D - δ_D.
 #include "prover/detail/encoder.h"

@@ -52,6 +52,28 @@ Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramInde
   const auto& name = impl.index().instrs[consumer].name;
   for (const auto& d : analysis.deps)
     if (spec_ix.instrs[d.consumer].name == name) dep_infos_.push_back(&d);
+  init_control();
+}
+
+Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
+                 const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at)
+    : ctx_(ctx),
+      places_(impl),
+      spec_ix_(spec_ix),
+      consumer_(static_cast<model::InstrId>(-1)),
+      engine_(engine),
+      point_(at),
+      path_(impl.index().path(at.loop)),
+      analysis_(analysis),
+      regs_(register_writes(impl, engine)) {
+  init_control();
+  for (const auto l : path_)
+    if (l != model::kTop) j(l);  // the model names the iteration of every loop around the point
+}
+
+void Encoder::init_control() {
+  const auto& impl = places_;
+  const auto& spec_ix = spec_ix_;
   const auto& ix = impl.index();
   auto divergent_around = [&](model::LoopId l) {
     for (; l != model::kTop; l = ix.loops[l].parent)
@@ -92,11 +114,22 @@ smt::Term Encoder::nat(const std::string& name) {
   return v;
 }
 
+bool Encoder::single_run(model::LoopId l) const {
+  // l's statement runs at most once when every loop above it runs at most one iteration in all
+  // (a branch of a cond, a loop of one iteration, up to @top): its only trip is its rule's first.
+  for (auto a = places_.parent(l); a != model::kTop; a = places_.parent(a)) {
+    const auto& info = places_.index().loops[a];
+    if (info.kind != model::LoopKind::Loop) continue;
+    if (bounds_on_engine(a).hi > 1) return false;
+  }
+  return true;
+}
+
 TripBounds Encoder::bounds_on_engine(model::LoopId l) const {
   const auto& info = places_.index().loops[l];
   if (info.kind == model::LoopKind::Top) return {1, 1, true};
   const auto sl = spec_ix_.loop(info.name);
-  const bool first = info.parent == model::kTop;
+  const bool first = single_run(l);
   if (info.kind != model::LoopKind::Loop) {
     if (!sl || !spec_ix_.loops[*sl].trip) return {0, 1, true};  // taken: any
     return branch_trip(info.kind,
@@ -112,7 +145,7 @@ TripBounds Encoder::replay_bounds(model::LoopId l) const {
   const auto sl = spec_ix_.loop(info.name);
   if (!sl || !spec_ix_.loops[*sl].trip) return {0, 1, false};
   const auto& rule = *spec_ix_.loops[*sl].trip;
-  const bool first = info.parent == model::kTop;
+  const bool first = single_run(l);
   TripBounds b = choice_bounds(rule.uniform, first);
   if (rule.divergent) {
     // One constant for every engine: it must be a value each engine's rule allows.

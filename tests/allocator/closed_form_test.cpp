@@ -69,9 +69,10 @@ class EngineWalk {
 
   std::uint32_t choose(model::LoopId l) {
     const auto& rule = *ix_.loops[l].trip;
-    const auto vals = model::choice_values(rule.for_engine(ix_.engines[e_]),
-                                           trips_[ix_.loops[l].cond.empty() ? ix_.loops[l].name : ix_.loops[l].cond]++);
-    return vals[std::uniform_int_distribution<std::size_t>(0, vals.size() - 1)(rng_)];
+    const auto& choice = rule.for_engine(ix_.engines[e_]);
+    const auto k = trips_[ix_.loops[l].cond.empty() ? ix_.loops[l].name : ix_.loops[l].cond]++;
+    const auto n = model::choice_count(choice, k);
+    return model::choice_at(choice, k, std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng_));
   }
 
   void enter(model::LoopId l, std::uint32_t it) {
@@ -109,7 +110,9 @@ class EngineWalk {
 
   void step(const model::Item& item) {
     if (const auto* r = std::get_if<model::RegOp>(&item)) {
-      regs_[r->dst] = r->expr.eval([&](const std::string& n) { return regs_[n]; });
+      const auto v = r->expr.eval([&](const std::string& n) { return regs_[n]; });
+      REQUIRE(v.has_value());  // the corpus's counters stay far below 2^64
+      regs_[r->dst] = *v;
       return;
     }
     const auto* in = std::get_if<model::Instr>(&item);
@@ -185,14 +188,13 @@ void property(allocator::Strategy strategy, bool prune, bool shapes) {
           spec = std::move(*loaded);
           model::normalize(spec);
         } else {
-          generators::SpecGenOptions o;
-          o.min_engines = 2;
-          o.max_engines = 3;
-          o.max_depth = 4;
-          o.max_trip = 4;
-          o.max_body_stmts = 3;
-          o.max_deps = 6;
-          o.extras = false;
+          generators::SpecGenOptions o{.min_engines = 2,
+                                       .max_engines = 3,
+                                       .max_depth = 4,
+                                       .max_trip = 4,
+                                       .max_body_stmts = 3,
+                                       .max_deps = 6,
+                                       .extras = false};
           spec = *generators::gen_spec(o);
         }
         const auto ix = model::ProgramIndex::build(spec);

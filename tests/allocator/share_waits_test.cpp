@@ -89,12 +89,8 @@ TEST_CASE("share waits: a shared allocation is bisimilar whenever the plain one 
   test::rc_check(
       "shared wait values keep bisimilarity",
       [] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        opt.max_depth = 2;
-        opt.allocatable_only = true;
-        opt.acyclic = true;
-        opt.divergent = false;
+        generators::SpecGenOptions opt{
+            .max_engines = 3, .max_depth = 2, .allocatable_only = true, .acyclic = true, .divergent = false};
         const auto spec = *generators::gen_spec(opt);
         auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());

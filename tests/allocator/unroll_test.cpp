@@ -253,10 +253,7 @@ TEST_CASE("unroll: the unrolled spec owes exactly what the original owes (proper
   test::rc_check(
       "unrolled specs run side by side with their originals",
       [&] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        opt.max_depth = 3;
-        opt.divergent = false;
+        generators::SpecGenOptions opt{.max_engines = 3, .max_depth = 3, .divergent = false};
         // cyclic specs too: they deadlock alike on both sides, and they are where nested
         // backward producers at offset 0 come from
         opt.acyclic = *rc::gen::arbitrary<bool>();

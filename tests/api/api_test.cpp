@@ -71,6 +71,25 @@ TEST_CASE("allocate, check and prove a figure") {
   CHECK_THROWS_AS(syncbisim::parse_strategy("fastest"), syncbisim::Error);
 }
 
+TEST_CASE("check's widths: a counter past the register width is an overflow (docs/semantics.md \"Widths\")") {
+  const auto spec = syncbisim::Program::load(source("tests/inputs/overflow/counter_spec.sb"));
+  const auto impl = syncbisim::Program::load(source("tests/inputs/overflow/counter_impl.sb"));
+  CHECK(syncbisim::check(spec, impl).verdict == syncbisim::Verdict::Bisimilar);  // 32 bits
+  syncbisim::CheckOptions narrow;
+  narrow.register_bits = 8;
+  const auto c = syncbisim::check(spec, impl, narrow);
+  CHECK(c.verdict == syncbisim::Verdict::Overflow);
+  CHECK(syncbisim::to_string(c.verdict) == "overflow");
+  CHECK(c.exit_status() == 1);
+  REQUIRE(c.violations.size() == 1);
+  CHECK(c.violations[0].kind == "overflow");
+  CHECK(c.violations[0].description.find("past the 8-bit register width") != std::string::npos);
+  CHECK(c.violations[0].trace.back().step == "overflow");
+  syncbisim::CheckOptions bad;
+  bad.register_bits = 65;
+  CHECK_THROWS_AS(syncbisim::check(spec, impl, bad), syncbisim::Error);
+}
+
 TEST_CASE("a violation comes with both sides' numbers and a trace") {
   const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
   const auto impl = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));

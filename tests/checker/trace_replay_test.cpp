@@ -68,3 +68,28 @@ TEST_CASE("a trace that does not fit says at which step, and what the pair could
   CHECK(r.misfit.find("it can:") != std::string::npos);
   CHECK(r.steps.size() == 1);
 }
+
+TEST_CASE("a document of another kind, or of a version replay does not know, is refused, naming it") {
+  const auto doc = [](const char* version) {
+    auto j =
+        nlohmann::json::parse(R"({"violations": [{"trace": [{"step": "issue", "engine": "E0", "instr": "I0"}]}]})");
+    if (version) j["syncbisim"] = version;
+    return j;
+  };
+  for (const char* ok : {"check/1", "traces/1"}) CHECK(checker::read_trace(doc(ok), 1).ok());
+  CHECK(checker::read_trace(doc(nullptr), 1).ok());  // written before documents carried versions
+  for (const char* bad : {"check/2", "traces/0", "prove/10"}) {
+    INFO(bad);
+    const auto t = checker::read_trace(doc(bad), 1);
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().rule == "bad-version");
+    CHECK(t.error().message.find(bad) != std::string::npos);
+  }
+  for (const char* other : {"spec/1", "fuzz/1", "check-all-trips/1"}) {
+    INFO(other);
+    const auto t = checker::read_trace(doc(other), 1);
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().rule == "no-trace");
+    CHECK(t.error().message.find(std::string("a ") + other + " document") != std::string::npos);
+  }
+}

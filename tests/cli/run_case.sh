@@ -6,6 +6,8 @@
 #   stderr: <regex that some line of stderr must match>     (any number)
 #   stderr-lines: <exact number of stderr lines>
 #   env: NAME=VALUE                                           (any number; set for the command)
+#   ulimit-v: <KiB>            (virtual memory limit of the command: a blow-up fails fast, never hangs)
+#   ulimit-t: <seconds>        (CPU time limit of the command: a runaway fails fast; no timing is asserted)
 set -u
 tool=$1; case_file=$2
 args=$(sed -n 's/^args: //p' "$case_file")
@@ -13,7 +15,13 @@ want_exit=$(sed -n 's/^exit: //p' "$case_file")
 while IFS= read -r kv; do export "$kv"; done < <(sed -n 's/^env: //p' "$case_file")
 out=$(mktemp); err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
-eval "\"$tool\" $args" >"$out" 2>"$err" </dev/null
+vmem=$(sed -n 's/^ulimit-v: //p' "$case_file")
+cpu=$(sed -n 's/^ulimit-t: //p' "$case_file")
+(
+  if [ -n "$vmem" ]; then ulimit -v "$vmem"; fi
+  if [ -n "$cpu" ]; then ulimit -t "$cpu"; fi
+  eval "\"$tool\" $args"
+) >"$out" 2>"$err" </dev/null
 got=$?
 fail=0
 if [ "$got" != "$want_exit" ]; then echo "exit status $got, expected $want_exit"; fail=1; fi

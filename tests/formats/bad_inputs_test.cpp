@@ -5,6 +5,7 @@
 #include <set>
 
 #include "formats/load.h"
+#include "model/quote.h"
 #include "support/test_files.h"
 
 using namespace syncbisim;
@@ -25,7 +26,12 @@ TEST_CASE("bad inputs: each file fails with the rule its name gives") {
       CHECK(r.error().rule == rule);
       CHECK_FALSE(r.error().place.empty());
       CHECK(r.error().file == name);
-      CHECK(r.error().to_string().find('\n') == std::string::npos);
+      // docs/formats.md "Messages": one printable line of valid UTF-8, of a readable length.
+      const auto line = r.error().to_string();
+      CHECK(line.find('\n') == std::string::npos);
+      CHECK(model::printable(line) == line);
+      CHECK(line.size() < 1000);
+      CHECK(line.find("json.exception") == std::string::npos);
       rules.insert(rule);
       ++n;
     }

@@ -33,23 +33,8 @@ void check_replays(const prover::ProveResult& r, const prover::Witness& w, bool 
 }  // namespace
 
 TEST_CASE("prover: a wait wrong only at iteration 1,000 of a 1..100,000 loop is refuted there") {
-  const auto spec = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 1..100000 {
-  E0: P
-  E1: C
-}
-dep P -> C distance A=1
-)");
-  const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-E1: [rh := 0]
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * isgt(1000, rh) * (r - 1)] {s >= w} C
-}
-)");
+  const auto spec = test::offset_one_spec(100000);
+  const auto impl = test::offset_one_impl("isgt(rh, 1) * isgt(1000, rh)");
   const auto r = test::prove_pair(spec, impl.program);
   REQUIRE(r.consumers.size() == 1);
   const auto& c = r.consumers[0];

@@ -12,6 +12,8 @@
 #include "generators/mutations.h"
 #include "generators/spec_gen.h"
 #include "prover/prove_support.h"
+#include "support/generated_pairs.h"
+#include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
 using prover::Answer;
@@ -96,26 +98,15 @@ TEST_CASE("prover: agrees with the explorer on every strategy's output for every
 TEST_CASE("prover: agrees with the explorer on generated pairs at small trips") {
   // Allocated random specs (every strategy) and their mutants: correct schemes and broken ones.
   const auto ok = rc::check("prover vs explorer on generated pairs", [] {
-    generators::SpecGenOptions o;
-    o.max_engines = 3;
-    o.max_depth = 3;
-    o.max_trip = 3;
-    o.max_top_stmts = 4;
-    o.max_body_stmts = 2;
-    o.max_deps = 4;
-    o.extras = false;
-    const auto spec_p = *generators::gen_spec(o);
-    auto ix = model::ProgramIndex::build(spec_p);
-    RC_ASSERT(ix.ok());
-    const formats::LoadedProgram spec{spec_p, *ix};
-    const auto strategy =
-        *rc::gen::element(allocator::Strategy::Barrier, allocator::Strategy::PerInstruction,
-                          allocator::Strategy::PerLoop, allocator::Strategy::PerEngine, allocator::Strategy::Auto);
-    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{strategy, false});
-    RC_PRE(alloc.ok());
-    auto impl = alloc->impl;
-    const auto ms = generators::mutants(impl);
-    if (!ms.empty() && *rc::gen::inRange(0, 3) > 0) impl = ms[*rc::gen::inRange<std::size_t>(0, ms.size())].impl;
+    generators::SpecGenOptions o{.max_engines = 3,
+                                 .max_depth = 3,
+                                 .max_trip = 3,
+                                 .max_top_stmts = 4,
+                                 .max_body_stmts = 2,
+                                 .max_deps = 4,
+                                 .extras = false};
+    const auto spec = test::gen_indexed_spec(o);
+    const auto impl = test::gen_allocation(spec, 2.0 / 3).impl;
     Agreement a;
     agree(spec, impl, generators::describe(spec.program), a, 200000);
     for (const auto& f : a.failures) RC_FAIL(f + "\nimpl: " + generators::describe(impl));
@@ -126,23 +117,8 @@ TEST_CASE("prover: agrees with the explorer on generated pairs at small trips") 
 TEST_CASE("prover: a wait that stops masking after 20 iterations is refuted; --max-trip 3 cannot see it") {
   // Offset 1 on A, whose trip is anything in 1..30. The mask isgt(rh, 1) * isgt(21, rh) drops
   // to 0 from iteration 21 on, so C then issues without waiting for P of the previous iteration.
-  const auto spec = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 1..30 {
-  E0: P
-  E1: C
-}
-dep P -> C distance A=1
-)");
-  const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-E1: [rh := 0]
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * isgt(21, rh) * (r - 1)] {s >= w} C
-}
-)");
+  const auto spec = test::offset_one_spec(30);
+  const auto impl = test::offset_one_impl("isgt(rh, 1) * isgt(21, rh)");
   const auto r = test::prove_pair(spec, impl.program);
   REQUIRE(r.consumers.size() == 1);
   const auto& c = r.consumers[0];
@@ -159,15 +135,7 @@ loop A {
   CHECK(bounded.result.verdict == checker::Verdict::Bisimilar);  // capped: the CLI reports this as inconclusive
 
   // The same wait with the mask kept is proved.
-  const auto good = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-E1: [rh := 0]
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [rh := rh + 1] [w := isgt(rh, 1) * (r - 1)] {s >= w} C
-}
-)");
+  const auto good = test::offset_one_impl("isgt(rh, 1)");
   CHECK(test::prove_pair(spec, good.program).verdict == Answer::Proved);
 }
 
@@ -177,29 +145,51 @@ TEST_CASE("prover: every strategy's output on generated specs is decided, nothin
   // (With cyclic dependencies or per-engine rules some candidates lie past a deadlock the directed
   // run cannot get by: docs/prover.md "What unknown means".)
   const auto ok = rc::check("nothing unknown on allocations of generated specs", [] {
-    generators::SpecGenOptions o;
-    o.max_engines = 3;
-    o.max_depth = 3;
-    o.max_trip = 3;
-    o.extras = false;
-    o.acyclic = true;
-    o.divergent = false;
-    o.allocatable_only = *rc::gen::arbitrary<bool>();
-    const auto spec_p = *generators::gen_spec(o);
-    auto ix = model::ProgramIndex::build(spec_p);
-    RC_ASSERT(ix.ok());
-    const formats::LoadedProgram spec{spec_p, *ix};
-    const auto strategy =
-        *rc::gen::element(allocator::Strategy::Barrier, allocator::Strategy::PerInstruction,
-                          allocator::Strategy::PerLoop, allocator::Strategy::PerEngine, allocator::Strategy::Auto);
-    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{strategy, false});
-    RC_PRE(alloc.ok());
-    const auto r = test::prove_pair(spec, alloc->impl);
+    generators::SpecGenOptions o{.max_engines = 3,
+                                 .max_depth = 3,
+                                 .max_trip = 3,
+                                 .allocatable_only = *rc::gen::arbitrary<bool>(),
+                                 .acyclic = true,
+                                 .divergent = false,
+                                 .extras = false};
+    const auto spec = test::gen_indexed_spec(o);
+    const auto pair = test::gen_allocation(spec);
+    const auto r = test::prove_pair(spec, pair.impl);
     for (const auto& c : r.consumers)
       for (const auto* p : {&c.safe, &c.exact})
         if (p->answer == Answer::Unknown)
-          RC_FAIL(std::string(allocator::to_string(strategy)) + " " + c.instr + ": " + p->reason + "\n" +
+          RC_FAIL(std::string(allocator::to_string(pair.strategy)) + " " + c.instr + ": " + p->reason + "\n" +
                   generators::describe(spec.program));
   });
   CHECK(ok);
+}
+
+TEST_CASE("prover: barrier allocations of generated loop nests agree with the explorer, nothing unknown") {
+  // The barrier baseline on specs of up to four engines with loops nested three deep, so that
+  // consumers follow loop nests: the last release before a consumer, the one before the barrier
+  // holding it and the last reset of its semaphore lie inside loops that ended (docs/prover.md
+  // "Inside loops that ended"). Unmutated: nothing unknown (uniform control, no cyclic
+  // dependency); mutated (a wait or signal changed, a barrier dropped): the explorer agrees.
+  test::rc_check(
+      "barrier allocations of generated loop nests",
+      [] {
+        auto o = generators::checkable_spec_options();
+        o.max_engines = 4;
+        o.max_depth = 3;
+        const auto spec = test::gen_indexed_spec(o);
+        const auto drawn = test::gen_allocation(spec, 0.5, allocator::Strategy::Barrier);
+        const auto& impl = drawn.impl;
+        const bool mutated = drawn.mutated;
+        const auto what = generators::describe(spec.program) + "\nimpl: " + generators::describe(impl);
+        if (!mutated) {
+          const auto r = test::prove_pair(spec, impl);
+          for (const auto& c : r.consumers)
+            for (const auto* p : {&c.safe, &c.exact})
+              if (p->answer == Answer::Unknown) RC_FAIL(c.instr + ": " + p->reason + "\n" + what);
+        }
+        Agreement a;
+        agree(spec, impl, what, a, 200000);
+        for (const auto& f : a.failures) RC_FAIL(f);
+      },
+      60);
 }

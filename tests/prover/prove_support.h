@@ -45,6 +45,28 @@ inline prover::ProveResult prove_pair(const formats::LoadedProgram& spec, const 
   return prover::prove(spec.program, spec.index, impl, *iix, o);
 }
 
+// One loop A of trips 1..max_trip, P on E0 and C on E1, with P -> C at offset 1 on A (paper §5.2,
+// Figure 5's shape): the prover tests' deep pair.
+inline formats::LoadedProgram offset_one_spec(std::uint32_t max_trip) {
+  return load_inline("syncbisim spec/1\nengines E0 E1\nloop A trip 1.." + std::to_string(max_trip) +
+                     " {\n  E0: P\n  E1: C\n}\ndep P -> C distance A=1\n");
+}
+
+// Its per-loop allocation (paper §5.4), C waiting for `mask * (r - 1)` signals of P: `isgt(rh, 1)` is
+// the correct mask; a factor such as `isgt(1000, rh)` makes the wait wrong from that iteration on.
+inline formats::LoadedProgram offset_one_impl(const std::string& mask) {
+  return load_inline(
+      "syncbisim impl/1\nengines E0 E1\nsemaphores s\nE1: [rh := 0]\nloop A {\n  E0: P {s += 1}\n"
+      "  E1: [r := r + 1] [rh := rh + 1] [w := " +
+      mask + " * (r - 1)] {s >= w} C\n}\n");
+}
+
+// A consumer's two answers and their reasons, for a failing check's message.
+inline std::string describe(const prover::ConsumerResult& c) {
+  return c.instr + ": safe " + prover::to_string(c.safe.answer) + " " + c.safe.reason + "; exact " +
+         prover::to_string(c.exact.answer) + " " + c.exact.reason;
+}
+
 // consumer name -> answer
 inline std::map<std::string, prover::Answer> answers(const prover::ProveResult& r) {
   std::map<std::string, prover::Answer> out;

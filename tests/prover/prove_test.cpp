@@ -11,14 +11,9 @@ using prover::Answer;
 
 namespace {
 
-std::string describe(const prover::ConsumerResult& c) {
-  return c.instr + ": safe " + prover::to_string(c.safe.answer) + " " + c.safe.reason + "; exact " +
-         prover::to_string(c.exact.answer) + " " + c.exact.reason;
-}
-
 void check_all_proved(const prover::ProveResult& r, const std::string& what) {
   CHECK_MESSAGE(!r.consumers.empty(), what);
-  for (const auto& c : r.consumers) CHECK_MESSAGE(c.answer == Answer::Proved, what, ": ", describe(c));
+  for (const auto& c : r.consumers) CHECK_MESSAGE(c.answer == Answer::Proved, what, ": ", test::describe(c));
   CHECK_MESSAGE(r.verdict == Answer::Proved, what);
 }
 
@@ -84,17 +79,9 @@ TEST_CASE("prover: barrier allocations are safe and not exact, with an over-sync
     const auto r = test::prove_pair(spec, alloc->impl);
     INFO(rel);
     bool held = false;
-    // Known gap (docs/prover.md "What stays unknown"): in the remodelled FlashAttention the
-    // prover finds a candidate over-synchronization of normalize after both loops that is not
-    // real (the unreduced explorer agrees it is exact) and cannot prove it exact: unknown, never
-    // proved wrongly. Every other consumer of every barrier allocation has a real answer.
-    const auto known_gap = [&](const prover::ConsumerResult& c) {
-      return rel == "corpus/kernels/flash_attention.json" && c.instr == "normalize";
-    };
     for (const auto& c : r.consumers) {
-      CHECK_MESSAGE(c.safe.answer == Answer::Proved, describe(c));
-      if (known_gap(c)) CHECK_MESSAGE(c.exact.answer != Answer::Refuted, describe(c));
-      else CHECK_MESSAGE(c.exact.answer != Answer::Unknown, describe(c));
+      CHECK_MESSAGE(c.safe.answer == Answer::Proved, test::describe(c));
+      CHECK_MESSAGE(c.exact.answer != Answer::Unknown, test::describe(c));
       if (c.exact.answer == Answer::Refuted) {
         REQUIRE(c.exact.witness);
         CHECK(c.exact.witness->kind == "over-sync");
@@ -120,8 +107,8 @@ TEST_CASE("prover: the fallback of non-allocatable dependencies is safe, and ove
     INFO(rel);
     bool refuted = false;
     for (const auto& c : r.consumers) {
-      CHECK_MESSAGE(c.safe.answer == Answer::Proved, describe(c));
-      CHECK_MESSAGE(c.exact.answer != Answer::Unknown, describe(c));
+      CHECK_MESSAGE(c.safe.answer == Answer::Proved, test::describe(c));
+      CHECK_MESSAGE(c.exact.answer != Answer::Unknown, test::describe(c));
       if (c.exact.witness) check_replays(r, c, *c.exact.witness);
       refuted = refuted || c.exact.answer == Answer::Refuted;
     }
@@ -129,40 +116,72 @@ TEST_CASE("prover: the fallback of non-allocatable dependencies is safe, and ove
   }
 }
 
+// The answers of an impl file's `# prove:` lines (every consumer not listed: proved safe and exact);
+// each refutation a witness that replays. With `explore_trip` > 0 the unreduced explorer at trips of
+// at most that also finds what the prover proves. Returns the number of refutations.
+namespace {
+int check_prove_lines(const std::filesystem::path& f, std::uint32_t explore_trip) {
+  const auto rel = std::filesystem::relative(f, test::source_dir()).string();
+  INFO(rel);
+  const auto spec = test::load_corpus(test::spec_of(f), model::ProgramKind::Spec);
+  const auto impl = test::load_corpus(rel, model::ProgramKind::Impl);
+  const auto r = test::prove_pair(spec, impl.program);
+  const auto expected = test::prove_expectations(f);
+  int refuted = 0;
+  for (const auto& c : r.consumers) {
+    for (const auto* prop : {"safe", "exact"}) {
+      const auto& p = std::string(prop) == "safe" ? c.safe : c.exact;
+      std::string want = "proved", kind;
+      for (const auto& e : expected)
+        if (e.consumer == c.instr && e.property == prop) {
+          want = e.answer;
+          kind = e.kind;
+        }
+      CHECK_MESSAGE(prover::to_string(p.answer) == want, c.instr, " ", prop, ": ", p.reason);
+      if (p.answer == Answer::Refuted) {
+        REQUIRE(p.witness);
+        CHECK(p.witness->kind == (std::string(prop) == "safe" ? "under-sync" : "over-sync"));
+        if (kind == "at-barrier") CHECK(p.witness->mismatch.impl_blocked_at_barrier);
+        check_replays(r, c, *p.witness);
+        ++refuted;
+      }
+    }
+  }
+  for (const auto& e : expected) CHECK_MESSAGE(test::consumer(r, e.consumer), e.consumer, " is no consumer");
+  if (explore_trip > 0) {
+    const auto full = test::explore(spec, impl.program, explore_trip, true, 1000000);
+    for (const auto& c : r.consumers) {
+      INFO(test::describe(c));
+      if (c.safe.answer == Answer::Proved) CHECK(!full.under.count(c.instr));
+      if (c.exact.answer == Answer::Proved) CHECK(!full.over.count(c.instr));
+    }
+  }
+  return refuted;
+}
+}  // namespace
+
 TEST_CASE("prover: corpus impls get the answers of their `# prove:` lines, and every witness replays") {
   int files = 0, refuted = 0;
   for (const auto* dir : {"corpus/bugs", "corpus/good"})
     for (const auto& f : test::files_in(dir, ".sb")) {
-      const auto rel = std::filesystem::relative(f, test::source_dir()).string();
-      INFO(rel);
-      const auto spec = test::load_corpus(test::spec_of(f), model::ProgramKind::Spec);
-      const auto impl = test::load_corpus(rel, model::ProgramKind::Impl);
-      const auto r = test::prove_pair(spec, impl.program);
-      const auto expected = test::prove_expectations(f);
-      for (const auto& c : r.consumers) {
-        for (const auto* prop : {"safe", "exact"}) {
-          const auto& p = std::string(prop) == "safe" ? c.safe : c.exact;
-          std::string want = "proved", kind;
-          for (const auto& e : expected)
-            if (e.consumer == c.instr && e.property == prop) {
-              want = e.answer;
-              kind = e.kind;
-            }
-          CHECK_MESSAGE(prover::to_string(p.answer) == want, c.instr, " ", prop, ": ", p.reason);
-          if (p.answer == Answer::Refuted) {
-            REQUIRE(p.witness);
-            CHECK(p.witness->kind == (std::string(prop) == "safe" ? "under-sync" : "over-sync"));
-            if (kind == "at-barrier") CHECK(p.witness->mismatch.impl_blocked_at_barrier);
-            check_replays(r, c, *p.witness);
-            ++refuted;
-          }
-        }
-      }
-      for (const auto& e : expected) CHECK_MESSAGE(test::consumer(r, e.consumer), e.consumer, " is no consumer");
+      refuted += check_prove_lines(f, 0);
       ++files;
     }
   CHECK(files >= 30);
   CHECK(refuted >= 20);
+}
+
+// docs/prover.md "Inside loops that ended": consumers after a loop nest whose bodies end with
+// barriers, so the last release before the consumer, the one before the barrier holding it and the
+// last reset of its semaphore lie inside the nest's last iterations.
+TEST_CASE("prover: after loop nests with barriers, impls get their `# prove:` answers; the explorer agrees") {
+  int files = 0, refuted = 0;
+  for (const auto& f : test::files_in("tests/inputs/prover/ended_loops", ".impl.sb")) {
+    refuted += check_prove_lines(f, 3);
+    ++files;
+  }
+  CHECK(files >= 6);
+  CHECK(refuted >= 10);
 }
 
 TEST_CASE("prover: outside the fragment is unknown, with the register, the statement and the shape expected") {

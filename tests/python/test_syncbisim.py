@@ -60,6 +60,19 @@ def test_allocate_check_prove_and_their_results():
         syncbisim.allocate(spec, strategy="fastest")
 
 
+def test_the_widths_make_a_counter_past_them_an_overflow():
+    spec = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_spec.sb")
+    impl = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_impl.sb")
+    assert syncbisim.check(spec, impl).verdict == "bisimilar"  # 32-bit registers by default
+    r = syncbisim.check(spec, impl, register_bits=8)
+    assert r.verdict == "overflow" and not r
+    assert r.violations[0].kind == "overflow"
+    assert "past the 8-bit register width" in r.violations[0].description
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.check(spec, impl, semaphore_bits=1)
+    assert err.value.rule == "bad-width"
+
+
 def test_a_violation_has_both_sides_numbers_and_a_trace():
     r = syncbisim.check(corpus("figures/fig7_fig8.json"), corpus("bugs/fig8_nk_off_by_one.sb"))
     assert r.verdict == "under-synchronized"

@@ -18,7 +18,7 @@ inline void make_constant(std::vector<model::Stmt>& body, std::uint32_t cap) {
       make_constant(l->body, cap);
     } else if (auto* c = std::get_if<model::Cond>(&s.node)) {
       std::uint32_t b = 0;
-      if (c->taken) b = model::choice_values(c->taken->uniform, 0).front();
+      if (c->taken) b = model::choice_at(c->taken->uniform, 0, 0);
       c->taken = model::TripRule{model::ConstTrip{b}};
       make_constant(c->then_body, cap);
       make_constant(c->else_body, cap);

@@ -65,12 +65,8 @@ TEST_CASE("timing: the simulated schedule is an execution of the impl (property)
   test::rc_check(
       "simulated schedules replay in the lock-step semantics",
       [] {
-        generators::SpecGenOptions opt;
-        opt.max_engines = 3;
-        opt.max_depth = 2;
-        opt.allocatable_only = true;
-        opt.acyclic = true;
-        opt.divergent = false;
+        generators::SpecGenOptions opt{
+            .max_engines = 3, .max_depth = 2, .allocatable_only = true, .acyclic = true, .divergent = false};
         auto spec = *generators::gen_spec(opt);
         test::make_constant(spec.body, 3);
         auto six = model::ProgramIndex::build(spec);

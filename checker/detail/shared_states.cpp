@@ -1,0 +1,113 @@
+#include "checker/detail/shared_states.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace syncbisim::checker::detail {
+
+SharedStates::SharedStates(std::size_t width)
+    : width_(width),
+      partitions_(new Partition[std::size_t{1} << kLog2Partitions]),
+      key_at_((width + 1) / 2 * 2),
+      rows_(key_at_ + 2) {}
+
+void SharedStates::prefetch(std::uint64_t h) const {
+  const Table* tab = partitions_[h & ((1U << kLog2Partitions) - 1)].table.load(std::memory_order_acquire);
+  if (!tab) return;
+#if defined(__GNUC__)
+  __builtin_prefetch(tab->slots.data() + position(h, tab->slots.size() - 1));
+#endif
+}
+
+void SharedStates::begin_level() {
+  level_base_ = next_.load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < (std::size_t{1} << kLog2Partitions); ++i) {
+    auto& p = partitions_[i];
+    for (const auto& t : p.retired)
+      slot_bytes_.fetch_sub(t->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
+    p.retired.clear();
+  }
+}
+
+std::uint32_t SharedStates::take(Ids& ids) {
+  if (ids.next == ids.end) {
+    const std::uint32_t first = next_.fetch_add(kBlock, std::memory_order_relaxed);
+    // Blocks start at multiples of kBlock, so a block lies in one chunk.
+    rows_.ensure(first);
+    ids.next = first;
+    ids.end = first + kBlock;
+  }
+  return ids.next++;
+}
+
+namespace {
+std::uint64_t load(const std::uint64_t& slot) {
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(slot)).load(std::memory_order_acquire);
+}
+}  // namespace
+
+std::uint32_t SharedStates::find(const Table& tab, const std::uint32_t* t, std::uint64_t h) const {
+  const std::size_t mask = tab.slots.size() - 1;
+  for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
+    const std::uint64_t slot = load(tab.slots[i]);
+    if (slot == 0) return kNone;
+    if (!same_hash(slot, h)) continue;
+    const std::uint32_t* row = rows_.row(id_of(slot));
+    bool same = true;
+    for (std::size_t k = 0; same && k < width_; ++k) same = row[k] == t[k];
+    if (same) return id_of(slot);
+  }
+}
+
+bool SharedStates::lower(std::uint32_t id, std::uint64_t key) {
+  std::atomic_ref<std::uint64_t> least(*key_of(id));
+  std::uint64_t seen = least.load(std::memory_order_relaxed);
+  while (key < seen)
+    if (least.compare_exchange_weak(seen, key, std::memory_order_relaxed)) return true;
+  return false;
+}
+
+SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_t h, std::uint64_t key, Ids& ids) {
+  Partition& p = partitions_[h & ((1U << kLog2Partitions) - 1)];
+  // Most successors are known: found without the lock.
+  if (const Table* tab = p.table.load(std::memory_order_acquire)) {
+    const std::uint32_t id = find(*tab, t, h);
+    if (id != kNone) return {id, id >= level_base_ && lower(id, key), false};
+  }
+  const MaybeLocked guard(p.lock, true);
+  // A load factor of 0.8 at most, as StateSet.
+  if (!p.current || (p.count + 1) * 5 > p.current->slots.size() * 4) {
+    auto grown = std::make_unique<Table>();
+    grown->slots = p.current ? regrow(p.current->slots) : regrow(Slots{});
+    slot_bytes_.fetch_add(grown->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
+    p.table.store(grown.get(), std::memory_order_release);
+    if (p.current) p.retired.push_back(std::move(p.current));
+    p.current = std::move(grown);
+  }
+  Slots& slots = p.current->slots;
+  const std::size_t mask = slots.size() - 1;
+  for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
+    const std::uint64_t slot = slots[i];  // written under this lock only
+    if (slot == 0) {
+      const std::uint32_t id = take(ids);
+      std::copy(t, t + width_, rows_.row(id));
+      std::atomic_ref<std::uint64_t>(*key_of(id)).store(key, std::memory_order_relaxed);
+      std::atomic_ref<std::uint64_t>(slots[i]).store(slot_of(id, h), std::memory_order_release);
+      ++p.count;
+      return {id, true, true};
+    }
+    if (!same_hash(slot, h)) continue;
+    const std::uint32_t id = id_of(slot);
+    const std::uint32_t* row = rows_.row(id);
+    bool same = true;
+    for (std::size_t k = 0; same && k < width_; ++k) same = row[k] == t[k];
+    if (same) return {id, id >= level_base_ && lower(id, key), false};
+  }
+}
+
+std::size_t SharedStates::bytes() const {
+  return rows_.bytes() + slot_bytes_.load(std::memory_order_relaxed) +
+         (std::size_t{1} << kLog2Partitions) * sizeof(Partition);
+}
+
+}  // namespace syncbisim::checker::detail

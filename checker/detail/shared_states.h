@@ -1,0 +1,103 @@
+#pragma once
+// Internal to the threaded search (checker/detail/threaded_search.h): the visited set all threads
+// insert into at once. A state is the tuple of its part ids, as in StateSet, stored by a storage
+// id that each thread takes from blocks it reserves (kBlock ids at a time), so storage ids follow
+// timing, not discovery order; the search keeps the order itself (see threaded_search.h).
+//
+// The slots are split by hash into partitions, each with its own lock and its own growth, so a
+// thread growing one partition holds up no insert into the others; lookups take no lock. Each
+// state found in the level being searched also keeps the least key (parent's breadth-first id
+// << 32 | step index) of the successors that reached it, lowered atomically: the key a
+// single-threaded search meets it by first. After the level that word holds the parent.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "checker/detail/chunked_rows.h"
+#include "checker/detail/hash_slots.h"
+#include "checker/detail/spin_lock.h"
+
+namespace syncbisim::checker::detail {
+
+class SharedStates {
+ public:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  static constexpr std::size_t kBlock = 256;
+  // A thread's reserved storage ids: next .. end.
+  struct Ids {
+    std::uint32_t next = 0, end = 0;
+  };
+  struct Inserted {
+    std::uint32_t id;
+    bool claimed;  // the state is new in this level and `key` is now its least key
+    bool added;    // the state was not in the set
+  };
+
+  explicit SharedStates(std::size_t width);
+
+  std::uint64_t hash(const std::uint32_t* t) const {
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (std::size_t i = 0; i < width_; ++i) h = mix(h, t[i]);
+    return h;
+  }
+  // Asks for the slot a tuple of this hash is looked for first (see StateSet::prefetch).
+  void prefetch(std::uint64_t h) const;
+  // The tuple, reached by the successor `key`: inserted if new (with a storage id from `ids`);
+  // if it was new in this level, its least key lowered to `key`.
+  Inserted insert(const std::uint32_t* tuple, std::uint64_t h, std::uint64_t key, Ids& ids);
+
+  // A new level starts (no thread inserting): the states inserted from here on are its states,
+  // and every thread's reserved ids are dropped (they must be reserved again).
+  void begin_level();
+  bool in_level(std::uint32_t id) const { return id >= level_base_; }
+  // The least key of a state of the level, until set_parent() replaces it.
+  std::uint64_t key(std::uint32_t id) const {
+    return std::atomic_ref<std::uint64_t>(*key_of(id)).load(std::memory_order_relaxed);
+  }
+
+  const std::uint32_t* tuple(std::uint32_t id) const { return rows_.row(id); }
+  std::uint32_t parent(std::uint32_t id) const { return static_cast<std::uint32_t>(*key_of(id)); }
+  // After the level, once no thread reads key(id) any more.
+  void set_parent(std::uint32_t id, std::uint32_t parent) { *key_of(id) = parent; }
+
+  // The bytes taken: exact when no thread is inserting, else close.
+  std::size_t bytes() const;
+
+ private:
+  static constexpr unsigned kLog2Partitions = 6;
+  // A partition's slots. Lookups read them without the lock (slots are written with release
+  // stores, after the tuple and key they point to); inserts take the lock. A partition that
+  // grows publishes a new Table and keeps the old one to the end of the level, for lookups
+  // still reading it (they miss only entries added since, and then look again under the lock).
+  struct Table {
+    Slots slots;
+  };
+  struct alignas(64) Partition {
+    std::atomic<const Table*> table{nullptr};  // read by every thread: on a line of its own
+    alignas(64) SpinLock lock;
+    std::unique_ptr<Table> current;
+    std::vector<std::unique_ptr<Table>> retired;
+    std::size_t count = 0;
+  };
+  // The state whose tuple is `t` in table `tab`, or kNone (looked up without the lock).
+  std::uint32_t find(const Table& tab, const std::uint32_t* t, std::uint64_t h) const;
+  // Lowers the least key of state `id`, new in this level, to `key`; did it?
+  bool lower(std::uint32_t id, std::uint64_t key);
+  std::uint32_t take(Ids& ids);
+  // A row is the tuple, padded to an even number of words, then one 64-bit word: the least key
+  // while its state's level is searched (beside the tuple a lookup compares, so on the same
+  // cache line), its parent's storage id after.
+  std::uint64_t* key_of(std::uint32_t id) const { return reinterpret_cast<std::uint64_t*>(rows_.row(id) + key_at_); }
+
+  std::size_t width_;
+  std::unique_ptr<Partition[]> partitions_;
+  std::size_t key_at_;                  // words before the key in a row
+  ChunkedRows<std::uint32_t> rows_;     // by storage id
+  std::atomic<std::uint32_t> next_{0};  // the first storage id no thread has reserved
+  std::uint32_t level_base_ = 0;
+  std::atomic<std::size_t> slot_bytes_{0};
+};
+
+}  // namespace syncbisim::checker::detail

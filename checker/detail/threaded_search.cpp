@@ -1,0 +1,431 @@
+#include "checker/detail/threaded_search.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "checker/detail/successor.h"
+#include "checker/detail/trace_step.h"
+
+namespace syncbisim::checker::detail {
+
+using semantics::LockstepState;
+using semantics::Step;
+
+// A thread's share: its own working state and step memo (the part table is shared), its own
+// record of the violations it met (merged in breadth-first order at the end), its reserved
+// storage ids and the keys it made least in this level.
+struct ThreadedSearch::Worker {
+  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts)
+      : successors(both, codec, parts), classifier(both) {}
+
+  SuccessorBuilder successors;
+  Classifier classifier;
+  struct Found {
+    std::uint64_t at;  // breadth-first id of the state the violation was met at
+    std::uint32_t id;  // its storage id
+  };
+  std::vector<Found> found;                     // by classifier.found()
+  std::map<std::string, std::uint64_t> limits;  // each limit the classifier named, first met at
+  SharedStates::Ids ids;
+  std::vector<Claim> claims;
+  std::atomic<std::size_t> claimed{0};  // claims.size(), for thread 0's progress line
+  semantics::Steps steps;               // a range trip's choices as one run (semantics/steps.h)
+  std::vector<semantics::Mismatch> mismatches;
+  std::uint64_t transitions = 0;
+  std::uint64_t added = 0;        // states this thread added to the set
+  std::uint64_t level_added = 0;  // `added` when the level started
+  // Successors not yet inserted, their slots prefetched (as Exhaustive's).
+  struct Pending {
+    std::uint64_t hash, key;
+  };
+  static constexpr std::size_t kMaxPending = 16;
+  std::vector<Pending> pending;
+  std::vector<std::uint32_t> pending_tuples;
+};
+
+ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads)
+    : both_(both),
+      opt_(o),
+      threads_(std::max(1U, threads)),
+      codec_(both),
+      reducer_(both),
+      states_(codec_.parts()),
+      barrier_(threads_) {
+  for (unsigned w = 0; w < threads_; ++w) workers_.push_back(std::make_unique<Worker>(both, codec_, parts_));
+}
+
+ThreadedSearch::~ThreadedSearch() = default;
+
+CheckResult ThreadedSearch::run() {
+  t0_ = Clock::now();
+  Worker& first = *workers_[0];
+  const auto& initial = first.successors.encode(both_.initial());
+  const auto root = states_.insert(initial.data(), states_.hash(initial.data()), 0, first.ids);
+  states_.set_parent(root.id, SharedStates::kNone);
+  level_ = {root.id};
+  first_ = 0;
+  found_ = 1;
+  states_.begin_level();
+  first.ids = {};
+  start_level();
+  bytes_fixed_ = exact_bytes() - states_.bytes();
+  std::vector<std::thread> helpers;
+  for (unsigned w = 1; w < threads_; ++w) helpers.emplace_back([this, w] { work(w); });
+  work(0);
+  for (auto& h : helpers) h.join();
+  if (error_) std::rethrow_exception(error_);
+  return result();
+}
+
+void ThreadedSearch::work(unsigned w) {
+  Worker& me = *workers_[w];
+  for (;;) {
+    barrier_.arrive_and_wait();  // the level is published, or done_
+    if (done_) return;
+    try {
+      me.successors.memo().budget(found_ * kMemoBytesPerState / threads_);
+      me.level_added = me.added;
+      while (!stop_.load(std::memory_order_relaxed) && !enough_.load(std::memory_order_relaxed)) {
+        const std::size_t c = next_chunk_.fetch_add(kChunk, std::memory_order_relaxed);
+        if (c >= level_.size() || c / kChunk > last_chunk_.load(std::memory_order_relaxed)) break;
+        const std::uint64_t added = me.added;
+        const bool whole = expand(me, c / kChunk, c, std::min(level_.size(), c + kChunk));
+        if (opt_.max_states > 0) {
+          flush(me);
+          chunk_done(c / kChunk, me.added - added);
+        }
+        check_limits(me);
+        if (!whole) break;
+      }
+      flush(me);
+    } catch (const std::bad_alloc&) {  // a limit like the others: inconclusive, what was found kept
+      me.pending.clear();
+      me.pending_tuples.clear();
+      stop(allocation_limit());
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(limit_mutex_);
+      if (!error_) error_ = std::current_exception();
+      stop_ = true;
+    }
+    barrier_.arrive_and_wait();  // every successor of the level is in the set
+    settle_claims(me);
+    barrier_.arrive_and_wait();  // every key is read: the parents may take their place
+    for (const auto& c : me.claims) states_.set_parent(c.id, level_[(c.key >> 32) - first_]);
+    barrier_.arrive_and_wait();
+    if (w == 0) {
+      // An exception must not leave this thread (std::terminate): it ends the search.
+      try {
+        end_level();
+      } catch (const std::bad_alloc&) {
+        stop(allocation_limit());
+        done_ = true;
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(limit_mutex_);
+        if (!error_) error_ = std::current_exception();
+        done_ = true;
+      }
+    }
+  }
+}
+
+bool ThreadedSearch::expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last) {
+  for (std::size_t x = first; x < last; ++x) {
+    const std::uint64_t g = first_ + x;
+    const std::uint32_t id = level_[x];
+    const LockstepState& s = me.successors.load(states_.tuple(id));
+    me.steps.clear();
+    me.mismatches.clear();
+    both_.visible(s, me.steps, &me.mismatches);
+    const std::size_t violations = me.classifier.found().size(), limits = me.classifier.limits().size();
+    // Traces are found at the end, for the first state of each violation among all threads.
+    me.classifier.classify(s, me.steps, me.mismatches, [] { return std::vector<Step>{}; });
+    for (std::size_t k = violations; k < me.classifier.found().size(); ++k) me.found.push_back({g, id});
+    if (me.classifier.limits().size() != limits)
+      for (const auto& l : me.classifier.limits()) me.limits.emplace(l, g);  // keeps the first
+    const Step* only = opt_.reduction ? reducer_.eager(s, me.steps) : nullptr;
+    const std::uint64_t n = only ? 1 : me.steps.size();
+    if (!fanout_of_.empty()) fanout_of_[x] = n;
+    if (!expand_state(me, chunk, x, only, n)) return false;
+  }
+  return true;
+}
+
+bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x, const Step* only, std::uint64_t n) {
+  // As Exhaustive::expand_all: one state may have billions of successors (a range trip's choices),
+  // so the limits are looked at within its fan-out. With max-states: every state this thread
+  // added in this level keeps a key at most the one it was added with, so once it has added as
+  // many as the limit still lets in, the cut (end_level()) lies at or before this step: neither
+  // this thread nor any thread in a later chunk needs to go on.
+  const std::uint64_t g = first_ + x;
+  const std::uint64_t room = opt_.max_states > found_ ? opt_.max_states - found_ : 0;
+  std::uint64_t j = 0;
+  bool cut = false;
+  for (auto it = me.steps.begin(); j < n; ++j) {
+    if (j == kMaxStep) {  // the step's index must fit in a key's low half
+      stop("successors " + std::to_string(kMaxStep) + " of one state");
+      break;
+    }
+    const Step st = only ? *only : *it;
+    if (!only) ++it;
+    enqueue(me, me.successors.build(st), g << 32 | j);
+    ++me.transitions;
+    if (opt_.max_states > 0 && me.added - me.level_added + me.pending.size() >= room) {
+      flush(me);
+      if (me.added - me.level_added >= room) {
+        std::size_t c = last_chunk_.load(std::memory_order_relaxed);
+        while (chunk < c && !last_chunk_.compare_exchange_weak(c, chunk, std::memory_order_relaxed)) {}
+        ++j;
+        cut = true;
+        break;
+      }
+    }
+    if ((j + 1) % kLimitStride == 0 && j + 1 < n) {
+      check_limits(me);
+      if (stop_.load(std::memory_order_relaxed) || enough_.load(std::memory_order_relaxed) ||
+          chunk > last_chunk_.load(std::memory_order_relaxed)) {
+        ++j;
+        cut = true;
+        break;
+      }
+    }
+  }
+  if (!steps_of_.empty()) steps_of_[x] = static_cast<std::uint32_t>(j);
+  return !cut && j == n;
+}
+
+void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key) {
+  const std::uint64_t h = states_.hash(tuple.data());
+  states_.prefetch(h);
+  me.pending_tuples.insert(me.pending_tuples.end(), tuple.begin(), tuple.end());
+  me.pending.push_back(Worker::Pending{h, key});
+  if (me.pending.size() >= Worker::kMaxPending) flush(me);
+}
+
+void ThreadedSearch::flush(Worker& me) {
+  const std::size_t width = codec_.parts();
+  for (std::size_t k = 0; k < me.pending.size(); ++k) {
+    const auto& p = me.pending[k];
+    const auto in = states_.insert(me.pending_tuples.data() + k * width, p.hash, p.key, me.ids);
+    if (in.claimed) me.claims.push_back(Claim{p.key, in.id});
+    me.added += in.added;
+  }
+  me.claimed.store(me.claims.size(), std::memory_order_relaxed);
+  me.pending.clear();
+  me.pending_tuples.clear();
+}
+
+void ThreadedSearch::stop(const std::string& limit) {
+  const std::lock_guard<std::mutex> lock(limit_mutex_);
+  if (limit_.empty()) limit_ = limit;
+  stop_ = true;
+}
+
+void ThreadedSearch::check_limits(Worker& me) {
+  const double elapsed = since(t0_);
+  if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) stop(seconds_limit(opt_.max_seconds));
+  if (opt_.max_memory > 0 && bytes() > opt_.max_memory) stop(memory_limit(opt_.max_memory));
+  if (&me != workers_[0].get() || !opt_.progress || elapsed - last_progress_ < 2.0) return;
+  last_progress_ = elapsed;
+  std::size_t fresh = 0;  // a close count: the other threads' lists grow meanwhile
+  for (const auto& w : workers_) fresh += w->claimed.load(std::memory_order_relaxed);
+  const std::size_t expanded = std::min(next_chunk_.load(std::memory_order_relaxed), level_.size());
+  opt_.progress(Progress{found_ + fresh, level_.size() - expanded + fresh, elapsed, bytes(), depth_});
+}
+
+void ThreadedSearch::start_level() {
+  last_chunk_ = SIZE_MAX;
+  if (opt_.max_states == 0) return;
+  steps_of_.assign(level_.size(), 0);
+  fanout_of_.assign(level_.size(), 0);
+  chunk_added_.assign((level_.size() + kChunk - 1) / kChunk, -1);
+  prefix_ = 0;
+  prefix_added_ = 0;
+  enough_ = false;
+}
+
+void ThreadedSearch::chunk_done(std::size_t c, std::uint64_t added) {
+  // A state added while expanding chunk c has its least parent in c or before; so the chunks
+  // 0 .. prefix_ - 1 give at least prefix_added_ states of the next level. If that reaches the
+  // limit, the single-threaded search stops at a state in those chunks (end_level() finds it).
+  const std::lock_guard<std::mutex> lock(prefix_mutex_);
+  chunk_added_[c] = static_cast<std::int64_t>(added);
+  while (prefix_ < chunk_added_.size() && chunk_added_[prefix_] >= 0) prefix_added_ += chunk_added_[prefix_++];
+  if (prefix_ < chunk_added_.size() && found_ + prefix_added_ >= opt_.max_states) enough_ = true;
+}
+
+void ThreadedSearch::settle_claims(Worker& me) {
+  // A claim is the state's first reach if no thread lowered its key afterwards.
+  std::size_t kept = 0;
+  for (const auto& c : me.claims) {
+    if (states_.key(c.id) == c.key) me.claims[kept++] = c;
+  }
+  me.claims.resize(kept);
+}
+
+void ThreadedSearch::end_level() {
+  // Each thread's claims are in key order; all of them in key order are the next level.
+  std::vector<Claim> next;
+  std::size_t total = 0;
+  for (const auto& w : workers_) total += w->claims.size();
+  next.reserve(total);
+  std::vector<std::size_t> at(workers_.size(), 0);
+  for (;;) {
+    std::size_t best = workers_.size();
+    for (std::size_t k = 0; k < workers_.size(); ++k) {
+      const auto& c = workers_[k]->claims;
+      if (at[k] < c.size() && (best == workers_.size() || c[at[k]].key < workers_[best]->claims[at[best]].key))
+        best = k;
+    }
+    if (best == workers_.size()) break;
+    next.push_back(workers_[best]->claims[at[best]++]);
+  }
+  for (auto& w : workers_) {
+    w->claims.clear();
+    w->claimed = 0;
+    w->ids = {};
+  }
+  // The single-threaded search stops after expanding state x once it has found max-states
+  // states and some are left to expand; by then it has found the states whose first parent is
+  // x or before.
+  if (opt_.max_states > 0 && !stop_ && (found_ >= opt_.max_states || next.size() >= opt_.max_states - found_)) {
+    // The single-threaded search stops as soon as it has found max-states states if the state it
+    // expands has steps left (Exhaustive::expand_all): at the state with the m-th least key, or,
+    // when the states found before the level reach the limit (max-states 1), at the first step.
+    const std::uint64_t key = found_ >= opt_.max_states ? first_ << 32 : next[opt_.max_states - found_ - 1].key;
+    const std::size_t x = (key >> 32) - first_;
+    const std::uint64_t j = key & 0xffffffffU;
+    if (j + 1 < fanout_of_[x]) {
+      std::size_t m = 0;
+      while (m < next.size() && next[m].key <= key) ++m;
+      next.resize(m);
+      last_ = first_ + x;
+      transitions_cut_ += steps_of_[x] - (j + 1);
+      for (std::size_t y = x + 1; y < level_.size(); ++y) transitions_cut_ += steps_of_[y];
+      limit_ = "max-states " + std::to_string(opt_.max_states);
+      done_ = true;
+    }
+  }
+  if (opt_.max_states > 0 && !stop_ && !done_) {  // enough_ stopped no chunk the cut needs
+    std::size_t m = 0;
+    for (std::size_t x = 0; x < level_.size(); ++x) {
+      while (m < next.size() && (next[m].key >> 32) - first_ <= x) ++m;
+      const std::uint64_t found = found_ + m;
+      if (found >= opt_.max_states && first_ + x + 1 < found) {
+        next.resize(m);
+        last_ = first_ + x;
+        for (std::size_t y = x + 1; y < level_.size(); ++y) transitions_cut_ += steps_of_[y];
+        limit_ = "max-states " + std::to_string(opt_.max_states);
+        done_ = true;
+        break;
+      }
+    }
+    if (enough_ && !done_) throw std::logic_error("threaded search: max-states cut not found in the expanded chunks");
+  }
+  level_.resize(next.size());
+  for (std::size_t k = 0; k < next.size(); ++k) level_[k] = next[k].id;
+  first_ = found_;
+  found_ += next.size();
+  if (stop_ || done_ || level_.empty()) {
+    done_ = true;
+    return;
+  }
+  states_.begin_level();
+  next_chunk_ = 0;
+  ++depth_;
+  start_level();
+  bytes_fixed_ = exact_bytes() - states_.bytes();
+}
+
+CheckResult ThreadedSearch::result() {
+  CheckResult r;
+  r.limit = limit_;
+  r.exhaustive = limit_.empty();
+  r.states = found_;
+  for (const auto& w : workers_) r.transitions += w->transitions;
+  r.transitions -= transitions_cut_;
+  // Each violation at the first state, in breadth-first order, that shows it (a thread's first
+  // is its least: it takes its states in increasing order).
+  struct Candidate {
+    std::uint64_t at;
+    std::size_t index;
+    unsigned worker;
+  };
+  std::vector<Candidate> all;
+  for (unsigned w = 0; w < workers_.size(); ++w)
+    for (std::size_t i = 0; i < workers_[w]->found.size(); ++i)
+      if (workers_[w]->found[i].at <= last_) all.push_back(Candidate{workers_[w]->found[i].at, i, w});
+  std::sort(all.begin(), all.end(),
+            [](const Candidate& a, const Candidate& b) { return a.at != b.at ? a.at < b.at : a.index < b.index; });
+  std::set<ViolationKey> seen;
+  for (const auto& c : all) {
+    auto& v = workers_[c.worker]->classifier.found()[c.index];
+    if (!seen.insert(key_of(v)).second) continue;
+    v.trace = trace_to(workers_[c.worker]->found[c.index].id);
+    r.violations.push_back(std::move(v));
+  }
+  std::set<std::string> limits;  // as Classifier::add_limits, in order
+  for (const auto& w : workers_)
+    for (const auto& [l, at] : w->limits)
+      if (at <= last_) limits.insert(l);
+  for (const auto& l : limits) {
+    r.exhaustive = false;
+    r.limit += (r.limit.empty() ? "" : ", ") + l;
+  }
+  r.seconds = since(t0_);
+  r.bytes = exact_bytes();
+  r.verdict = verdict_of(r.violations, r.exhaustive);
+  return r;
+}
+
+std::vector<Step> ThreadedSearch::trace_to(std::uint32_t id) const {
+  std::vector<std::uint32_t> path;
+  for (std::uint32_t cur = id; cur != SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
+  std::reverse(path.begin(), path.end());
+  const std::size_t parts = codec_.parts();
+  std::vector<PartWords> words(parts);
+  auto decode = [&](std::uint32_t state) {
+    const std::uint32_t* tuple = states_.tuple(state);
+    semantics::SmallVec<const std::uint32_t*, 8> ptrs(parts);
+    for (std::size_t i = 0; i < parts; ++i) {
+      parts_.read(tuple[i], words[i]);
+      ptrs[i] = words[i].data();
+    }
+    LockstepState s = codec_.blank();
+    codec_.decode(ptrs, s);
+    return s;
+  };
+  // As Exhaustive::trace_to: the first step from the parent that leads to the child.
+  std::vector<Step> out;
+  semantics::Steps steps;
+  PartWords encoded, want;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    const auto s = decode(path[k]);
+    const auto child_state = decode(path[k + 1]);
+    const std::uint32_t* child = states_.tuple(path[k + 1]);
+    steps.clear();
+    both_.visible(s, steps);
+    const auto st = first_step_to(both_, s, steps, child_state, [&](const LockstepState& succ) {
+      for (std::size_t i = 0; i < parts; ++i) {
+        codec_.encode_part(succ, i, encoded);
+        parts_.read(child[i], want);
+        if (!(encoded == want)) return false;
+      }
+      return true;
+    });
+    if (st) out.push_back(*st);
+  }
+  return out;
+}
+
+std::size_t ThreadedSearch::bytes() const { return bytes_fixed_ + states_.bytes(); }
+
+std::size_t ThreadedSearch::exact_bytes() const {
+  std::size_t b = parts_.bytes() + states_.bytes() + level_.capacity() * sizeof(std::uint32_t) +
+                  steps_of_.capacity() * sizeof(std::uint32_t) + fanout_of_.capacity() * sizeof(std::uint64_t);
+  for (const auto& w : workers_) b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim);
+  return b;
+}
+
+}  // namespace syncbisim::checker::detail

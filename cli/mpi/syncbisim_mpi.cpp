@@ -1,0 +1,110 @@
+// syncbisim-mpi check SPEC IMPL: the exhaustive check of `syncbisim check` with the states
+// partitioned over the ranks of an MPI job (docs/distributed.md). Run it under mpirun; rank 0
+// prints the report, every rank exits with the check's status (docs/formats.md).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "checker/report.h"
+#include "cli/inputs.h"
+#include "distributed/check.h"
+#include "formats/load.h"
+#include "latency/price.h"
+
+namespace {
+
+using namespace syncbisim;
+
+struct Args {
+  std::string spec, impl, trace_out;
+  bool json = false, no_reduction = false, quiet = false;
+  std::uint64_t max_states = 0;
+  double max_seconds = 0;
+  std::uint32_t max_trip = 0;
+  std::size_t round_states = distributed::kRoundStates;
+};
+
+// The line that says the search was distributed, and what it cost on the wire.
+std::string wire_line(const distributed::DistributedResult& d) {
+  char line[200];
+  const auto states = d.result.states > 0 ? d.result.states : 1;
+  std::snprintf(line, sizeof line, "distributed: %d ranks, %.1f MiB sent between them, %.1f bytes per state\n", d.ranks,
+                d.sent_bytes / 1048576.0, static_cast<double>(d.sent_bytes) / states);
+  return line;
+}
+
+int check(const Args& a, distributed::Communicator& comm) {
+  int status = 0;
+  auto pair =
+      cli::load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
+  if (comm.max(pair ? 0 : 1) != 0) return pair ? 2 : status;
+  checker::CheckOptions o;
+  o.reduction = !a.no_reduction;
+  o.max_states = a.max_states;
+  o.max_seconds = a.max_seconds;
+  const auto d = distributed::check(*pair->checked, o, comm, a.round_states);
+  const auto& r = d.result;
+  if (comm.rank() != 0) return 0;  // rank 0 decides the status (main)
+  const auto& both = pair->lockstep();
+  if (!a.trace_out.empty())
+    if (auto s = formats::write_file_atomically(a.trace_out, checker::traces_json(both, r).dump(2) + "\n"); !s) {
+      auto e = s.error();
+      e.file = a.trace_out;
+      return cli::input_error(e);
+    }
+  std::optional<latency::Price> price;
+  if (r.verdict == checker::Verdict::OverSynchronized)
+    price =
+        latency::price_over_synchronization(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index);
+  if (a.json) {
+    auto j = checker::render_json(both, pair->spec.program, r);
+    if (price) j["price"] = latency::price_json(*price);
+    j["distributed"] = {{"ranks", d.ranks}, {"sent_bytes", d.sent_bytes}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << checker::render_text(both, pair->spec.program, r) << (price ? latency::price_text(*price) : "")
+              << wire_line(d);
+  }
+  return checker::exit_status(r.verdict);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  distributed::Session session(argc, argv);
+  distributed::Communicator comm;
+  // Every rank loads and checks alike; only rank 0 speaks (warnings, input errors, usage).
+  if (comm.rank() != 0) std::cerr.rdbuf(nullptr);
+  CLI::App app{"syncbisim-mpi: syncbisim check with the state space spread over the ranks of an MPI job"};
+  app.require_subcommand(1);
+  Args a;
+  auto* cmd = app.add_subcommand("check", "Check an impl against its spec (the exhaustive search of syncbisim check)");
+  cmd->add_option("SPEC", a.spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("IMPL", a.impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
+  cmd->add_flag("--json", a.json, "print one JSON document");
+  cmd->add_flag("-q,--quiet", a.quiet, "accepted for syncbisim check's sake: there are no progress lines");
+  cmd->add_option("--max-states", a.max_states, "stop after this many states (inconclusive, exit 3)");
+  cmd->add_option("--max-seconds", a.max_seconds, "stop after about this many seconds (inconclusive, exit 3)");
+  cmd->add_option("--max-trip", a.max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
+  cmd->add_flag("--no-reduction", a.no_reduction, "explore every interleaving: no eager steps, commits kept");
+  cmd->add_option("--trace-out", a.trace_out, "write every violation's full trace as JSON to this file");
+  cmd->add_option("--round-states", a.round_states,
+                  "states a rank expands between two exchanges: memory for messages against exchanges")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  int status = 0;
+  try {
+    app.parse(argc, argv);
+    status = check(a, comm);
+  } catch (const CLI::ParseError& e) {
+    if (comm.rank() == 0) app.exit(e);
+    status = e.get_exit_code() == 0 ? 0 : 2;
+  }
+  // Every rank exits with rank 0's status: mpirun passes a non-zero one on.
+  std::vector<std::uint64_t> shared{static_cast<std::uint64_t>(status)};
+  comm.broadcast(shared, 0);
+  return static_cast<int>(shared[0]);
+}

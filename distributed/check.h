@@ -1,0 +1,31 @@
+#pragma once
+// checker::check() over the ranks of an MPI job (docs/distributed.md): the exhaustive search with
+// states partitioned by hash over the ranks. Every rank calls it with the same pair and options.
+// It finds what the one-process search finds: the same verdict, state and transition counts,
+// violations in the same order with the same (shortest) traces, and the same cut by --max-states.
+// Only --max-seconds cuts where the clock says, at the end of an exchange round.
+#include <cstddef>
+#include <cstdint>
+
+#include "checker/check_result.h"
+#include "checker/explorer.h"
+#include "checker/program_pair.h"
+#include "distributed/communicator.h"
+
+namespace syncbisim::distributed {
+
+struct DistributedResult {
+  checker::CheckResult result;  // complete on rank 0; the others hold the counts only
+  int ranks = 1;
+  std::uint64_t sent_bytes = 0;  // between ranks, over all ranks (the states, their keys, the ranking)
+};
+
+// The states a rank expands between two exchanges, unless told otherwise.
+constexpr std::size_t kRoundStates = 16384;
+
+// `options.walks` and `options.coverage` are not distributed: the caller offers neither.
+// `round_states` changes the memory a round's messages take, never the result.
+DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOptions& options, Communicator& comm,
+                        std::size_t round_states = kRoundStates);
+
+}  // namespace syncbisim::distributed

@@ -1,0 +1,285 @@
+#include "distributed/detail/level_search.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "checker/detail/stopwatch.h"
+
+namespace syncbisim::distributed::detail {
+
+using checker::detail::Clock;
+using checker::detail::since;
+
+namespace {
+constexpr std::size_t kMemoBytesPerState = 4;  // as the one-process search grants the step memo
+constexpr std::uint64_t kStepBits = 16;
+constexpr std::uint64_t kStepMask = (std::uint64_t{1} << kStepBits) - 1;
+std::uint64_t zigzag(std::int64_t v) {
+  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+std::int64_t unzigzag(std::uint64_t v) { return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1); }
+}  // namespace
+
+LevelSearch::LevelSearch(const semantics::Lockstep& both, const checker::CheckOptions& o, Communicator& comm,
+                         std::size_t round_states)
+    : both_(both),
+      opt_(o),
+      comm_(comm),
+      round_states_(std::max<std::size_t>(round_states, 1)),
+      codec_(both),
+      reducer_(both),
+      classifier_(both),
+      states_(codec_.parts()),
+      successors_(both, codec_, parts_),
+      wire_(codec_, parts_, comm.size()),
+      out_(static_cast<std::size_t>(comm.size())),
+      last_sent_(static_cast<std::size_t>(comm.size())) {
+  if (comm.size() > 65536) throw std::length_error("distributed: at most 65536 ranks");
+}
+
+int LevelSearch::owner(const std::vector<std::uint32_t>& tuple) {
+  // The high half of the hash, scaled to the ranks (below 2^48: no overflow).
+  const std::uint64_t h = wire_.hash(tuple.data()) >> 32;
+  return static_cast<int>((h * static_cast<std::uint64_t>(comm_.size())) >> 32);
+}
+
+void LevelSearch::accept(const std::vector<std::uint32_t>& tuple, std::uint64_t key, Parent parent) {
+  const auto [id, fresh] = states_.insert(tuple.data());
+  if (fresh) {
+    parents_.push_back(parent);
+    keys_.push_back(key);
+  } else if (id >= next_begin_ && key < keys_[id - next_begin_]) {
+    // Reached again in this level, earlier in the order: the one-process search met it here first.
+    keys_[id - next_begin_] = key;
+    parents_[id] = parent;
+  }
+}
+
+void LevelSearch::expand(std::uint32_t id, std::uint64_t place) {
+  if ((expanded_++ & 1023) == 0) successors_.memo().budget(states_.count() * kMemoBytesPerState);
+  const auto& s = successors_.load(states_.tuple(id));
+  steps_.clear();
+  mismatches_.clear();
+  both_.visible(s, steps_, &mismatches_);
+  if (steps_.size() > kStepMask) throw std::length_error("distributed: a state with more than 65535 steps");
+  // The trace is gathered later (path_to), from the candidate that wins over all ranks.
+  const std::size_t before = classifier_.found().size();
+  classifier_.classify(s, steps_, mismatches_, [] { return std::vector<semantics::Step>{}; });
+  for (std::size_t k = before; k < classifier_.found().size(); ++k)
+    candidates_.push_back({checker::detail::key_of(classifier_.found()[k]), level_, place, k - before, id});
+  if (classifier_.limits().size() != limits_seen_) {
+    limits_seen_ = classifier_.limits().size();
+    for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
+  }
+  const semantics::Step* only = opt_.reduction ? reducer_.eager(s, steps_) : nullptr;
+  const std::size_t first = only ? static_cast<std::size_t>(steps_.index_of(only)) : 0;
+  const std::size_t last = only ? first + 1 : steps_.size();
+  transitions_[id - level_begin_] = static_cast<std::uint32_t>(last - first);
+  const int me = comm_.rank();
+  for (std::size_t j = first; j < last; ++j) {
+    const auto& tuple = successors_.build(steps_[j]);
+    const std::uint64_t key = place << kStepBits | j;
+    const int to = owner(tuple);
+    if (to == me) {
+      accept(tuple, key, Parent{id, static_cast<std::uint16_t>(me), static_cast<std::uint16_t>(j)});
+    } else {
+      // Places grow through a round and a parent's successors come together: each message
+      // gives its parent's place and id as differences from the message before it to that rank.
+      auto& out = out_[static_cast<std::size_t>(to)];
+      auto& prev = last_sent_[static_cast<std::size_t>(to)];
+      put_varint(out, place - prev.place);
+      put_varint(out, j);
+      put_varint(out, zigzag(static_cast<std::int64_t>(id) - static_cast<std::int64_t>(prev.state)));
+      prev = {place, id};
+      wire_.write(tuple.data(), to, out);
+    }
+  }
+}
+
+void LevelSearch::receive(const std::vector<std::vector<std::uint8_t>>& in) {
+  std::vector<std::uint32_t> tuple;
+  for (std::size_t from = 0; from < in.size(); ++from) {
+    const std::uint8_t* p = in[from].data();
+    const std::uint8_t* end = p + in[from].size();
+    Sent last;
+    while (p < end) {
+      last.place += get_varint(p);
+      const auto step = get_varint(p);
+      last.state = static_cast<std::uint32_t>(static_cast<std::int64_t>(last.state) + unzigzag(get_varint(p)));
+      wire_.read(p, static_cast<int>(from), tuple);
+      accept(tuple, last.place << kStepBits | step,
+             Parent{last.state, static_cast<std::uint16_t>(from), static_cast<std::uint16_t>(step)});
+    }
+  }
+}
+
+void LevelSearch::rank_new_states(std::uint64_t level_size) {
+  // Keys go to the rank that ranks their range of parent places; it sorts them, and an
+  // exclusive sum of the counts makes its ranks global places.
+  const auto ranks = static_cast<unsigned>(comm_.size());
+  std::vector<std::vector<std::uint64_t>> out(ranks);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> slot(keys_.size());  // (rank, index) sent to
+  for (std::size_t k = 0; k < keys_.size(); ++k) {
+    // Places are below 2^48 (2^32 states a rank, 2^16 ranks): the product does not overflow.
+    const auto to = static_cast<std::uint32_t>((keys_[k] >> kStepBits) * ranks / level_size);
+    slot[k] = {to, static_cast<std::uint32_t>(out[to].size())};
+    out[to].push_back(keys_[k]);
+  }
+  const auto in = comm_.exchange(out);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> all;  // key, where it came from
+  for (std::size_t from = 0; from < in.size(); ++from)
+    for (std::size_t i = 0; i < in[from].size(); ++i) all.emplace_back(in[from][i], from << 32 | i);
+  std::sort(all.begin(), all.end());
+  ranked_offset_ = comm_.exclusive_sum(all.size());
+  ranked_keys_.resize(all.size());
+  std::vector<std::vector<std::uint64_t>> reply(ranks);
+  for (std::size_t from = 0; from < in.size(); ++from) reply[from].resize(in[from].size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    ranked_keys_[i] = all[i].first;
+    reply[all[i].second >> 32][all[i].second & 0xffffffffU] = ranked_offset_ + i;
+  }
+  const auto places = comm_.exchange(reply);
+  next_place_.resize(keys_.size());
+  for (std::size_t k = 0; k < keys_.size(); ++k) next_place_[k] = places[slot[k].first][slot[k].second];
+}
+
+std::uint64_t LevelSearch::count_at_most(std::uint64_t place) const {
+  const std::uint64_t bound = place << kStepBits | kStepMask;
+  return static_cast<std::uint64_t>(std::upper_bound(ranked_keys_.begin(), ranked_keys_.end(), bound) -
+                                    ranked_keys_.begin());
+}
+
+SearchOutcome LevelSearch::run() {
+  const auto t0 = Clock::now();
+  SearchOutcome r;
+  const auto& initial = successors_.encode(both_.initial());
+  if (owner(initial) == comm_.rank()) accept(initial, 0, Parent{});
+  // Level 0 is the initial state, at place 0.
+  std::vector<std::uint32_t> order;  // this rank's states of the level, by place
+  for (std::uint32_t id = 0; id < states_.count(); ++id) order.push_back(id);
+  place_.assign(order.size(), 0);
+  std::uint64_t level_size = 1, before_level = 0, transitions = 0;
+  keys_.clear();
+  for (;; ++level_) {
+    level_begin_ = next_begin_;
+    next_begin_ = static_cast<std::uint32_t>(states_.count());
+    transitions_.assign(next_begin_ - level_begin_, 0);
+    keys_.clear();
+    bool timed_out = false;
+    for (std::size_t done = 0;;) {
+      const std::size_t end = std::min(order.size(), done + round_states_);
+      for (; done < end; ++done) expand(order[done], place_[order[done] - level_begin_]);
+      receive(comm_.exchange(out_));
+      for (auto& o : out_) o.clear();
+      std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
+      const bool late = opt_.max_seconds > 0 && since(t0) > opt_.max_seconds;
+      const auto flags = comm_.max((done < order.size() ? 1U : 0U) | (late ? 2U : 0U));
+      if (flags & 2U) timed_out = true;
+      if (timed_out || !(flags & 1U)) break;
+    }
+    const std::uint64_t level_transitions =
+        comm_.sum(std::accumulate(transitions_.begin(), transitions_.end(), std::uint64_t{0}));
+    if (timed_out) {  // where the clock stopped the search: not the same on another run
+      r.limit = checker::detail::seconds_limit(opt_.max_seconds);
+      r.states = comm_.sum(states_.count());
+      r.transitions = transitions + level_transitions;
+      break;
+    }
+    const std::uint64_t new_states = comm_.sum(keys_.size());
+    rank_new_states(level_size);
+    if (opt_.max_states > 0) {
+      // The one-process search stops after expanding the first state at which it holds at least
+      // max-states states and has more to expand (exhaustive.cpp): here the state at place g of
+      // this level, when it holds the states up to this level and the new ones found from the
+      // places up to g.
+      const std::uint64_t through_level = before_level + level_size;
+      std::uint64_t g = UINT64_MAX, cut = UINT64_MAX;  // cut: the key of the max-states-th state
+      if (through_level >= opt_.max_states) {
+        if (level_size > 1 || comm_.sum(count_at_most(0)) > 0) g = 0;
+        cut = 0;  // the first step of the first state (max-states 1)
+      } else if (const std::uint64_t k = opt_.max_states - through_level; k <= new_states) {
+        const bool mine = k - 1 >= ranked_offset_ && k - 1 < ranked_offset_ + ranked_keys_.size();
+        cut = comm_.min(mine ? ranked_keys_[k - 1 - ranked_offset_] : UINT64_MAX);
+        g = cut >> kStepBits;
+      }
+      if (cut != UINT64_MAX) {
+        // The one-process search stops at once when the state it expands has steps left
+        // (Exhaustive::expand_all): with the states whose key is at most the cut's.
+        std::uint64_t fanout = 0, t = 0;
+        for (std::size_t i = 0; i < transitions_.size(); ++i) {
+          if (place_[i] == (cut >> kStepBits)) fanout = transitions_[i];
+          if (place_[i] < (cut >> kStepBits)) t += transitions_[i];
+        }
+        const std::uint64_t j = cut & kStepMask;
+        if (j + 1 < comm_.max(fanout)) {
+          g = cut >> kStepBits;
+          const auto at_most_cut = static_cast<std::uint64_t>(
+              std::upper_bound(ranked_keys_.begin(), ranked_keys_.end(), cut) - ranked_keys_.begin());
+          r.limit = "max-states " + std::to_string(opt_.max_states);
+          r.states = through_level + comm_.sum(at_most_cut);
+          r.transitions = transitions + comm_.sum(t) + j + 1;
+          const auto later = [&](std::uint64_t level, std::uint64_t place) { return level == level_ && place > g; };
+          std::erase_if(candidates_, [&](const Candidate& c) { return later(c.level, c.place); });
+          std::erase_if(limit_at_, [&](const auto& l) { return later(l.second.first, l.second.second); });
+          break;
+        }
+      }
+      if (g != UINT64_MAX) {
+        std::uint64_t t = 0;
+        for (std::size_t i = 0; i < transitions_.size(); ++i)
+          if (place_[i] <= g) t += transitions_[i];
+        r.limit = "max-states " + std::to_string(opt_.max_states);
+        r.states = through_level + comm_.sum(count_at_most(g));
+        r.transitions = transitions + comm_.sum(t);
+        const auto later = [&](std::uint64_t level, std::uint64_t place) { return level == level_ && place > g; };
+        std::erase_if(candidates_, [&](const Candidate& c) { return later(c.level, c.place); });
+        std::erase_if(limit_at_, [&](const auto& l) { return later(l.second.first, l.second.second); });
+        break;
+      }
+    }
+    transitions += level_transitions;
+    before_level += level_size;
+    if (new_states == 0) {  // every state expanded
+      r.states = before_level;
+      r.transitions = transitions;
+      break;
+    }
+    level_size = new_states;
+    order.resize(keys_.size());
+    std::iota(order.begin(), order.end(), next_begin_);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return next_place_[a - next_begin_] < next_place_[b - next_begin_];
+    });
+    place_ = std::move(next_place_);
+    next_place_.clear();
+  }
+  r.candidates = std::move(candidates_);
+  for (const auto& l : limit_at_) r.limits.push_back(l.first);
+  return r;
+}
+
+std::vector<std::uint32_t> LevelSearch::path_to(int rank, std::uint32_t state) {
+  std::vector<std::uint32_t> steps;
+  std::vector<std::uint64_t> hop(3);
+  for (;;) {
+    if (comm_.rank() == rank) {
+      const Parent& p = parents_[state];
+      hop = {p.state, p.rank, p.step};
+    }
+    comm_.broadcast(hop, rank);
+    if (hop[0] == kNoParent) break;
+    steps.push_back(static_cast<std::uint32_t>(hop[2]));
+    state = static_cast<std::uint32_t>(hop[0]);
+    rank = static_cast<int>(hop[1]);
+  }
+  std::reverse(steps.begin(), steps.end());
+  return steps;
+}
+
+std::uint64_t LevelSearch::bytes() const {
+  return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(Parent) + successors_.memo().bytes() +
+         wire_.bytes();
+}
+
+}  // namespace syncbisim::distributed::detail

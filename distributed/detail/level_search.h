@@ -1,0 +1,110 @@
+#pragma once
+// Internal to the distributed check: the level-synchronous breadth-first search over the ranks
+// (docs/distributed.md "Design"). Each rank owns the states whose hash (of their parts' words)
+// maps to it. A level is expanded in rounds: each rank expands a chunk of its states, sends every
+// successor to its owner (one all-to-all exchange a round), and the owner keeps the new ones.
+// To give the counts, the traces and the cut of --max-states of the one-process search
+// (checker/detail/exhaustive.cpp), the ranks also keep its order: a state's place in its level
+// is that of its first discovery there, the least (place of the parent, index of the step), so
+// each owner keeps the least such key of a new state, and at the level's end the keys are
+// ranked over all ranks. States are expanded in that order on each rank.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/detail/classifier.h"
+#include "checker/detail/reducer.h"
+#include "checker/detail/successor.h"
+#include "checker/explorer.h"
+#include "checker/part_table.h"
+#include "checker/state_codec.h"
+#include "distributed/communicator.h"
+#include "distributed/state_wire.h"
+
+namespace syncbisim::distributed::detail {
+
+// Where a violation showed first on this rank: its state and that state's place in the order.
+struct Candidate {
+  checker::detail::ViolationKey key;
+  std::uint64_t level = 0, place = 0;
+  std::uint64_t sub = 0;  // its rank among the violations recorded at that state
+  std::uint32_t state = 0;
+};
+
+struct SearchOutcome {
+  std::uint64_t states = 0, transitions = 0;  // over all ranks
+  std::string limit;                          // max-states or max-seconds, if one cut the search
+  std::vector<Candidate> candidates;          // this rank's, from the states the search classified
+  std::vector<std::string> limits;            // this rank's limits of the spec's own walks
+};
+
+class LevelSearch {
+ public:
+  // `round_states`: the states a rank expands between two exchanges (memory for the messages of
+  // a round against the cost of an exchange; the result does not depend on it).
+  LevelSearch(const semantics::Lockstep& both, const checker::CheckOptions& o, Communicator& comm,
+              std::size_t round_states);
+
+  SearchOutcome run();
+  // Collective: the indices of the visible steps (as Lockstep::visible() lists them) from the
+  // initial state to state `state` of rank `rank`; complete on rank 0.
+  std::vector<std::uint32_t> path_to(int rank, std::uint32_t state);
+  std::uint64_t bytes() const;  // this rank's state store
+
+ private:
+  static constexpr std::uint32_t kNoParent = UINT32_MAX;
+  struct Parent {
+    std::uint32_t state = kNoParent;
+    std::uint16_t rank = 0;
+    std::uint16_t step = 0;  // index in the parent's visible steps
+  };
+
+  int owner(const std::vector<std::uint32_t>& tuple);
+  // A successor reached by the step of `key` (place of the parent << 16 | step index).
+  void accept(const std::vector<std::uint32_t>& tuple, std::uint64_t key, Parent parent);
+  void expand(std::uint32_t id, std::uint64_t place);
+  void receive(const std::vector<std::vector<std::uint8_t>>& in);
+  // The places of this level's new states (in next_place_), from their keys over all ranks.
+  void rank_new_states(std::uint64_t level_size);
+  std::uint64_t count_at_most(std::uint64_t place) const;
+
+  const semantics::Lockstep& both_;
+  const checker::CheckOptions& opt_;
+  Communicator& comm_;
+  std::size_t round_states_;
+  checker::StateCodec codec_;
+  checker::detail::Reducer reducer_;
+  checker::detail::Classifier classifier_;
+  checker::PartTable parts_;
+  checker::StateSet states_;
+  checker::detail::SuccessorBuilder successors_;
+  StateWire wire_;
+  std::vector<Parent> parents_;  // by state id
+
+  // The level being expanded: its states are ids [level_begin_, next_begin_); the next level's
+  // come after, each with its least key so far (keys_, by id - next_begin_).
+  std::uint64_t level_ = 0;
+  std::uint32_t level_begin_ = 0, next_begin_ = 0;
+  std::vector<std::uint64_t> place_;        // by id - level_begin_
+  std::vector<std::uint32_t> transitions_;  // by id - level_begin_: the transitions expanding it made
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint64_t> next_place_;   // by id - next_begin_, after rank_new_states()
+  std::vector<std::uint64_t> ranked_keys_;  // the keys this rank ranked (a range of places), sorted
+  std::uint64_t ranked_offset_ = 0;         // the place of ranked_keys_[0]
+
+  std::vector<std::vector<std::uint8_t>> out_;  // successors for each rank, this round
+  struct Sent {
+    std::uint64_t place = 0;
+    std::uint32_t state = 0;
+  };
+  std::vector<Sent> last_sent_;  // by rank: the parent of the last message to it this round
+  semantics::Steps steps_;
+  std::vector<semantics::Mismatch> mismatches_;
+  std::vector<Candidate> candidates_;
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> limit_at_;  // (level, place) first named
+  std::size_t limits_seen_ = 0;
+  std::uint64_t expanded_ = 0;
+};
+
+}  // namespace syncbisim::distributed::detail

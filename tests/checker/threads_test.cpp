@@ -1,0 +1,149 @@
+// check --threads N (docs/checker.md "Threads"): the threaded search gives exactly what the
+// single-threaded one gives (states, transitions, verdict, limits, and every violation at the same
+// state with the same trace), on every corpus pair and on random programs, with reductions on and
+// off, whole and cut by max-states; a memory limit ends the search inconclusive, naming it.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "checker/explorer.h"
+#include "checker/program_pair.h"
+#include "formats/load.h"
+#include "random_pairs.h"
+#include "support/rapidcheck_doctest.h"
+#include "support/test_files.h"
+
+using namespace syncbisim;
+
+namespace {
+
+// Everything a search reports but its time and its bytes, as text, so a difference shows.
+std::string summary(const checker::CheckResult& r) {
+  std::ostringstream out;
+  out << checker::to_string(r.verdict) << " exhaustive=" << r.exhaustive << " limit=[" << r.limit
+      << "] states=" << r.states << " transitions=" << r.transitions << "\n";
+  for (const auto& v : r.violations) {
+    out << checker::to_string(v.kind) << " engine " << v.engine << " instr " << (v.instr ? int(*v.instr) : -1)
+        << " spec-deadlocks " << v.spec_deadlocks_too << " stuck";
+    for (auto e : v.stuck) out << " " << e;
+    out << " trace";
+    for (const auto& st : v.trace)
+      out << " " << static_cast<int>(st.kind) << ":" << st.engine << ":" << st.arg << ":" << st.aux;
+    out << "\n";
+  }
+  return out.str();
+}
+
+checker::CheckResult run(const checker::ProgramPair& pair, bool reduce, std::uint64_t max_states, unsigned threads) {
+  checker::CheckOptions o;
+  o.reduction = reduce;
+  o.max_states = max_states;
+  o.threads = threads;
+  return checker::check(pair, o);
+}
+
+struct NamedPair {
+  std::string name;
+  std::filesystem::path spec, impl;
+};
+
+// Every hand-written pair: corpus/bugs and corpus/good (the impl names its spec) and
+// corpus/pairs.manifest.
+std::vector<NamedPair> corpus_pairs() {
+  const auto root = test::source_dir();
+  std::vector<NamedPair> out;
+  for (const auto* dir : {"corpus/bugs", "corpus/good"})
+    for (const auto& p : test::files_in(dir, ".sb")) {
+      std::istringstream in(test::read_text(p));
+      std::string line;
+      while (std::getline(in, line) && !line.empty() && line[0] == '#')
+        if (line.rfind("# spec:", 0) == 0) {
+          auto spec = line.substr(7);
+          spec.erase(0, spec.find_first_not_of(" \t"));
+          out.push_back({p.filename().string(), root / spec, p});
+        }
+    }
+  std::ifstream manifest(root / "corpus/pairs.manifest");
+  std::string line;
+  while (std::getline(manifest, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string spec, impl;
+    words >> spec >> impl;
+    out.push_back({impl, root / spec, root / impl});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("threads: every corpus pair gives the single-threaded results on 2 and 3 threads") {
+  const auto pairs = corpus_pairs();
+  CHECK(pairs.size() >= 20);
+  for (const auto& np : pairs) {
+    auto spec = formats::load_program_file(np.spec.string(), model::ProgramKind::Spec);
+    auto impl = formats::load_program_file(np.impl.string(), model::ProgramKind::Impl);
+    REQUIRE_MESSAGE(spec.ok(), np.name);
+    REQUIRE_MESSAGE(impl.ok(), np.name);
+    for (const bool reduce : {true, false}) {
+      auto pair = checker::ProgramPair::make(spec->program, impl->program, semantics::Options{reduce});
+      REQUIRE_MESSAGE(pair.ok(), np.name);
+      // Whole (up to 150,000 states: the kernel-sized unreduced searches are cut, which tests the
+      // cut), and cut early, in the middle of some level.
+      for (const std::uint64_t cap : {std::uint64_t{150000}, std::uint64_t{777}}) {
+        const auto one = summary(run(**pair, reduce, cap, 1));
+        for (const unsigned threads : {2U, 3U}) {
+          INFO(np.name, reduce ? " reduced" : " unreduced", " max-states ", cap, " threads ", threads);
+          CHECK(summary(run(**pair, reduce, cap, threads)) == one);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 threads") {
+  test::rc_check(
+      "threads == one thread",
+      [] {
+        const bool reduce = *rc::gen::arbitrary<bool>();
+        const auto pair = test::gen_small_pair(semantics::Options{reduce});
+        // Searches of up to 20,000 states (most are whole), sometimes cut anywhere.
+        const std::uint64_t cap = *rc::gen::element<std::uint64_t>(20000, 20000, 20000, 1, 2, 5, 17, 60, 400);
+        const auto one = run(*pair, reduce, cap, 1);
+        RC_CLASSIFY(!one.violations.empty(), "violations");
+        RC_CLASSIFY(!one.exhaustive, "cut");
+        for (const unsigned threads : {2U, 4U}) RC_ASSERT(summary(run(*pair, reduce, cap, threads)) == summary(one));
+      },
+      150);
+}
+
+TEST_CASE("threads: a memory limit ends the search inconclusive and names the limit") {
+  // A kernel-sized pair whose unreduced state space takes far more than the limit.
+  const auto pairs = corpus_pairs();
+  const NamedPair* big = nullptr;
+  for (const auto& np : pairs)
+    if (np.name.find("flash_attention_per_loop") != std::string::npos) big = &np;
+  REQUIRE(big != nullptr);
+  auto s = formats::load_program_file(big->spec.string(), model::ProgramKind::Spec);
+  auto i = formats::load_program_file(big->impl.string(), model::ProgramKind::Impl);
+  REQUIRE(s.ok());
+  REQUIRE(i.ok());
+  auto pair = checker::ProgramPair::make(s->program, i->program, semantics::Options{false});
+  REQUIRE(pair.ok());
+  for (const unsigned threads : {1U, 2U}) {
+    checker::CheckOptions o;
+    o.reduction = false;
+    o.threads = threads;
+    o.max_memory = std::uint64_t{16} << 20;
+    const auto r = checker::check(**pair, o);
+    INFO("threads ", threads);
+    CHECK(r.verdict == checker::Verdict::Inconclusive);
+    CHECK(!r.exhaustive);
+    CHECK(r.limit.find("max-memory 16M") != std::string::npos);
+    CHECK(r.bytes > o.max_memory);
+  }
+}
