@@ -17,24 +17,15 @@
 #include "formats/text_format.h"
 #include "model/walk.h"
 #include "semantics/lockstep.h"
-#include "support/test_files.h"
+#include "support/programs.h"
 
 using namespace syncbisim;
 using allocator::Strategy;
 
 namespace {
 
-formats::LoadedProgram load_text(const std::string& text) {
-  auto r = formats::load_program_text(text, "test");
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
-  return std::move(*r);
-}
-
-formats::LoadedProgram load_file(const std::filesystem::path& p) {
-  auto r = formats::load_program_file(p.string());
-  REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
-  return std::move(*r);
-}
+// A figure of the paper, from corpus/figures.
+formats::LoadedProgram figure(const std::string& name) { return test::load_source("corpus/figures/" + name); }
 
 allocator::Allocation run(const formats::LoadedProgram& spec, Strategy s, bool prune = false) {
   auto a = allocator::allocate(spec.program, spec.index, {s, prune});
@@ -63,6 +54,14 @@ std::vector<FoundWait> waits_of(const model::Program& impl, const std::string& i
   return out;
 }
 
+// The one wait of `instr` in `impl`, on semaphore `sem`: its threshold.
+model::Expr the_wait(const model::Program& impl, const std::string& instr, const std::string& sem) {
+  const auto w = waits_of(impl, instr);
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].sem == sem);
+  return w[0].value;
+}
+
 model::Expr parse(const std::string& text) {
   auto e = formats::parse_expr(text, "test");
   REQUIRE(e.ok());
@@ -89,12 +88,8 @@ void same_threshold(const model::Expr& ours, const model::Expr& paper) {
 }  // namespace
 
 TEST_CASE("Figure 3: straight-line code, per-engine gives s_E0 >= 2") {
-  const auto spec = load_file(test::source_dir() / "corpus/figures/fig3_straight_line.json");
-  const auto a = run(spec, Strategy::PerEngine);
-  const auto w = waits_of(a.impl, "I2");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].sem == "s_E0");
-  CHECK(w[0].value == model::Expr::constant(2));
+  const auto spec = figure("fig3_straight_line.json");
+  CHECK(the_wait(run(spec, Strategy::PerEngine).impl, "I2", "s_E0") == model::Expr::constant(2));
   // the barrier baseline agrees: one region, the same ordinal
   const auto b = waits_of(run(spec, Strategy::Barrier).impl, "I2");
   REQUIRE(b.size() == 1);
@@ -102,39 +97,27 @@ TEST_CASE("Figure 3: straight-line code, per-engine gives s_E0 >= 2") {
 }
 
 TEST_CASE("Figure 4: barrier baseline, s0 >= 2 inside loop A with SYNC around it") {
-  const auto spec = load_file(test::source_dir() / "corpus/figures/fig4_same_iteration.json");
-  const auto a = run(spec, Strategy::Barrier);
-  const auto w = waits_of(a.impl, "I3");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].sem == "s_E0");
-  CHECK(w[0].value == model::Expr::constant(2));
+  const auto a = run(figure("fig4_same_iteration.json"), Strategy::Barrier);
+  CHECK(the_wait(a.impl, "I3", "s_E0") == model::Expr::constant(2));
   const auto text = formats::write_text(a.impl);
   INFO(text);
   CHECK(text.find("barrier") != std::string::npos);
 }
 
 TEST_CASE("Figure 7: per-instruction, w := isgt(rhA, 0) * rA on sI1") {
-  const auto spec = load_file(test::source_dir() / "corpus/figures/fig7_fig8.json");
-  const auto a = run(spec, Strategy::PerInstruction);
-  const auto w = waits_of(a.impl, "I2");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].sem == "s_I1");
-  same_threshold(w[0].value, parse("isgt(rhA, 0) * rA"));
+  const auto a = run(figure("fig7_fig8.json"), Strategy::PerInstruction);
+  same_threshold(the_wait(a.impl, "I2", "s_I1"), parse("isgt(rhA, 0) * rA"));
 }
 
 TEST_CASE("Figure 8: per-loop, w := isgt(rhA, 0) * (2 * rA) on the (A, E0) semaphore") {
-  const auto spec = load_file(test::source_dir() / "corpus/figures/fig7_fig8.json");
-  const auto a = run(spec, Strategy::PerLoop);
-  const auto w = waits_of(a.impl, "I2");
-  REQUIRE(w.size() == 1);
-  CHECK(w[0].sem == "s_A_E0");
-  same_threshold(w[0].value, parse("isgt(rhA, 0) * (2 * rA)"));
+  const auto a = run(figure("fig7_fig8.json"), Strategy::PerLoop);
+  same_threshold(the_wait(a.impl, "I2", "s_A_E0"), parse("isgt(rhA, 0) * (2 * rA)"));
   // Figure 8 declares two semaphores: (A, E0) and (A, E1)
   CHECK(a.impl.semaphores.size() == 2);
 }
 
 TEST_CASE("Figure 1: offset 2 on A; every strategy's wait") {
-  const auto spec = load_file(test::source_dir() / "corpus/figures/fig1_motivating.json");
+  const auto spec = figure("fig1_motivating.json");
   // per-instruction: s_I3 >= isgt(rh_A, 2) * (r_A - 2)
   same_threshold(waits_of(run(spec, Strategy::PerInstruction).impl, "I2").at(0).value,
                  parse("isgt(rhA, 2) * (rA - 2)"));
@@ -146,7 +129,7 @@ TEST_CASE("Figure 1: offset 2 on A; every strategy's wait") {
 }
 
 TEST_CASE("Figure 1: resource figures of each strategy") {
-  const auto spec = load_file(test::source_dir() / "corpus/figures/fig1_motivating.json");
+  const auto spec = figure("fig1_motivating.json");
   struct Want {
     Strategy s;
     std::size_t sema, regs;
@@ -186,17 +169,7 @@ TEST_CASE("Figure 1: resource figures of each strategy") {
 
 TEST_CASE(
     "auto --barrier-fallback: non-allocatable dependencies get barrier() that resets nothing, never a resetting one") {
-  const auto spec = load_text(R"(
-syncbisim spec/1
-engines E0 E1
-loop A trip 2 {
-  loop B trip 1..3 {
-    E0: P
-    E1: C
-  }
-}
-dep P -> C distance A=1
-)");
+  const auto spec = test::load_source("tests/inputs/allocator/fallback_inner_range.sb");
   allocator::Options o{Strategy::Auto, false};
   o.barrier_fallback = true;
   auto r = allocator::allocate(spec.program, spec.index, o);
@@ -212,7 +185,7 @@ dep P -> C distance A=1
 }
 
 TEST_CASE("names: loop ids become identifiers, collisions get a suffix") {
-  const auto spec = load_text(R"(
+  const auto spec = test::load_text(R"(
 syncbisim spec/1
 engines E0 E1
 loop A trip 2 {

@@ -14,88 +14,13 @@
 #include "formats/load.h"
 #include "formats/text_format.h"
 #include "semantics/lockstep.h"
+#include "support/programs.h"
 #include "support/test_files.h"
 
 using namespace syncbisim;
 using allocator::Strategy;
 
 namespace {
-
-// Sibling and nested loops on the producer's engine, a consumer inside a nested loop, offsets
-// 0 and 1, a nested loop that may run 0 times: the per-engine decode's hard cases.
-const char* kNested = R"(
-syncbisim spec/1
-engines E0 E1 E2
-E0: X0
-loop A trip 1..3 {
-  E0: P0
-  loop B trip 1..2 {
-    E0: P1 Q1
-    E1: C1
-  }
-  E1: C0
-  loop D trip 0..2 {
-    E0: P2
-  }
-  E2: C2 C3
-  loop F trip 1..2 {
-    E0: P3
-  }
-}
-E1: Z
-dep P1 -> C0
-dep P0 -> C1 distance A=1
-dep P2 -> C2 distance A=1
-dep P0 -> C2
-dep Q1 -> C1 distance B=1
-dep X0 -> Z
-dep P3 -> C3 distance A=1
-)";
-
-// Two sequential top-level loops and a cond: exclusive branches and a nested forward producer
-// inside a branch.
-const char* kCond = R"(
-syncbisim spec/1
-engines E0 E1
-loop L trip 1..2 {
-  E0: Y0
-}
-loop A trip 1..3 {
-  cond C taken any {
-    E0: P
-  } else {
-    E1: Q
-  }
-  E1: R
-  E0: S0
-}
-dep P -> Q
-dep P -> R
-dep Y0 -> R
-dep S0 -> R distance A=1
-)";
-
-// Non-allocatable dependencies (the fallback) next to allocatable ones.
-const char* kFallback = R"(
-syncbisim spec/1
-engines E0 E1
-loop A trip 1..2 {
-  loop B trip 1..3 {
-    E0: P
-    E1: C
-  }
-  E1: D D2
-  loop F trip 1..2 {
-    E0: G
-  }
-  E0: H
-}
-dep P -> C distance A=1
-dep G -> D
-dep G -> D2 distance A=2
-dep P -> C distance B=2
-dep H -> D distance A=1
-)";
 
 struct Outcome {
   bool under = false, over = false, deadlock = false, finished = false;
@@ -147,10 +72,12 @@ std::vector<Case> cases() {
     REQUIRE(r.ok());
     out.push_back({p.filename().string(), std::move(*r)});
   }
-  for (auto [name, text] : {std::pair{"nested", kNested}, {"cond", kCond}, {"fallback", kFallback}}) {
-    auto r = formats::load_program_text(text, name);
-    REQUIRE_MESSAGE(r.ok(), (r.ok() ? "" : r.error().to_string()));
-    out.push_back({name, std::move(*r)});
+  // The decode's hard cases, conds, the fallback next to allocatable dependencies (each file says).
+  const auto files = test::files_in("tests/inputs/allocator/lockstep", ".sb");
+  REQUIRE(files.size() >= 3);
+  for (const auto& p : files) {
+    const auto rel = std::filesystem::relative(p, test::source_dir()).string();
+    out.push_back({p.stem().string(), test::load_source(rel)});
   }
   return out;
 }

@@ -17,6 +17,7 @@
 #include "generators/spec_gen.h"
 #include "semantics/spec_system.h"
 #include "support/constant_trips.h"
+#include "support/programs.h"
 #include "support/rapidcheck_doctest.h"
 #include "support/test_files.h"
 
@@ -25,11 +26,33 @@ using semantics::StepKind;
 
 namespace {
 
-formats::LoadedProgram parse(const std::string& text) {
-  auto r = formats::load_program_text(text, "test");
-  REQUIRE_MESSAGE(r.ok(), r.error().to_string());
-  return std::move(*r);
+// A spec of tests/inputs/allocator/unroll: its text, and loaded.
+std::string unroll_text(const std::string& name) {
+  return test::read_text(test::source_dir() / "tests/inputs/allocator/unroll" / name);
 }
+formats::LoadedProgram unroll_input(const std::string& name) { return test::load_text(unroll_text(name), name); }
+
+// Corpus specs and a loop of each to unroll: whether the allocation of the unrolled spec (trips as
+// the file has them) is checked bisimilar to it, whether the spec with trips made constant 3 runs
+// side by side with its unrolled copy.
+struct Cut {
+  const char* file;
+  const char* loop;
+  bool allocated, side_by_side;
+};
+const Cut kCuts[] = {
+    {"corpus/figures/fig1_motivating.json", "A", true, true},
+    {"corpus/figures/fig7_fig8.json", "A", true, false},
+    {"corpus/figures/fig6_nested_forward.json", "A", false, true},
+    {"corpus/figures/fig6_nested_backward.json", "A", false, true},
+    {"corpus/figures/fig6_nested_backward.json", "B", false, true},
+    {"corpus/kernels/tiled_matmul.json", "k", true, true},
+    {"corpus/kernels/tiled_matmul.json", "n", false, true},
+    {"corpus/kernels/rmsnorm.json", "col", true, false},
+    {"corpus/kernels/add_many_loop.json", "iter", true, false},
+    {"corpus/kernels/flash_attention.json", "group", false, true},
+    {"corpus/kernels/flash_attention.json", "section", false, true},
+};
 
 model::Program unrolled(const formats::LoadedProgram& p, std::vector<std::string> loops) {
   auto u = allocator::unroll(p.program, p.index, loops);
@@ -129,18 +152,7 @@ std::string side_by_side(const model::Program& orig, const model::Program& unr, 
 }  // namespace
 
 TEST_CASE("unroll: Figure 1: three copies, and I2 of the third waits for I3 of the first") {
-  const auto p = parse(R"(syncbisim spec/1
-engines E0 E1 E2
-E0: I0
-E1: I1
-loop A trip 3 {
-  E2: I2
-  E1: I3
-}
-E2: I4
-E0: I5
-dep I3 -> I2 distance A=2
-)");
+  const auto p = test::load_source("corpus/figures/fig1_motivating.json");
   const auto u = unrolled(p, {"A"});
   CHECK(formats::write_text(u) == R"(syncbisim spec/1
 engines E0 E1 E2
@@ -152,19 +164,7 @@ dep I3.A.1 -> I2.A.3
 }
 
 TEST_CASE("unroll: a producer in the loop and its consumer after it: one dependency per copy") {
-  const auto p = parse(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 2 {
-  loop B trip 2 {
-    E0: P
-  }
-  E1: Q
-}
-E1: C
-dep P -> C
-dep P -> Q
-dep Q -> P distance A=1
-)");
+  const auto p = unroll_input("after_loop.sb");
   // B first (innermost), then A: P's copies are P.B.j.A.k
   const auto u = unrolled(p, {"A", "B"});
   CHECK(deps_text(u) ==
@@ -173,23 +173,14 @@ dep Q -> P distance A=1
 }
 
 TEST_CASE("unroll: loops inside a copy keep their own distances, renamed") {
-  const auto p = parse(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 2 {
-  loop B trip 3 {
-    E0: P
-    E1: C
-  }
-}
-dep P -> C distance B=1
-)");
+  const auto p = unroll_input("inner_distance.sb");
   const auto u = unrolled(p, {"A"});
   CHECK(deps_text(u) == "P.A.1->C.A.1 B.A.1=1; P.A.2->C.A.2 B.A.2=1; ");
 }
 
 TEST_CASE("unroll: what cannot be unrolled exactly is refused, with a reason") {
   auto refused = [](const std::string& text, const std::string& loop, const std::string& rule) {
-    const auto p = parse(text);
+    const auto p = test::load_text(text);
     auto u = allocator::unroll(p.program, p.index, {loop});
     REQUIRE_FALSE(u.ok());
     CHECK(u.error().rule == rule);
@@ -199,43 +190,17 @@ TEST_CASE("unroll: what cannot be unrolled exactly is refused, with a reason") {
   refused("syncbisim spec/1\nengines E0\nloop A trip 2 {\n  E0: I\n}\n", "Z", "unroll-unknown-loop");
   refused("syncbisim spec/1\nengines E0\nloop A trip 2 {\n  E0: I\n}\nE0: I.A.1\n", "A", "unroll-name-clash");
   // the producer's inner loop may run 0 times: the copy holding the last owed instance is unknown
-  const auto why = refused(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 3 {
-  loop B trip 0..2 {
-    E0: P
-  }
-  E1: C
-}
-dep P -> C distance A=1
-)",
-                           "A", "unroll-inexact");
+  const auto why = refused(unroll_text("zero_trip_producer.sb"), "A", "unroll-inexact");
   CHECK(why.find("may run 0 times") != std::string::npos);
   // a distance at the loop and below it
-  refused(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 2 {
-  loop B trip 2 {
-    E0: P
-    E1: C
-  }
-}
-dep P -> C distance A=1, B=1
-)",
-          "A", "unroll-inexact");
+  refused(unroll_text("two_levels.sb"), "A", "unroll-inexact");
 }
 
 TEST_CASE("unroll: the allocation of an unrolled kernel is bisimilar to the unrolled spec") {
-  for (const auto& [file, loop] :
-       std::vector<std::pair<std::string, std::string>>{{"corpus/figures/fig1_motivating.json", "A"},
-                                                        {"corpus/figures/fig7_fig8.json", "A"},
-                                                        {"corpus/kernels/tiled_matmul.json", "k"},
-                                                        {"corpus/kernels/rmsnorm.json", "col"},
-                                                        {"corpus/kernels/add_many_loop.json", "iter"}}) {
-    INFO(file, " ", loop);
-    auto spec = formats::load_program_file((test::source_dir() / file).string());
-    REQUIRE(spec.ok());
-    const auto u = unrolled(*spec, {loop});
+  for (const auto& cut : kCuts) {
+    if (!cut.allocated) continue;
+    INFO(cut.file, " ", cut.loop);
+    const auto u = unrolled(test::load_source(cut.file), {cut.loop});
     auto uix = model::ProgramIndex::build(u);
     REQUIRE(uix.ok());
     for (auto st : {allocator::Strategy::PerLoop, allocator::Strategy::PerEngine}) {
@@ -285,16 +250,7 @@ TEST_CASE("unroll: the unrolled spec owes exactly what the original owes (proper
 }
 
 TEST_CASE("unroll: a nested backward producer at offset 0 owes the previous copy") {
-  const auto p = parse(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 3 {
-  E1: C
-  loop B trip 2 {
-    E0: P
-  }
-}
-dep P -> C
-)");
+  const auto p = unroll_input("nested_backward.sb");
   // C of iteration k owes every P before iteration k: the copy k - 1's; the first copy owes the
   // last copy's of earlier iterations of A's parent (none here: A runs once)
   const auto u = unrolled(p, {"A"});
@@ -303,24 +259,15 @@ dep P -> C
 }
 
 TEST_CASE("unroll: the paper's figures run side by side with their unrolled copies") {
-  for (const auto& [file, loop] :
-       std::vector<std::pair<std::string, std::string>>{{"corpus/figures/fig1_motivating.json", "A"},
-                                                        {"corpus/figures/fig6_nested_forward.json", "A"},
-                                                        {"corpus/figures/fig6_nested_backward.json", "A"},
-                                                        {"corpus/figures/fig6_nested_backward.json", "B"},
-                                                        {"corpus/kernels/tiled_matmul.json", "k"},
-                                                        {"corpus/kernels/tiled_matmul.json", "n"},
-                                                        {"corpus/kernels/flash_attention.json", "group"},
-                                                        {"corpus/kernels/flash_attention.json", "section"}}) {
-    INFO(file, " ", loop);
-    auto spec = formats::load_program_file((test::source_dir() / file).string());
-    REQUIRE(spec.ok());
-    auto prog = spec->program;
+  for (const auto& cut : kCuts) {
+    if (!cut.side_by_side) continue;
+    INFO(cut.file, " ", cut.loop);
+    auto prog = test::load_source(cut.file).program;
     test::make_constant(prog.body, 3);
     auto ix = model::ProgramIndex::build(prog);
     REQUIRE(ix.ok());
-    auto u = allocator::unroll(prog, *ix, {loop});
+    auto u = allocator::unroll(prog, *ix, {cut.loop});
     REQUIRE_MESSAGE(u.ok(), u.error().to_string());
-    for (std::uint64_t seed = 1; seed <= 10; ++seed) CHECK(side_by_side(prog, *u, loop, seed) == "");
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) CHECK(side_by_side(prog, *u, cut.loop, seed) == "");
   }
 }

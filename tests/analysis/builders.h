@@ -79,21 +79,23 @@ inline Dependency dep(std::string producer, std::string consumer, std::map<std::
   return d;
 }
 
-inline Program spec(std::vector<std::string> engines, std::vector<Stmt> body, std::vector<Dependency> deps = {}) {
+inline Program program(ProgramKind kind, std::vector<std::string> engines, std::vector<Stmt> body) {
   Program p;
-  p.kind = ProgramKind::Spec;
+  p.kind = kind;
   p.engines = std::move(engines);
   p.body = std::move(body);
+  return p;
+}
+
+inline Program spec(std::vector<std::string> engines, std::vector<Stmt> body, std::vector<Dependency> deps = {}) {
+  auto p = program(ProgramKind::Spec, std::move(engines), std::move(body));
   p.deps = std::move(deps);
   return p;
 }
 
 inline Program impl(std::vector<std::string> engines, std::vector<Stmt> body, std::vector<std::string> sems = {}) {
-  Program p;
-  p.kind = ProgramKind::Impl;
-  p.engines = std::move(engines);
+  auto p = program(ProgramKind::Impl, std::move(engines), std::move(body));
   p.semaphores = std::move(sems);
-  p.body = std::move(body);
   return p;
 }
 

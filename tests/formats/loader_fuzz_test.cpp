@@ -133,53 +133,57 @@ std::vector<std::string> corpus_files() {
 
 bool parses_as_json(const std::string& s) { return nlohmann::json::accept(s); }
 
+// `runs` generated inputs of `mutant` (a file, mutated) through the loader, each loading cleanly:
+// the tally of the diagnostics' rules, also printed.
+template <class Mutant>
+Tally tally_clean(const std::string& name, Mutant mutant, int runs) {
+  Tally tally;
+  sb::test::rc_check(
+      name, [&] { expect_clean(mutant(), tally); }, runs);
+  MESSAGE(tally.summary());
+  return tally;
+}
+
 }  // namespace
 
 TEST_CASE("fuzz: byte mutations of generated files load cleanly") {
-  Tally tally;
-  sb::test::rc_check(
+  const auto tally = tally_clean(
       "fuzz bytes",
-      [&tally] {
+      [] {
         const auto file = *gen_valid_file(false);
-        const auto ms = *sb::generators::bounded_vector(1, 3, gen_byte_mutation());
-        expect_clean(mutate_bytes(file, ms), tally);
+        return mutate_bytes(file, *sb::generators::bounded_vector(1, 3, gen_byte_mutation()));
       },
       400);
-  MESSAGE(tally.summary());
   CHECK(tally.rules.size() >= 3);
 }
 
 TEST_CASE("fuzz: line mutations of generated text files load cleanly") {
-  Tally tally;
-  sb::test::rc_check(
+  const auto tally = tally_clean(
       "fuzz lines",
-      [&tally] {
+      [] {
         const auto p = *rc::gen::oneOf(sb::generators::gen_spec(), sb::generators::gen_impl_shape());
         auto text = sb::formats::write_text(p);
         for (const auto& m : *sb::generators::bounded_vector(1, 3, gen_line_mutation()))
           text = sb::test::apply(text, m);
-        expect_clean(text, tally);
+        return text;
       },
       300);
-  MESSAGE(tally.summary());
   CHECK(tally.rules.size() >= 2);
 }
 
 TEST_CASE("fuzz: JSON tree mutations of generated files load cleanly") {
-  Tally tally;
-  sb::test::rc_check(
+  const auto tally = tally_clean(
       "fuzz tree",
-      [&tally] {
+      [] {
         const auto file = *gen_valid_file(true);
         const auto tree = *sb::generators::bounded_vector(1, 3, gen_tree_mutation());
         // Mostly the tree alone: most byte mutations of compact JSON only exercise the JSON syntax check.
         const auto bytes = *rc::gen::weightedOneOf<std::vector<ByteMutation>>(
             {{3, rc::gen::just(std::vector<ByteMutation>{})},
              {1, sb::generators::bounded_vector(1, 2, gen_byte_mutation())}});
-        expect_clean(mutate_bytes(sb::test::apply(file, tree), bytes), tally);
+        return mutate_bytes(sb::test::apply(file, tree), bytes);
       },
       400);
-  MESSAGE(tally.summary());
   CHECK(tally.rules.count("too-deep") == 1);
   CHECK(tally.rules.size() >= 5);
 }
@@ -187,18 +191,14 @@ TEST_CASE("fuzz: JSON tree mutations of generated files load cleanly") {
 TEST_CASE("fuzz: mutations of corpus files load cleanly") {
   const auto corpus = corpus_files();
   if (corpus.empty()) return;
-  Tally tally;
-  sb::test::rc_check(
+  const auto tally = tally_clean(
       "fuzz corpus",
-      [&corpus, &tally] {
+      [&corpus] {
         const auto& file = corpus[*rc::gen::inRange<std::size_t>(0, corpus.size())];
-        std::string input = file;
         if (parses_as_json(file) && *rc::gen::arbitrary<bool>())
-          input = sb::test::apply(file, *sb::generators::bounded_vector(1, 3, gen_tree_mutation()));
-        else input = mutate_bytes(input, *sb::generators::bounded_vector(1, 3, gen_byte_mutation()));
-        expect_clean(input, tally);
+          return sb::test::apply(file, *sb::generators::bounded_vector(1, 3, gen_tree_mutation()));
+        return mutate_bytes(file, *sb::generators::bounded_vector(1, 3, gen_byte_mutation()));
       },
       300);
-  MESSAGE(tally.summary());
   CHECK(tally.rules.size() >= 2);
 }

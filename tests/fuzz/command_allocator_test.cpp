@@ -86,6 +86,13 @@ std::optional<fuzz::AllocatorFault> fault_of(const fuzz::AllocatedCase& c) {
   return std::nullopt;
 }
 
+// The command's answer, judged, is the fault `f`, its message naming `what` where given.
+void check_fault(const std::string& command, fuzz::AllocatorFault f, const char* what) {
+  const auto c = judge(command);
+  REQUIRE(fault_of(c) == f);
+  if (what) CHECK(c.what.find(what) != std::string::npos);
+}
+
 bool alive(pid_t pid) { return ::kill(pid, 0) == 0; }
 
 }  // namespace
@@ -168,31 +175,19 @@ TEST_CASE("an allocator that exits but leaves a child holding the pipes does not
 }
 
 TEST_CASE("output that is no impl program is bad output, with the reader's diagnostic") {
-  SUBCASE("garbage") {
-    const auto c = judge("echo 'this is not a program'");
-    REQUIRE(fault_of(c) == fuzz::AllocatorFault::BadOutput);
-    CHECK(c.what.find("[syntax]") != std::string::npos);
-  }
-  SUBCASE("a spec instead of an impl") {
-    const auto c = judge("cat");
-    REQUIRE(fault_of(c) == fuzz::AllocatorFault::BadOutput);
-    CHECK(c.what.find("wrong-kind") != std::string::npos);
-  }
-  SUBCASE("nothing at all") {
-    const auto c = judge("true");
-    REQUIRE(fault_of(c) == fuzz::AllocatorFault::BadOutput);
-  }
+  using fuzz::AllocatorFault;
+  SUBCASE("garbage") { check_fault("echo 'this is not a program'", AllocatorFault::BadOutput, "[syntax]"); }
+  SUBCASE("a spec instead of an impl") { check_fault("cat", AllocatorFault::BadOutput, "wrong-kind"); }
+  SUBCASE("nothing at all") { check_fault("true", AllocatorFault::BadOutput, nullptr); }
   SUBCASE("an undeclared semaphore") {
-    const auto c = judge("printf 'engines E0 E1\\nloop A {\\n E0: P {s += 1}\\n E1: C\\n}\\n'");
-    REQUIRE(fault_of(c) == fuzz::AllocatorFault::BadOutput);
-    CHECK(c.what.find("undeclared-semaphore") != std::string::npos);
+    check_fault("printf 'engines E0 E1\\nloop A {\\n E0: P {s += 1}\\n E1: C\\n}\\n'", AllocatorFault::BadOutput,
+                "undeclared-semaphore");
   }
 }
 
 TEST_CASE("an impl whose tree differs from the spec's is a tree mismatch that names the place") {
-  const auto c = judge("printf 'syncbisim impl/1\\nengines E0 E1\\nloop A {\\n  E0: P\\n}\\nE1: C\\n'");
-  REQUIRE(fault_of(c) == fuzz::AllocatorFault::TreeMismatch);
-  CHECK(c.what.find("does not correspond") != std::string::npos);
+  check_fault("printf 'syncbisim impl/1\\nengines E0 E1\\nloop A {\\n  E0: P\\n}\\nE1: C\\n'",
+              fuzz::AllocatorFault::TreeMismatch, "does not correspond");
 }
 
 TEST_CASE("a text impl without a header is read as an impl even with no synchronization in it") {

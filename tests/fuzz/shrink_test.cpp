@@ -33,6 +33,13 @@ fuzz::ShrinkOptions options() {
   return o;
 }
 
+// options() with one of its switches on (ShrinkOptions::free, ShrinkOptions::keep_spec).
+fuzz::ShrinkOptions options_with(bool fuzz::ShrinkOptions::*on) {
+  auto o = options();
+  o.*on = true;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("shrinking a given pair keeps the same failure and shrinks") {
@@ -102,8 +109,7 @@ TEST_CASE("by default every kept dependency keeps its kind, and the failing inst
 
 TEST_CASE("--free lets a dependency change its kind; the failure is still the same") {
   const auto c = bug("fig5_trip_reg_in_expr.sb");
-  auto o = options();
-  o.free = true;
+  const auto o = options_with(&fuzz::ShrinkOptions::free);
   auto r = fuzz::shrink(c.spec, fuzz::GivenImpl{c.impl}, std::nullopt, o);
   REQUIRE(r.ok());
   REQUIRE(r->kinds_after.size() == 1);
@@ -113,8 +119,7 @@ TEST_CASE("--free lets a dependency change its kind; the failure is still the sa
 
 TEST_CASE("--keep-spec shrinks the impl only") {
   const auto c = bug("flash_attention_backward_wrong_loop.sb");
-  auto o = options();
-  o.keep_spec = true;
+  const auto o = options_with(&fuzz::ShrinkOptions::keep_spec);
   auto r = fuzz::shrink(c.spec, fuzz::GivenImpl{c.impl}, std::nullopt, o);
   REQUIRE(r.ok());
   CHECK(r->spec == c.spec);

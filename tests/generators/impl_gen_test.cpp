@@ -13,13 +13,10 @@ using sb::model::Program;
 
 TEST_CASE("every generated impl is valid, normalized and has unique ids") {
   sb::test::rc_check("impl valid", [] {
-    const Program p = *sb::generators::gen_impl_shape();
-    RC_LOG() << sb::generators::describe(p);
-    const auto f = sb::test::check_valid_program(p);
-    RC_ASSERT(p.kind == sb::model::ProgramKind::Impl);
+    const Program p = sb::test::draw_logged(sb::generators::gen_impl_shape());
+    sb::test::check_valid_program(p, sb::model::ProgramKind::Impl, 3);
     RC_ASSERT(p.deps.empty());
     RC_ASSERT(sb::test::all_unique(p.semaphores));
-    RC_ASSERT(f.max_depth <= 3u);
   });
 }
 
@@ -30,17 +27,7 @@ TEST_CASE("the impl generator covers every construct") {
       "impl coverage",
       [&] {
         const Program p = *sb::generators::gen_impl_shape();
-        const auto f = sb::test::facts(p);
-        total.loops += f.loops;
-        total.conds += f.conds;
-        total.missing_rules += f.missing_rules;
-        total.divergent_rules += f.divergent_rules;
-        total.regops += f.regops;
-        total.barriers += f.barriers;
-        total.barrier_resets += f.barrier_resets;
-        total.waits += f.waits;
-        total.register_waits += f.register_waits;
-        total.signals += f.signals;
+        total.add_counts(sb::test::facts(p));
         no_sems += p.semaphores.empty() ? 1 : 0;
         // Walk the top level only: enough to see that the rarer values occur at all.
         for (const auto& stmt : p.body)

@@ -38,15 +38,12 @@ bool allocatable(const sb::model::ProgramIndex& ix, const sb::model::Dependency&
 
 TEST_CASE("every generated spec is valid, normalized and has unique ids") {
   sb::test::rc_check("spec valid", [] {
-    const Program p = *sb::generators::gen_spec();
-    RC_LOG() << sb::generators::describe(p);
-    const auto f = sb::test::check_valid_program(p);
-    RC_ASSERT(p.kind == sb::model::ProgramKind::Spec);
+    const Program p = sb::test::draw_logged(sb::generators::gen_spec());
+    const auto f = sb::test::check_valid_program(p, sb::model::ProgramKind::Spec, 3);
     RC_ASSERT(p.semaphores.empty());
     RC_ASSERT(f.missing_rules == 0u);
     RC_ASSERT(p.engines.size() >= 1u);
     RC_ASSERT(p.engines.size() <= 5u);
-    RC_ASSERT(f.max_depth <= 3u);
     for (const auto& e : f.engines_used) RC_ASSERT(std::find(p.engines.begin(), p.engines.end(), e) != p.engines.end());
   });
 }
@@ -58,8 +55,7 @@ TEST_CASE("spec sizes follow the options") {
     o.max_engines = *rc::gen::inRange<std::uint32_t>(o.min_engines, 6);
     o.max_depth = *rc::gen::inRange<std::uint32_t>(0, 4);
     o.max_trip = *rc::gen::inRange<std::uint32_t>(0, 4);
-    const Program p = *sb::generators::gen_spec(o);
-    RC_LOG() << sb::generators::describe(p);
+    const Program p = sb::test::draw_logged(sb::generators::gen_spec(o));
     RC_ASSERT(p.engines.size() >= o.min_engines);
     RC_ASSERT(p.engines.size() <= o.max_engines);
     RC_ASSERT(sb::test::facts(p).max_depth <= o.max_depth);
@@ -74,8 +70,7 @@ TEST_CASE("allocatable_only specs have only allocatable dependencies, one per co
         SpecGenOptions o;
         o.allocatable_only = true;
         o.acyclic = *rc::gen::arbitrary<bool>();
-        const Program p = *sb::generators::gen_spec(o);
-        RC_LOG() << sb::generators::describe(p);
+        const Program p = sb::test::draw_logged(sb::generators::gen_spec(o));
         const auto ix = sb::model::ProgramIndex::build(p);
         if (!ix) RC_FAIL(ix.error().to_string());
         std::set<std::string> consumers;
@@ -91,8 +86,7 @@ TEST_CASE("acyclic specs have no zero-distance dependency pointing backwards") {
   sb::test::rc_check("spec acyclic", [] {
     SpecGenOptions o;
     o.acyclic = true;
-    const Program p = *sb::generators::gen_spec(o);
-    RC_LOG() << sb::generators::describe(p);
+    const Program p = sb::test::draw_logged(sb::generators::gen_spec(o));
     const auto ix = sb::model::ProgramIndex::build(p);
     RC_ASSERT(ix.ok());
     for (const auto& d : p.deps) {
@@ -112,12 +106,7 @@ TEST_CASE("the spec generator covers every construct") {
       "spec coverage",
       [&] {
         const Program p = *sb::generators::gen_spec();
-        const auto f = sb::test::facts(p);
-        total.loops += f.loops;
-        total.conds += f.conds;
-        total.divergent_rules += f.divergent_rules;
-        total.extras += f.extras;
-        total.max_depth = std::max(total.max_depth, f.max_depth);
+        total.add_counts(sb::test::facts(p));
         deps += static_cast<std::uint32_t>(p.deps.size());
         std::map<std::string, int> per_consumer;
         for (const auto& d : p.deps) {

@@ -9,6 +9,7 @@
 
 #include <rapidcheck.h>
 
+#include "generators/describe.h"
 #include "model/index.h"
 #include "model/program.h"
 
@@ -22,6 +23,22 @@ struct TreeFacts {
   std::uint32_t regops = 0, barriers = 0, barrier_resets = 0, waits = 0, register_waits = 0, signals = 0;
   std::uint32_t extras = 0;
   std::set<std::string> engines_used;
+
+  // A tally over many programs: the counts summed, the deepest depth (the ids and engines left out).
+  void add_counts(const TreeFacts& f) {
+    max_depth = std::max(max_depth, f.max_depth);
+    loops += f.loops;
+    conds += f.conds;
+    divergent_rules += f.divergent_rules;
+    missing_rules += f.missing_rules;
+    regops += f.regops;
+    barriers += f.barriers;
+    barrier_resets += f.barrier_resets;
+    waits += f.waits;
+    register_waits += f.register_waits;
+    signals += f.signals;
+    extras += f.extras;
+  }
 };
 
 inline void walk_facts(const std::vector<model::Stmt>& body, std::uint32_t depth, TreeFacts& f) {
@@ -80,7 +97,17 @@ bool all_unique(const C& c) {
 // The checks every generated program must pass, spec or impl: a symbol table builds, the
 // program is normalized, instruction and loop ids are unique. Returns the tree's facts for the
 // kind-specific checks. Call inside a RapidCheck property.
-inline TreeFacts check_valid_program(const model::Program& p) {
+// A program drawn from `gen`, logged for the report of a failing property.
+inline model::Program draw_logged(const rc::Gen<model::Program>& gen) {
+  auto p = *gen;
+  RC_LOG() << generators::describe(p);
+  return p;
+}
+
+// A generated program of `kind`: it indexes, is normalized, its ids are unique and its loops at
+// most `max_depth` deep. Its facts.
+inline TreeFacts check_valid_program(const model::Program& p, model::ProgramKind kind, std::uint32_t max_depth) {
+  RC_ASSERT(p.kind == kind);
   const auto ix = model::ProgramIndex::build(p);
   if (!ix) RC_FAIL(ix.error().to_string());
   model::Program again = p;
@@ -89,6 +116,7 @@ inline TreeFacts check_valid_program(const model::Program& p) {
   auto f = facts(p);
   RC_ASSERT(all_unique(f.instr_ids));
   RC_ASSERT(all_unique(f.loop_ids));
+  RC_ASSERT(f.max_depth <= max_depth);
   return f;
 }
 

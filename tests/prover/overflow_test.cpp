@@ -11,23 +11,12 @@ using prover::Answer;
 
 namespace {
 
-const char* kLongSpec = R"(syncbisim spec/1
-engines E0 E1
-loop A trip 0..4294967295 {
-  E0: P
-  E1: C
+// tests/inputs/prover: a loop of up to 2^32 - 1 iterations, and its per-loop allocation.
+formats::LoadedProgram long_spec() { return test::load_input("counter_long.spec.sb", model::ProgramKind::Spec); }
+formats::LoadedProgram counter_impl() { return test::load_input("counter_long.impl.sb", model::ProgramKind::Impl); }
+formats::LoadedProgram overflow_input(const std::string& name, model::ProgramKind kind) {
+  return test::load_input("overflow/" + name, kind);
 }
-dep P -> C
-)";
-
-const char* kCounterImpl = R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [r_A := r_A + 1] {s >= r_A} C
-}
-)";
 
 std::string spec_with_trip(const std::string& trip) {
   return "syncbisim spec/1\nengines E0 E1\nloop A trip " + trip + " {\n  E0: P\n  E1: C\n}\ndep P -> C\n";
@@ -60,8 +49,8 @@ void check_trace(const prover::ProveResult& r, const prover::OverflowResult& o) 
 }  // namespace
 
 TEST_CASE("prover overflow: a counter of a loop of up to 2^32 - 1 iterations passes a signed 32-bit semaphore") {
-  const auto spec = test::load_inline(kLongSpec);
-  const auto impl = test::load_inline(kCounterImpl);
+  const auto spec = long_spec();
+  const auto impl = counter_impl();
   const auto r = test::prove_pair(spec, impl.program);
   // The synchronization itself is right for every trip count.
   REQUIRE(r.consumers.size() == 1);
@@ -89,11 +78,11 @@ TEST_CASE("prover overflow: a counter of a loop of up to 2^32 - 1 iterations pas
 }
 
 TEST_CASE("prover overflow: the same counter within 64-bit semaphores, or with a loop of at most 1000 iterations") {
-  const auto impl = test::load_inline(kCounterImpl);
+  const auto impl = counter_impl();
   {
     prover::ProveOptions o;
     o.widths.semaphore_bits = 64;
-    const auto r = test::prove_pair(test::load_inline(kLongSpec), impl.program, o);
+    const auto r = test::prove_pair(long_spec(), impl.program, o);
     CHECK(r.verdict == Answer::Proved);
     for (const auto& q : r.overflows) CHECK_MESSAGE(q.answer == Answer::Proved, q.name, ": ", q.reason);
     CHECK(r.overflows.size() == 2);
@@ -117,7 +106,7 @@ TEST_CASE("prover overflow: the same counter within 64-bit semaphores, or with a
 TEST_CASE("prover overflow: an 8-bit register counting to 300 overflows at 256, with a trace that replays") {
   prover::ProveOptions o;
   o.widths.register_bits = 8;
-  const auto r = test::prove_pair(test::load_inline(spec_with_trip("300")), test::load_inline(kCounterImpl).program, o);
+  const auto r = test::prove_pair(test::load_inline(spec_with_trip("300")), counter_impl().program, o);
   const auto& q = question(r, "register", "r_A");
   CHECK(q.answer == Answer::Refuted);
   CHECK(q.engine == "E1");
@@ -131,8 +120,7 @@ TEST_CASE("prover overflow: an 8-bit register counting to 300 overflows at 256, 
   // The semaphore counts to 300, far within 32 bits.
   CHECK(question(r, "semaphore", "s").answer == Answer::Proved);
   // Found for some range trips too: the smallest trip that reaches it is what the model gives.
-  const auto r2 =
-      test::prove_pair(test::load_inline(spec_with_trip("0..100000")), test::load_inline(kCounterImpl).program, o);
+  const auto r2 = test::prove_pair(test::load_inline(spec_with_trip("0..100000")), counter_impl().program, o);
   const auto& q2 = question(r2, "register", "r_A");
   CHECK(q2.answer == Answer::Refuted);
   CHECK(q2.model->trips.at("A") >= 256);
@@ -141,29 +129,8 @@ TEST_CASE("prover overflow: an 8-bit register counting to 300 overflows at 256, 
 }
 
 TEST_CASE("prover overflow: a semaphore with signals far past its width in all, reset by a barrier, never overflows") {
-  const auto spec = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop O trip 0..100000 {
-  loop A trip 0..100000 {
-    E0: P
-    E1: C
-  }
-}
-dep P -> C
-)");
-  const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop O {
-  E1: [r := 0]
-  loop A {
-    E0: P {s += 1}
-    E1: [r := r + 1] {s >= r} C
-  }
-  E0: barrier
-  E1: barrier
-}
-)");
+  const auto spec = overflow_input("reset_nest.spec.sb", model::ProgramKind::Spec);
+  const auto impl = overflow_input("reset_by_barrier.impl.sb", model::ProgramKind::Impl);
   const auto r = test::prove_pair(spec, impl.program);
   // 10^10 signals and increments in all, at most 100,000 since each reset: Z3 decides it.
   const auto& s = question(r, "semaphore", "s");
@@ -173,17 +140,7 @@ loop O {
   CHECK_MESSAGE(reg.answer == Answer::Proved, reg.reason);
   CHECK(reg.found_by == "z3");
   // Without the reset the same program overflows.
-  const auto no_reset = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop O {
-  E1: [r := 0]
-  loop A {
-    E0: P {s += 1}
-    E1: [r := r + 1] {s >= r} C
-  }
-}
-)");
+  const auto no_reset = overflow_input("no_reset.impl.sb", model::ProgramKind::Impl);
   const auto r2 = test::prove_pair(spec, no_reset.program);
   CHECK(question(r2, "semaphore", "s").answer == Answer::Refuted);
   CHECK(question(r2, "register", "r").answer == Answer::Proved);
@@ -213,25 +170,8 @@ E1: [w := 18446744073709551615 + 1] [v := w * 4294967296] C
 }
 
 TEST_CASE("prover overflow: a semaphore two engines signal is decided per engine, unknown where that is not enough") {
-  const auto spec = test::load_inline(R"(syncbisim spec/1
-engines E0 E1 E2
-loop A trip 0..1500000000 {
-  E0: P
-  E1: Q
-  E2: C
-}
-dep P -> C
-dep Q -> C
-)");
-  const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1 E2
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: Q {s += 1}
-  E2: [r := r + 2] {s >= r} C
-}
-)");
+  const auto spec = overflow_input("two_signallers.spec.sb", model::ProgramKind::Spec);
+  const auto impl = overflow_input("two_signallers.impl.sb", model::ProgramKind::Impl);
   const auto r = test::prove_pair(spec, impl.program);
   const auto& s = question(r, "semaphore", "s");
   CHECK(s.answer == Answer::Unknown);
@@ -239,16 +179,7 @@ loop A {
   // (This impl is also under-synchronized: E1 may run ahead of E0 on the shared semaphore.)
   CHECK(r.verdict != Answer::Proved);
   // Up to 10^9 iterations: each engine's part is within half the width.
-  const auto small = test::load_inline(R"(syncbisim spec/1
-engines E0 E1 E2
-loop A trip 0..1000000000 {
-  E0: P
-  E1: Q
-  E2: C
-}
-dep P -> C
-dep Q -> C
-)");
+  const auto small = overflow_input("two_signallers_1e9.spec.sb", model::ProgramKind::Spec);
   const auto r2 = test::prove_pair(small, impl.program);
   CHECK(question(r2, "semaphore", "s").answer == Answer::Proved);
 }

@@ -61,6 +61,16 @@ inline formats::LoadedProgram offset_one_impl(const std::string& mask) {
       mask + " * (r - 1)] {s >= w} C\n}\n");
 }
 
+// The pair's one consumer is refuted safe (an under-synchronization) and proved exact: its witness.
+inline const prover::Witness& only_under_sync(const prover::ProveResult& r) {
+  REQUIRE(r.consumers.size() == 1);
+  const auto& c = r.consumers[0];
+  CHECK(c.safe.answer == prover::Answer::Refuted);
+  CHECK(c.exact.answer == prover::Answer::Proved);
+  REQUIRE(c.safe.witness);
+  return *c.safe.witness;
+}
+
 // A consumer's two answers and their reasons, for a failing check's message.
 inline std::string describe(const prover::ConsumerResult& c) {
   return c.instr + ": safe " + prover::to_string(c.safe.answer) + " " + c.safe.reason + "; exact " +
@@ -183,6 +193,61 @@ inline std::vector<ProveExpectation> prove_expectations(const std::filesystem::p
     out.push_back(e);
   }
   return out;
+}
+
+// What check_prove_lines found: the prover's result, and how many properties it refuted.
+struct ProveLines {
+  prover::ProveResult result;
+  int refuted = 0;
+};
+
+// The answers of an impl file's `# prove:` lines on the pair with its `# spec:` (every consumer not
+// listed: proved safe and exact); each refutation a witness of its kind that replays
+// (witness_holds). With `explore_trip` > 0 the unreduced explorer at trips of at most that also
+// finds what the prover proves.
+inline ProveLines check_prove_lines(const std::filesystem::path& f, std::uint32_t explore_trip) {
+  const auto rel = std::filesystem::relative(f, source_dir()).string();
+  INFO(rel);
+  const auto spec = load_corpus(spec_of(f), model::ProgramKind::Spec);
+  const auto impl = load_corpus(rel, model::ProgramKind::Impl);
+  ProveLines out{prove_pair(spec, impl.program)};
+  const auto& r = out.result;
+  const auto expected = prove_expectations(f);
+  for (const auto& c : r.consumers) {
+    for (const auto* prop : {"safe", "exact"}) {
+      const auto& p = std::string(prop) == "safe" ? c.safe : c.exact;
+      std::string want = "proved", kind;
+      for (const auto& e : expected)
+        if (e.consumer == c.instr && e.property == prop) {
+          want = e.answer;
+          kind = e.kind;
+        }
+      CHECK_MESSAGE(prover::to_string(p.answer) == want, c.instr, " ", prop, ": ", p.reason);
+      if (p.answer == prover::Answer::Refuted) {
+        REQUIRE(p.witness);
+        CHECK(p.witness->kind == (std::string(prop) == "safe" ? "under-sync" : "over-sync"));
+        if (kind == "at-barrier") CHECK(p.witness->mismatch.impl_blocked_at_barrier);
+        INFO(c.instr, " ", p.witness->kind, " witness of ", p.witness->trace.size(), " steps");
+        CHECK(witness_holds(r, c.instr, c.engine, *p.witness));
+        ++out.refuted;
+      }
+    }
+  }
+  for (const auto& e : expected) CHECK_MESSAGE(consumer(r, e.consumer), e.consumer, " is no consumer");
+  if (explore_trip > 0) {
+    const auto full = explore(spec, impl.program, explore_trip, true, 1000000);
+    for (const auto& c : r.consumers) {
+      INFO(describe(c));
+      if (c.safe.answer == prover::Answer::Proved) CHECK(!full.under.count(c.instr));
+      if (c.exact.answer == prover::Answer::Proved) CHECK(!full.over.count(c.instr));
+    }
+  }
+  return out;
+}
+
+// A program of tests/inputs/prover.
+inline formats::LoadedProgram load_input(const std::string& name, model::ProgramKind kind) {
+  return load_corpus("tests/inputs/prover/" + name, kind);
 }
 
 }  // namespace syncbisim::test

@@ -39,6 +39,34 @@ bool divergent(const formats::LoadedProgram& spec) {
   return false;
 }
 
+struct Exactness {
+  bool refuted = false, held = false;  // some consumer refuted exact; one of those held at a barrier
+  Answer verdict = Answer::Unknown;
+};
+
+// The prover on `spec`'s allocation with `o`: every consumer proved safe and decided exact, each
+// exact refutation an over-synchronization whose witness replays.
+Exactness check_safe_and_decided(const formats::LoadedProgram& spec, const allocator::Options& o,
+                                 const std::string& rel) {
+  auto alloc = allocator::allocate(spec.program, spec.index, o);
+  REQUIRE(alloc.ok());
+  const auto r = test::prove_pair(spec, alloc->impl);
+  INFO(rel);
+  Exactness out{.verdict = r.verdict};
+  for (const auto& c : r.consumers) {
+    CHECK_MESSAGE(c.safe.answer == Answer::Proved, test::describe(c));
+    CHECK_MESSAGE(c.exact.answer != Answer::Unknown, test::describe(c));
+    if (c.exact.answer == Answer::Refuted) {
+      REQUIRE(c.exact.witness);
+      CHECK(c.exact.witness->kind == "over-sync");
+      out.refuted = true;
+      out.held = out.held || c.exact.witness->mismatch.impl_blocked_at_barrier;
+    }
+    if (c.exact.witness) check_replays(r, c, *c.exact.witness);
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("prover: paper Figures 7 and 8 are proved safe and exact") {
@@ -74,23 +102,9 @@ TEST_CASE("prover: barrier allocations are safe and not exact, with an over-sync
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
     // Barriers stand at loop boundaries: straight-line code gets none, and cannot be held.
     if (divergent(spec) || spec.program.deps.empty() || spec.index.loops.size() < 2) continue;
-    auto alloc = allocator::allocate(spec.program, spec.index, allocator::Options{allocator::Strategy::Barrier, false});
-    REQUIRE(alloc.ok());
-    const auto r = test::prove_pair(spec, alloc->impl);
-    INFO(rel);
-    bool held = false;
-    for (const auto& c : r.consumers) {
-      CHECK_MESSAGE(c.safe.answer == Answer::Proved, test::describe(c));
-      CHECK_MESSAGE(c.exact.answer != Answer::Unknown, test::describe(c));
-      if (c.exact.answer == Answer::Refuted) {
-        REQUIRE(c.exact.witness);
-        CHECK(c.exact.witness->kind == "over-sync");
-        held = held || c.exact.witness->mismatch.impl_blocked_at_barrier;
-        check_replays(r, c, *c.exact.witness);
-      }
-    }
-    CHECK_MESSAGE(held, rel, ": no over-synchronization at a barrier");
-    CHECK(r.verdict == Answer::Refuted);
+    const auto e = check_safe_and_decided(spec, allocator::Options{allocator::Strategy::Barrier, false}, rel);
+    CHECK_MESSAGE(e.held, rel, ": no over-synchronization at a barrier");
+    CHECK_MESSAGE(e.verdict == Answer::Refuted, rel);
     ++specs;
   }
   CHECK(specs >= 10);
@@ -101,70 +115,15 @@ TEST_CASE("prover: the fallback of non-allocatable dependencies is safe, and ove
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
     allocator::Options o{allocator::Strategy::Auto, false};
     o.barrier_fallback = true;  // the paper's fallback (the default is the closed forms, below)
-    auto alloc = allocator::allocate(spec.program, spec.index, o);
-    REQUIRE(alloc.ok());
-    const auto r = test::prove_pair(spec, alloc->impl);
-    INFO(rel);
-    bool refuted = false;
-    for (const auto& c : r.consumers) {
-      CHECK_MESSAGE(c.safe.answer == Answer::Proved, test::describe(c));
-      CHECK_MESSAGE(c.exact.answer != Answer::Unknown, test::describe(c));
-      if (c.exact.witness) check_replays(r, c, *c.exact.witness);
-      refuted = refuted || c.exact.answer == Answer::Refuted;
-    }
-    CHECK(refuted);
+    CHECK_MESSAGE(check_safe_and_decided(spec, o, rel).refuted, rel);
   }
 }
-
-// The answers of an impl file's `# prove:` lines (every consumer not listed: proved safe and exact);
-// each refutation a witness that replays. With `explore_trip` > 0 the unreduced explorer at trips of
-// at most that also finds what the prover proves. Returns the number of refutations.
-namespace {
-int check_prove_lines(const std::filesystem::path& f, std::uint32_t explore_trip) {
-  const auto rel = std::filesystem::relative(f, test::source_dir()).string();
-  INFO(rel);
-  const auto spec = test::load_corpus(test::spec_of(f), model::ProgramKind::Spec);
-  const auto impl = test::load_corpus(rel, model::ProgramKind::Impl);
-  const auto r = test::prove_pair(spec, impl.program);
-  const auto expected = test::prove_expectations(f);
-  int refuted = 0;
-  for (const auto& c : r.consumers) {
-    for (const auto* prop : {"safe", "exact"}) {
-      const auto& p = std::string(prop) == "safe" ? c.safe : c.exact;
-      std::string want = "proved", kind;
-      for (const auto& e : expected)
-        if (e.consumer == c.instr && e.property == prop) {
-          want = e.answer;
-          kind = e.kind;
-        }
-      CHECK_MESSAGE(prover::to_string(p.answer) == want, c.instr, " ", prop, ": ", p.reason);
-      if (p.answer == Answer::Refuted) {
-        REQUIRE(p.witness);
-        CHECK(p.witness->kind == (std::string(prop) == "safe" ? "under-sync" : "over-sync"));
-        if (kind == "at-barrier") CHECK(p.witness->mismatch.impl_blocked_at_barrier);
-        check_replays(r, c, *p.witness);
-        ++refuted;
-      }
-    }
-  }
-  for (const auto& e : expected) CHECK_MESSAGE(test::consumer(r, e.consumer), e.consumer, " is no consumer");
-  if (explore_trip > 0) {
-    const auto full = test::explore(spec, impl.program, explore_trip, true, 1000000);
-    for (const auto& c : r.consumers) {
-      INFO(test::describe(c));
-      if (c.safe.answer == Answer::Proved) CHECK(!full.under.count(c.instr));
-      if (c.exact.answer == Answer::Proved) CHECK(!full.over.count(c.instr));
-    }
-  }
-  return refuted;
-}
-}  // namespace
 
 TEST_CASE("prover: corpus impls get the answers of their `# prove:` lines, and every witness replays") {
   int files = 0, refuted = 0;
   for (const auto* dir : {"corpus/bugs", "corpus/good"})
     for (const auto& f : test::files_in(dir, ".sb")) {
-      refuted += check_prove_lines(f, 0);
+      refuted += test::check_prove_lines(f, 0).refuted;
       ++files;
     }
   CHECK(files >= 30);
@@ -177,7 +136,7 @@ TEST_CASE("prover: corpus impls get the answers of their `# prove:` lines, and e
 TEST_CASE("prover: after loop nests with barriers, impls get their `# prove:` answers; the explorer agrees") {
   int files = 0, refuted = 0;
   for (const auto& f : test::files_in("tests/inputs/prover/ended_loops", ".impl.sb")) {
-    refuted += check_prove_lines(f, 3);
+    refuted += test::check_prove_lines(f, 3).refuted;
     ++files;
   }
   CHECK(files >= 6);
@@ -185,87 +144,28 @@ TEST_CASE("prover: after loop nests with barriers, impls get their `# prove:` an
 }
 
 TEST_CASE("prover: outside the fragment is unknown, with the register, the statement and the shape expected") {
-  const auto spec = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 1..100000 {
-  E0: P
-  E1: C
-}
-dep P -> C
-)");
+  // The pairs are files of tests/inputs/prover/outside, each impl naming its spec.
+  auto prove = [](const std::string& impl) {
+    const auto f = test::source_dir() / "tests/inputs/prover/outside" / impl;
+    const auto spec = test::load_corpus(test::spec_of(f), model::ProgramKind::Spec);
+    return test::prove_pair(spec, test::load_input("outside/" + impl, model::ProgramKind::Impl).program);
+  };
   SUBCASE("a register that doubles every iteration") {
-    const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-E1: [r := 1]
-loop A {
-  E0: P {s += 1}
-  E1: [r := r * 2] {s >= r} C
-}
-)");
-    const auto r = test::prove_pair(spec, impl.program);
+    const auto r = prove("doubling.impl.sb");
     REQUIRE(r.consumers.size() == 1);
     CHECK(r.consumers[0].answer == Answer::Unknown);
     CHECK(r.consumers[0].safe.reason.find("register r on E1") != std::string::npos);
     CHECK(r.consumers[0].safe.reason.find("iterations back") != std::string::npos);
   }
   SUBCASE("a register assigned inside a loop that ran before, not at its end") {
-    const auto spec_b = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 1..100000 {
-  E0: P
-  loop B trip 1 {
-    E1: D
-  }
-  E1: C
-}
-dep P -> C
-)");
-    const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [n := n + 1]
-  loop B {
-    E1: [w := n] D [x := 0]
-  }
-  E1: {s >= w} C
-}
-)");
-    const auto r = test::prove_pair(spec_b, impl.program);
+    const auto r = prove("assigned_in_loop.impl.sb");
     const auto* c = test::consumer(r, "C");
     REQUIRE(c);
     CHECK(c->answer == Answer::Unknown);
     CHECK(c->safe.reason.find("register w on E1: assigned inside loop B") != std::string::npos);
   }
   SUBCASE("barriers in different blocks on different engines") {
-    // Correct (the second release pairs E0's second barrier with E1's after B), but the prover
-    // pairs barriers block by block: it cannot place the last reset of s.
-    const auto spec_b = test::load_inline(R"(syncbisim spec/1
-engines E0 E1
-loop A trip 1..100000 {
-  E0: P
-  E1: C
-  loop B trip 1 {
-    E0: D
-  }
-}
-dep P -> C
-)");
-    const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1} barrier barrier
-  E1: {s >= 1} C barrier
-  loop B {
-    E0: D
-  }
-  E1: barrier
-}
-)");
-    const auto r = test::prove_pair(spec_b, impl.program);
+    const auto r = prove("barriers_across_blocks.impl.sb");
     const auto* c = test::consumer(r, "C");
     REQUIRE(c);
     CHECK(c->safe.answer == Answer::Unknown);
@@ -273,16 +173,7 @@ loop A {
     CHECK(c->safe.reason.find("2 barrier(s) on E0 but 1 on E1") != std::string::npos);
   }
   SUBCASE("a barrier one engine never meets is a deadlock, refuted") {
-    const auto impl = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-E1: [n := 0]
-loop A {
-  E0: P {s += 1}
-  E1: [n := n + 1] {s >= n} C barrier
-}
-)");
-    const auto r = test::prove_pair(spec, impl.program);
+    const auto r = prove("barrier_never_met.impl.sb");
     REQUIRE(r.consumers.size() == 1);
     CHECK(r.consumers[0].safe.answer == Answer::Proved);
     CHECK(r.consumers[0].exact.answer == Answer::Refuted);

@@ -86,18 +86,25 @@ def assert_valid(doc, name, what):
         pytest.fail("\n".join(lines))
 
 
+def values_where(node, picked):
+    """The values of every key of NODE's objects, at any depth, that PICKED(key, value) takes;
+    a taken value is not searched further."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if picked(k, v):
+                yield v
+            else:
+                yield from values_where(v, picked)
+    elif isinstance(node, list):
+        for v in node:
+            yield from values_where(v, picked)
+
+
 def traces_in(doc):
     """Every array of step objects in the document (the one trace encoding), for the checks JSON
     Schema cannot make: a closing element comes only last."""
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            if k in ("trace", "steps", "events", "head", "tail") and isinstance(v, list) and v and isinstance(v[0], dict) and "step" in v[0]:
-                yield v
-            else:
-                yield from traces_in(v)
-    elif isinstance(doc, list):
-        for v in doc:
-            yield from traces_in(v)
+    return values_where(doc, lambda k, v: k in ("trace", "steps", "events", "head", "tail") and isinstance(v, list)
+                        and v and isinstance(v[0], dict) and "step" in v[0])
 
 
 def check_document(doc, what, expect_kind=None):
@@ -174,18 +181,7 @@ def test_schema_is_a_valid_draft_2020_12_schema_and_its_refs_resolve(name):
     assert schema["$id"].endswith("/" + name)
     Validator.check_schema(schema)
 
-    def refs(node):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "$ref":
-                    yield v
-                else:
-                    yield from refs(v)
-        elif isinstance(node, list):
-            for v in node:
-                yield from refs(v)
-
-    for ref in refs(schema):
+    for ref in values_where(schema, lambda k, v: k == "$ref"):
         base, _, pointer = ref.partition("#")
         target = SCHEMAS[base] if base else schema
         for part in [p for p in pointer.split("/") if p]:

@@ -5,6 +5,7 @@
 
 #include "generators/spec_gen.h"
 #include "model/index.h"
+#include "programs.h"
 #include "semantics/random_run.h"
 #include "support/rapidcheck_doctest.h"
 
@@ -17,11 +18,8 @@ TEST_CASE("acyclic specs under uniform control never deadlock") {
         generators::SpecGenOptions opt;
         opt.acyclic = true;
         opt.divergent = false;
-        const auto prog = *generators::gen_spec(opt);
-        const auto ix = model::ProgramIndex::build(prog);
-        RC_ASSERT(ix.ok());
-        const auto code = semantics::compile(prog, *ix);
-        const semantics::SpecSystem sys(code);
+        const auto spec = test::gen_loaded_spec(opt);
+        const semantics::SpecSystem sys(spec->code);
         for (std::uint64_t seed = 1; seed <= 10; ++seed) {
           const auto r = semantics::run_spec(sys, seed);
           RC_ASSERT(r.outcome == semantics::RunOutcome::Finished);

@@ -15,41 +15,10 @@ using semantics::StepKind;
 
 namespace {
 
-const char* kFigure7Spec = R"(
-syncbisim spec/1
-engines E0 E1
-loop A trip 3 {
-  E0: I0 I1
-  E1: I2
-}
-dep I1 -> I2
-)";
-
-// paper Figure 7: per-instruction allocation.
-const char* kFigure7Impl = R"(
-syncbisim impl/1
-engines E0 E1
-semaphores sI0 sI1
-E0: [rhA := 0]
-E1: [rhA := 0]
-loop A {
-  E0: [rA := rA + 1] [rhA := rhA + 1] I0 {sI0 += 1} I1 {sI1 += 1}
-  E1: [rA := rA + 1] [rhA := rhA + 1] [w := isgt(rhA, 0) * rA] {sI1 >= w} I2
-}
-)";
-
-// paper Figure 8: per-loop allocation, N = 2, K = 2 for I1.
-const char* kFigure8Impl = R"(
-syncbisim impl/1
-engines E0 E1
-semaphores s0 s1
-E0: [rhA := 0]
-E1: [rhA := 0]
-loop A {
-  E0: [rA := rA + 1] [rhA := rhA + 1] I0 {s0 += 1} I1 {s0 += 1}
-  E1: [rA := rA + 1] [rhA := rhA + 1] [w := isgt(rhA, 0) * (2 * rA)] {s0 >= w} I2 {s1 += 1}
-}
-)";
+// Figure 7's spec and the allocations of Figures 7 and 8, in tests/inputs/semantics.
+const char* kFigure7Spec = "tests/inputs/semantics/fig7.spec.sb";
+const char* kFigure7Impl = "tests/inputs/semantics/fig7_per_instruction.impl.sb";
+const char* kFigure8Impl = "tests/inputs/semantics/fig8_per_loop.impl.sb";
 
 // Drives the lock-step pair, letting E0 run as far as it can first, and records the wait
 // threshold and semaphore value each time E1 stands before I2.
@@ -144,18 +113,18 @@ E1: {s0 >= 2} I2 {s1 += 1} I3 {s1 += 1}
 }
 
 TEST_CASE("Figures 7 and 8: the wait values step by step") {
-  const auto spec = test::load(kFigure7Spec);
+  const auto spec = test::load_file(kFigure7Spec);
   SUBCASE("per-instruction (Figure 7): w = isgt(rhA, 0) * rA = 1, 2, 3") {
-    const auto impl = test::load(kFigure7Impl, spec.get());
+    const auto impl = test::load_file(kFigure7Impl, spec.get());
     CHECK(thresholds_at_i2(*spec, *impl) == std::vector<std::uint64_t>{1, 2, 3});
   }
   SUBCASE("per-loop (Figure 8): w = isgt(rhA, 0) * (2 * rA) = 2, 4, 6") {
-    const auto impl = test::load(kFigure8Impl, spec.get());
+    const auto impl = test::load_file(kFigure8Impl, spec.get());
     CHECK(thresholds_at_i2(*spec, *impl) == std::vector<std::uint64_t>{2, 4, 6});
   }
   SUBCASE("random schedules of both allocations never part from the spec") {
     for (const char* text : {kFigure7Impl, kFigure8Impl}) {
-      const auto impl = test::load(text, spec.get());
+      const auto impl = test::load_file(text, spec.get());
       const semantics::SpecSystem ss(spec->code);
       const semantics::ImplSystem is(impl->code);
       const semantics::Lockstep both(ss, is);
@@ -167,19 +136,8 @@ TEST_CASE("Figures 7 and 8: the wait values step by step") {
 
 TEST_CASE("a wrong wait value is caught in lock step: under-synchronization") {
   // Figure 8 with N*r - (N-K) computed for K = 1 instead of 2: I2 may issue after I0 alone.
-  const auto spec = test::load(kFigure7Spec);
-  const auto impl = test::load(R"(
-syncbisim impl/1
-engines E0 E1
-semaphores s0
-E0: [rhA := 0]
-E1: [rhA := 0]
-loop A {
-  E0: [rA := rA + 1] [rhA := rhA + 1] I0 {s0 += 1} I1 {s0 += 1}
-  E1: [rA := rA + 1] [rhA := rhA + 1] [w := isgt(rhA, 0) * (2 * rA - 1)] {s0 >= w} I2
-}
-)",
-                               spec.get());
+  const auto spec = test::load_file(kFigure7Spec);
+  const auto impl = test::load_file("tests/inputs/semantics/fig8_wrong_k.impl.sb", spec.get());
   const semantics::SpecSystem ss(spec->code);
   const semantics::ImplSystem is(impl->code);
   const semantics::Lockstep both(ss, is);

@@ -60,66 +60,43 @@ TEST_CASE("InlineVec behaves as std::vector under random operations") {
         const auto ops = *rc::gen::container<std::vector<std::pair<int, std::uint32_t>>>(
             rc::gen::pair(rc::gen::inRange(0, 12), rc::gen::inRange<std::uint32_t>(0, 9)));
         for (const auto& [op, x] : ops) {
+          // Each operation on the vector and its copy `other`, the same on the two models.
+          auto on_both = [&](auto f) {
+            f(v, other);
+            f(model, other_model);
+          };
+          const bool empty = model.empty();
           switch (op) {
-            case 0:
-              v.push_back(x);
-              model.push_back(x);
-              break;
-            case 1:
-              v.resize(x);
-              model.resize(x);
-              break;
-            case 2:
-              v.assign(x, x + 1);
-              model.assign(x, x + 1);
-              break;
+            case 0: on_both([&](auto& c, auto&) { c.push_back(x); }); break;
+            case 1: on_both([&](auto& c, auto&) { c.resize(x); }); break;
+            case 2: on_both([&](auto& c, auto&) { c.assign(x, x + 1); }); break;
             case 3:
-              if (!model.empty()) {
-                v.pop_back();
-                model.pop_back();
-              }
+              if (!empty) on_both([](auto& c, auto&) { c.pop_back(); });
               break;
             case 4: {  // erase a range
-              const auto a = std::min<std::size_t>(x, model.size());
-              const auto b = std::min<std::size_t>(a + x % 3, model.size());
-              v.erase(v.begin() + a, v.begin() + b);
-              model.erase(model.begin() + static_cast<std::ptrdiff_t>(a),
-                          model.begin() + static_cast<std::ptrdiff_t>(b));
+              const auto first = static_cast<std::ptrdiff_t>(std::min<std::size_t>(x, model.size()));
+              const auto last = static_cast<std::ptrdiff_t>(
+                  std::min<std::size_t>(static_cast<std::size_t>(first) + x % 3, model.size()));
+              on_both([&](auto& c, auto&) { c.erase(c.begin() + first, c.begin() + last); });
               break;
             }
-            case 5:
-              v.resize(x, x + 7);
-              model.resize(x, x + 7);
-              break;
-            case 6:
-              other = v;
-              other_model = model;
-              break;
-            case 7:
-              v = other;
-              model = other_model;
-              break;
-            case 8:
-              std::swap(v, other);
-              std::swap(model, other_model);
-              break;
+            case 5: on_both([&](auto& c, auto&) { c.resize(x, x + 7); }); break;
+            case 6: on_both([](auto& c, auto& o) { o = c; }); break;
+            case 7: on_both([](auto& c, auto& o) { c = o; }); break;
+            case 8: on_both([](auto& c, auto& o) { std::swap(c, o); }); break;
             case 9:
-              v = std::move(other);
-              model = std::move(other_model);
-              other = Vec{};
-              other_model.clear();
+              on_both([](auto& c, auto& o) {
+                c = std::move(o);
+                o = std::decay_t<decltype(o)>{};
+              });
               break;
             case 10: {
               const std::vector<std::uint32_t> src(x, x * 2);
-              v.assign(src.begin(), src.end());
-              model.assign(src.begin(), src.end());
+              on_both([&](auto& c, auto&) { c.assign(src.begin(), src.end()); });
               break;
             }
             default:
-              if (!model.empty()) {
-                v.push_back(v.back());  // an element of the vector itself
-                model.push_back(model.back());
-              }
+              if (!empty) on_both([](auto& c, auto&) { c.push_back(c.back()); });  // an element of the vector itself
           }
           RC_ASSERT(same(v, model));
           RC_ASSERT(same(other, other_model));

@@ -10,6 +10,7 @@
 
 #include "generators/spec_gen.h"
 #include "model/index.h"
+#include "programs.h"
 #include "semantics/spec_system.h"
 #include "support/rapidcheck_doctest.h"
 
@@ -63,10 +64,8 @@ TEST_CASE("condition (1) from pruned history equals the literal sum over H on ra
       [] {
         generators::SpecGenOptions opt;
         opt.allocatable_only = false;
-        const auto prog = *generators::gen_spec(opt);
-        const auto ix = model::ProgramIndex::build(prog);
-        RC_ASSERT(ix.ok());
-        const auto code = semantics::compile(prog, *ix);
+        const auto spec = test::gen_loaded_spec(opt);
+        const auto& code = spec->code;
         const semantics::SpecSystem sys(code);
         const auto seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 30);
         std::mt19937_64 rng(seed);

@@ -1,6 +1,7 @@
 #pragma once
 // Test programs written in the text format, compiled for the transition systems.
 #include <doctest/doctest.h>
+#include <rapidcheck.h>
 
 #include <memory>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "formats/load.h"
+#include "generators/spec_gen.h"
 #include "model/index.h"
 #include "semantics/compiled_program.h"
 #include "semantics/impl_system.h"
@@ -28,6 +30,16 @@ inline std::unique_ptr<Loaded> load(const std::string& text, const Loaded* spec 
   REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().to_string()));
   auto out = std::make_unique<Loaded>(Loaded{std::move(p->program), std::move(p->index), {}});
   out->code = semantics::compile(out->program, out->index, spec ? &spec->index : nullptr);
+  return out;
+}
+
+// A spec of the generator, compiled (valid by construction: RC_ASSERT), for property tests.
+inline std::unique_ptr<Loaded> gen_loaded_spec(const generators::SpecGenOptions& o) {
+  auto prog = *generators::gen_spec(o);
+  auto ix = model::ProgramIndex::build(prog);
+  RC_ASSERT(ix.ok());
+  auto out = std::make_unique<Loaded>(Loaded{std::move(prog), std::move(*ix), {}});
+  out->code = semantics::compile(out->program, out->index);
   return out;
 }
 

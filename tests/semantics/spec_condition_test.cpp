@@ -23,22 +23,12 @@ void to_next_instr(const semantics::SpecSystem& sys, semantics::SpecState& s, se
   }
 }
 
-const char* kFigure5 = R"(
-syncbisim spec/1
-engines E0 E1
-loop A trip 2 {
-  loop B trip [3, 4] {
-    E0: P
-    E1: C
-  }
-}
-dep P -> C distance B=2
-)";
+const char* kFigure5 = "tests/inputs/semantics/fig5_trip_sequence.spec.sb";
 
 }  // namespace
 
 TEST_CASE("Figure 5: every consumer instance, its target, and the producer count owed") {
-  const auto f = test::load(kFigure5);
+  const auto f = test::load_file(kFigure5);
   const semantics::SpecSystem sys(f->code);
   const auto e0 = test::engine(*f, "E0"), e1 = test::engine(*f, "E1");
   struct Row {
@@ -167,17 +157,7 @@ dep P -> C distance A=1
 
 TEST_CASE("a nested producer is counted through the consumer engine's loop entries") {
   // Paper Figure 6 (forward): C after loop B in A's body waits for every P of this A-iteration.
-  const auto f = test::load(R"(
-syncbisim spec/1
-engines E0 E1
-loop A trip 2 {
-  loop B trip [2, 3] {
-    E0: P
-  }
-  E1: C
-}
-dep P -> C
-)");
+  const auto f = test::load_file("tests/inputs/semantics/fig6_forward_trip_sequence.spec.sb");
   const semantics::SpecSystem sys(f->code);
   auto s = sys.initial();
   test::run_first_steps(sys, s, test::engine(*f, "E0"));

@@ -8,7 +8,17 @@
 
 namespace syncbisim::test {
 
+// Each strategy with its default options; the barrier-free ones also with each option, and with
+// both reductions, turned away from the default (named as on the command line).
 inline std::vector<std::pair<allocator::Options, std::string>> allocator_variants() {
+  using Set = void (*)(allocator::Options&);
+  const std::pair<const char*, Set> turned[] = {
+      {" --prune-registers", [](allocator::Options& o) { o.prune_registers = true; }},
+      {" --barrier-fallback", [](allocator::Options& o) { o.barrier_fallback = true; }},
+      {" --no-licm", [](allocator::Options& o) { o.licm = false; }},
+      {" --no-cse", [](allocator::Options& o) { o.cse = false; }},
+      {" --no-licm --no-cse", [](allocator::Options& o) { o.licm = o.cse = false; }},
+  };
   std::vector<std::pair<allocator::Options, std::string>> out;
   for (auto s : allocator::all_strategies()) {
     allocator::Options o;
@@ -16,19 +26,11 @@ inline std::vector<std::pair<allocator::Options, std::string>> allocator_variant
     const std::string name = allocator::to_string(s);
     out.emplace_back(o, name);
     if (s == allocator::Strategy::Barrier) continue;
-    o.prune_registers = true;
-    out.emplace_back(o, name + " --prune-registers");
-    o.prune_registers = false;
-    o.barrier_fallback = true;
-    out.emplace_back(o, name + " --barrier-fallback");
-    o.barrier_fallback = false;
-    o.licm = false;
-    out.emplace_back(o, name + " --no-licm");
-    o.licm = true;
-    o.cse = false;
-    out.emplace_back(o, name + " --no-cse");
-    o.licm = false;
-    out.emplace_back(o, name + " --no-licm --no-cse");
+    for (const auto& [suffix, set] : turned) {
+      auto v = o;
+      set(v);
+      out.emplace_back(v, name + suffix);
+    }
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // last engine has drained.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
 #include "allocator/allocate.h"
@@ -55,6 +56,20 @@ formats::LoadedProgram allocated(const formats::LoadedProgram& spec, allocator::
   return {std::move(a->impl), std::move(*ix)};
 }
 
+// A paper figure (corpus/figures) with an impl of tests/inputs/timing under unit costs: the makespan,
+// and where given the barriers and E1's stalled and busy cycles.
+struct Want {
+  std::uint64_t makespan = 0;
+  std::optional<std::uint64_t> barriers, e1_stalled, e1_busy;
+};
+void check_figure(const std::string& figure, const std::string& impl, const Want& w) {
+  const auto s = run(load("corpus/figures/" + figure), load("tests/inputs/timing/" + impl), unit_costs());
+  CHECK(s.makespan == w.makespan);
+  if (w.barriers) CHECK(s.barriers == *w.barriers);
+  if (w.e1_stalled) CHECK(s.engines[1].stalled == *w.e1_stalled);
+  if (w.e1_busy) CHECK(s.engines[1].busy == *w.e1_busy);
+}
+
 }  // namespace
 
 TEST_CASE("timing: Figure 1, barrier-free: 6 cycles, the third I2 waiting for the first I3") {
@@ -95,38 +110,15 @@ TEST_CASE("timing: Figure 1, barriers: 22 cycles, four barriers") {
 }
 
 TEST_CASE("timing: Figure 3, straight-line code: I2 waits s0 >= 2") {
-  const auto spec = load("corpus/figures/fig3_straight_line.json");
-  const auto impl = parse(R"(syncbisim impl/1
-engines E0 E1
-semaphores s0 s1
-E0: I0 {s0 += 1} I1 {s0 += 1}
-E1: {s0 >= 2} I2 {s1 += 1} I3 {s1 += 1}
-)");
-  const auto s = run(spec, impl, unit_costs());
   // I0 at 0, I1 at 1 (retires at 3: s0 = 2); I2 at 3, I3 at 4 (retires at 6).
-  CHECK(s.makespan == 6);
-  CHECK(s.engines[1].stalled == 3);
-  CHECK(s.engines[1].busy == 2);
+  check_figure("fig3_straight_line.json", "fig3.impl.sb", {.makespan = 6, .e1_stalled = 3, .e1_busy = 2});
 }
 
 TEST_CASE("timing: Figure 4, a barrier at every iteration boundary: 29 cycles") {
-  const auto spec = load("corpus/figures/fig4_same_iteration.json");
-  const auto impl = parse(R"(syncbisim impl/1
-engines E0 E1
-semaphores s0 s1
-E0: I0 {s0 += 1} barrier
-E1: barrier
-loop A {
-  E0: I1 {s0 += 1} I2 {s0 += 1} barrier
-  E1: {s0 >= 2} I3 {s1 += 1} barrier
-}
-)");
-  const auto s = run(spec, impl, unit_costs());
   // Release 5 after I0. An iteration released at R: I1 at R, I2 at R + 1 (s0 = 2 at R + 3, the
-  // reset having cleared it), I3 at R + 3, retired at R + 5, release R + 8: 13, 21, 29.
-  CHECK(s.makespan == 29);
-  CHECK(s.barriers == 4);
-  CHECK(s.engines[1].stalled == 9);  // 3 per iteration
+  // reset having cleared it), I3 at R + 3, retired at R + 5, release R + 8: 13, 21, 29; E1 stalls
+  // 3 cycles per iteration.
+  check_figure("fig4_same_iteration.json", "fig4_barriers.impl.sb", {.makespan = 29, .barriers = 4, .e1_stalled = 9});
 }
 
 TEST_CASE("timing: Figures 7 and 8, with register operations and branches costing a cycle each") {
@@ -149,40 +141,8 @@ TEST_CASE("timing: a deadlocked impl is reported with who waits for what") {
 }
 
 TEST_CASE("timing: trips come from --trips, else sim_trip, else the rule") {
-  const auto spec = parse(R"(syncbisim spec/1
-engines E0
-loop A trip 1..4 {
-  E0: I0
-}
-loop B trip [2, 5] {
-  E0: I1
-}
-loop C trip 3 sim_trip 7 {
-  E0: I2
-}
-cond D {
-  E0: I3
-} else {
-  E0: I4
-}
-)");
-  const auto impl = parse(R"(syncbisim impl/1
-engines E0
-loop A {
-  E0: I0
-}
-loop B {
-  E0: I1
-}
-loop C {
-  E0: I2
-}
-cond D {
-  E0: I3
-} else {
-  E0: I4
-}
-)");
+  const auto spec = load("tests/inputs/timing/trip_sources.spec.sb");
+  const auto impl = load("tests/inputs/timing/trip_sources.impl.sb");
   // A: the range's largest, 4; B: its first trip, 2; C: sim_trip 7; D: then (any allows it).
   auto s = run(spec, impl, unit_costs());
   CHECK(s.instrs_issued == 4 + 2 + 7 + 1);
