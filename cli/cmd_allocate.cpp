@@ -9,6 +9,7 @@
 
 #include "allocator/allocate.h"
 #include "allocator/unroll.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
@@ -85,9 +86,9 @@ int run(const AllocateArgs& a) {
 }  // namespace
 
 void add_allocate(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<AllocateArgs>();
-  auto* cmd = app.add_subcommand("allocate", "Allocate semaphores for a spec: write the impl program");
-  cmd->add_option("SPEC", args->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
+  auto [cmd, args] =
+      add_command<AllocateArgs>(app, ctx, "allocate", "Allocate semaphores for a spec: write the impl program", run);
+  add_spec_argument(cmd, args->spec);
   cmd->add_option("--strategy", args->strategy, "barrier | per-instruction | per-loop | per-engine | auto")
       ->capture_default_str();
   cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
@@ -100,7 +101,6 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_flag("--share-waits", args->share, "share common subexpressions of wait values in a stream (paper §6.2)");
   cmd->add_option("--unroll", args->unroll, "unroll this constant-trip loop first (repeatable; docs/formats.md names)");
   cmd->add_option("--spec-out", args->spec_out, "write the spec allocated (the unrolled one with --unroll) here");
-  cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 
 }  // namespace syncbisim::cli

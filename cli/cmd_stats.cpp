@@ -9,6 +9,7 @@
 #include "allocator/allocate.h"
 #include "allocator/spec_facts.h"
 #include "allocator/stats.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 
@@ -139,15 +140,13 @@ int run(const StatsArgs& a) {
 }  // namespace
 
 void add_stats(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<StatsArgs>();
-  auto* cmd =
-      app.add_subcommand("stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)");
+  auto [cmd, args] = add_command<StatsArgs>(
+      app, ctx, "stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)", run);
   cmd->add_option("IMPL", args->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option("--compare", args->compare, "allocate SPEC with every strategy and print one row each")
       ->check(CLI::ExistingFile);
   cmd->add_option("--trips", args->trips, "iterations per trip, e.g. A=3,B=4,C=else (default: each loop's maximum)");
   cmd->add_flag("--json", args->json, "print JSON");
-  cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 
 }  // namespace syncbisim::cli
