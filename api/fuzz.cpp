@@ -113,14 +113,8 @@ FuzzResult run(const fuzz::AllocateFn& allocate, const FuzzOptions& o, const std
   }
   const auto r = fuzz::run_campaign(allocate, c);
   if (write_error) throw *write_error;
-  FuzzResult out{.runs = r.runs,
-                 .passed = r.passed,
-                 .failures = r.failures,
-                 .declined = r.declined,
-                 .inconclusive = r.inconclusive,
-                 .skipped = r.skipped,
-                 .seconds = r.seconds,
-                 .interrupted = r.interrupted};
+  // FuzzResult's counts are the campaign's, declared in the same order.
+  FuzzResult out{r.runs, r.passed, r.failures, r.declined, r.inconclusive, r.skipped, r.seconds, r.interrupted};
   for (const auto& f : r.failed) {
     FuzzFailure ff{f.run,
                    f.seed,
