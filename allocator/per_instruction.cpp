@@ -8,19 +8,16 @@ namespace syncbisim::allocator {
 void allocate_per_instruction(const SpecFacts& facts, Draft& draft, const std::vector<std::size_t>& deps) {
   std::vector<std::string> sem_of(facts.ix.instrs.size());
   for (auto d : deps) {
+    const auto count = binding_count(facts, draft, d);
+    if (!count) continue;
     const auto& info = facts.dep(d);
-    const auto count = dep_count(facts, draft.registers(), info);
-    if (count.never_binds) {
-      draft.decide(d, Scheme::NoWait, "", std::nullopt, count.how);
-      continue;
-    }
     auto& sem = sem_of[info.producer];
     if (sem.empty()) {
       sem = draft.semaphore("s_", facts.ix.instrs[info.producer].name);
       draft.signal(info.producer, sem);
     }
-    const auto value = draft.add_wait(info.consumer, sem, count.value);
-    draft.decide(d, Scheme::PerInstruction, sem, value, count.how, count.exact);
+    const auto value = draft.add_wait(info.consumer, sem, count->value);
+    draft.decide(d, Scheme::PerInstruction, sem, value, count->how, count->exact);
   }
 }
 

@@ -28,23 +28,20 @@ void LoopSemaphores::declare_all() {
 void allocate_per_loop(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems, const std::vector<std::size_t>& deps,
                        const std::string& why) {
   for (auto d : deps) {
+    const auto count = binding_count(facts, draft, d);
+    if (!count) continue;
     const auto& info = facts.dep(d);
-    const auto count = dep_count(facts, draft.registers(), info);
-    if (count.never_binds) {
-      draft.decide(d, Scheme::NoWait, "", std::nullopt, count.how);
-      continue;
-    }
     const auto& sem = sems.of(info.P, info.producer_engine);
     const std::uint32_t n = facts.counts.loops[info.P].n[info.producer_engine];
     const std::uint32_t k = facts.counts.k[info.producer];
     // paper §5.5 eq. (5): s_loop >= isgt(rh_S, k) * (N * expr - (N - K)); the same decode holds
     // for any count (paper (4): s_loop >= N*r - (N-K) iff the producer retired r times).
     const auto value = draft.add_wait(info.consumer, sem,
-                                      WaitValue{count.value.mask, sub(mul(num(n), count.value.count), num(n - k))});
+                                      WaitValue{count->value.mask, sub(mul(num(n), count->value.count), num(n - k))});
     std::string detail = "N=" + std::to_string(n) + " K=" + std::to_string(k);
-    if (!count.how.empty()) detail += ", " + count.how;
+    if (!count->how.empty()) detail += ", " + count->how;
     if (!why.empty()) detail += " (" + why + ")";
-    draft.decide(d, Scheme::PerLoop, sem, value, detail, count.exact);
+    draft.decide(d, Scheme::PerLoop, sem, value, detail, count->exact);
   }
 }
 

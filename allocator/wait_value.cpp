@@ -1,5 +1,6 @@
 #include "allocator/wait_value.h"
 
+#include "allocator/draft.h"
 #include "allocator/expr_build.h"
 #include "allocator/target_count.h"
 
@@ -27,6 +28,13 @@ DepCount dep_count(const SpecFacts& facts, Registers& regs, const analysis::Depe
   if (d.allocatable()) return DepCount{masked(regs, d, wait_expr(regs, d)), true, false, ""};
   auto t = target_count(facts, regs, d);
   return DepCount{WaitValue{t.mask, t.count}, t.exact(), t.form == TargetCount::Form::NeverBinds, t.how};
+}
+
+std::optional<DepCount> binding_count(const SpecFacts& facts, Draft& draft, std::size_t dep) {
+  auto count = dep_count(facts, draft.registers(), facts.dep(dep));
+  if (!count.never_binds) return count;
+  draft.decide(dep, Scheme::NoWait, "", std::nullopt, count.how);
+  return std::nullopt;
 }
 
 }  // namespace syncbisim::allocator

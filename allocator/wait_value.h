@@ -40,4 +40,9 @@ struct DepCount {
 };
 DepCount dep_count(const SpecFacts& facts, Registers& regs, const analysis::DependencyInfo& d);
 
+class Draft;
+// The count dependency `dep` waits for, or nullopt for one that never binds, which is decided
+// here (no wait): the first step of every barrier-free strategy.
+std::optional<DepCount> binding_count(const SpecFacts& facts, Draft& draft, std::size_t dep);
+
 }  // namespace syncbisim::allocator

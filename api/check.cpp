@@ -127,27 +127,25 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   auto pair =
       checker::ProgramPair::make(spec.data().program, impl.data().program, checker::PairOptions{so, options.max_trip});
   if (!pair) api::detail::raise(pair.error(), impl.data().name);
-  checker::CheckOptions o;
-  o.reduction = options.reduction;
-  o.max_states = options.max_states;
-  o.max_seconds = options.max_seconds;
-  o.walks = options.random_walks;
-  o.seed = options.seed;
-  o.depth = options.depth;
+  const checker::CheckOptions o{.reduction = options.reduction,
+                                .max_states = options.max_states,
+                                .max_seconds = options.max_seconds,
+                                .walks = options.random_walks,
+                                .seed = options.seed,
+                                .depth = options.depth};
   const auto& both = (*pair)->lockstep();
   const auto r = checker::check(**pair, o);
   const auto j = checker::render_json(both, spec.data().program, r);
-  CheckResult out;
-  out.verdict = verdict_of(r.verdict);
-  out.exhaustive = r.exhaustive;
-  out.limit = r.limit;
-  out.states = r.states;
-  out.transitions = r.transitions;
-  out.seconds = r.seconds;
+  CheckResult out{.verdict = verdict_of(r.verdict),
+                  .exhaustive = r.exhaustive,
+                  .limit = r.limit,
+                  .states = r.states,
+                  .transitions = r.transitions,
+                  .seconds = r.seconds,
+                  .text = checker::render_text(both, spec.data().program, r),
+                  .json = j.dump(2) + "\n"};
   for (std::size_t i = 0; i < r.violations.size(); ++i)
     out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));
-  out.text = checker::render_text(both, spec.data().program, r);
-  out.json = j.dump(2) + "\n";
   return out;
 }
 

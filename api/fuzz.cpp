@@ -69,23 +69,20 @@ fuzz::SpecMix mix_of(SpecMix m) {
 }
 
 fuzz::CampaignOptions campaign_options(const FuzzOptions& o) {
-  fuzz::CampaignOptions c;
-  c.seed = o.seed;
-  c.start = o.start;
-  c.runs = o.runs;
-  c.specs = mix_of(o.specs);
-  c.max_size = o.max_size;
-  c.exact = o.exact;
-  c.declined_is_failure = o.declined_is_failure;
-  c.max_states = o.max_states;
-  c.max_failures = o.max_failures;
-  c.minimize = o.shrink;
-  c.shrink.max_steps = o.shrink_max_steps;
-  c.shrink.max_seconds = o.shrink_max_seconds;
-  c.jobs = o.jobs;
-  c.stop = &o.stop.state().flag;
-  c.progress = o.progress;
-  return c;
+  return fuzz::CampaignOptions{.seed = o.seed,
+                               .start = o.start,
+                               .runs = o.runs,
+                               .specs = mix_of(o.specs),
+                               .max_size = o.max_size,
+                               .exact = o.exact,
+                               .declined_is_failure = o.declined_is_failure,
+                               .max_states = o.max_states,
+                               .max_failures = o.max_failures,
+                               .minimize = o.shrink,
+                               .shrink = {.max_steps = o.shrink_max_steps, .max_seconds = o.shrink_max_seconds},
+                               .jobs = o.jobs,
+                               .stop = &o.stop.state().flag,
+                               .progress = o.progress};
 }
 
 // `flag`: how `syncbisim fuzz` names the allocator ("--strategy per-loop", "--allocator 'CMD'"),
@@ -116,15 +113,8 @@ FuzzResult run(const fuzz::AllocateFn& allocate, const FuzzOptions& o, const std
   }
   const auto r = fuzz::run_campaign(allocate, c);
   if (write_error) throw *write_error;
-  FuzzResult out;
-  out.runs = r.runs;
-  out.passed = r.passed;
-  out.failures = r.failures;
-  out.declined = r.declined;
-  out.inconclusive = r.inconclusive;
-  out.skipped = r.skipped;
-  out.seconds = r.seconds;
-  out.interrupted = r.interrupted;
+  // FuzzResult's counts are the campaign's, declared in the same order.
+  FuzzResult out{r.runs, r.passed, r.failures, r.declined, r.inconclusive, r.skipped, r.seconds, r.interrupted};
   for (const auto& f : r.failed) {
     FuzzFailure ff{f.run,
                    f.seed,

@@ -17,7 +17,7 @@ namespace {
 template <class System, class State>
 void measure(const char* name, const System& sys, State init, double seconds) {
   std::mt19937_64 rng(1);
-  std::vector<semantics::Step> steps;
+  semantics::Steps steps;  // as the explorers hold them: a range trip's choices as one run
   std::uint64_t generated = 0, hash_mix = 0, walks = 0;
   const auto t0 = std::chrono::steady_clock::now();
   State s = init;
@@ -30,13 +30,13 @@ void measure(const char* name, const System& sys, State init, double seconds) {
       continue;
     }
     // Expand every successor (what an explorer does), then follow one at random.
-    for (const auto& st : steps) {
+    for (const semantics::Step st : steps) {
       State next = s;
       sys.apply(next, st);
       hash_mix ^= next.hash();
       ++generated;
     }
-    sys.apply(s, steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)]);
+    sys.apply(s, steps[std::uniform_int_distribution<std::uint64_t>(0, steps.size() - 1)(rng)]);
     if ((generated & 4095) == 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds)
       break;

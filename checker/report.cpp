@@ -1,19 +1,12 @@
 #include "checker/report.h"
 
-#include <cstdio>
-
 #include "checker/trace_view.h"
+#include "model/decimal.h"
 #include "semantics/random_run.h"
 
 namespace syncbisim::checker {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 std::string headline(const semantics::CompiledProgram& p, const semantics::CompiledProgram& ip, const Violation& v) {
   std::string out = to_string(v.kind);
@@ -100,7 +93,7 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
   const auto& ip = both.impl().program();
   std::string out = std::string(to_string(r.verdict)) + "\n";
   out += std::to_string(r.states) + " states, " + std::to_string(r.transitions) + " transitions, " +
-         fixed(r.seconds, 3) + " s, " + (r.exhaustive ? "exhaustive" : "not exhaustive");
+         model::fixed(r.seconds, 3) + " s, " + (r.exhaustive ? "exhaustive" : "not exhaustive");
   if (!r.limit.empty()) out += " (limit: " + r.limit + ")";
   out += "\n";
   for (std::size_t i = 0; i < r.violations.size(); ++i) {

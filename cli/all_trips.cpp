@@ -1,24 +1,16 @@
 #include "cli/all_trips.h"
 
-#include <cstdio>
 #include <iostream>
 
 #include "checker/explorer.h"
 #include "checker/report.h"
 #include "cli/inputs.h"
+#include "model/decimal.h"
 #include "prover/all_trips.h"
 #include "prover/prove.h"
 #include "prover/report.h"
 
 namespace syncbisim::cli {
-
-namespace {
-std::string seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", s);
-  return buf;
-}
-}  // namespace
 
 int check_all_trips(const AllTripsArgs& a) {
   int status = 0;
@@ -63,10 +55,10 @@ int check_all_trips(const AllTripsArgs& a) {
   }
   std::cout << verdict << "\n";
   std::cout << "prover: " << proved_n << " of " << proved.consumers.size()
-            << " consumers proved safe and exact for every trip count (" << seconds(proved.seconds) << " s)\n";
+            << " consumers proved safe and exact for every trip count (" << model::fixed(proved.seconds, 3) << " s)\n";
   std::cout << "explorer: " << explored.states << " states, " << (explored.exhaustive ? "complete" : "cut")
             << (explored.limit.empty() ? "" : " (limit: " + explored.limit + ")") << " at " << bound << " ("
-            << seconds(explored.seconds) << " s)\n";
+            << model::fixed(explored.seconds, 3) << " s)\n";
   if (v.from_prover) {
     std::cout << "\nfound by the prover:\n" << prover::consumer_line(*v.consumer) << "\n";
     std::cout << prover::witness_text(proved, *v.property->witness, "  ");

@@ -10,6 +10,7 @@
 
 #include "allocator/allocate.h"
 #include "allocator/unroll.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
@@ -89,9 +90,9 @@ int run(const AllocateArgs& a) {
 }  // namespace
 
 void add_allocate(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<AllocateArgs>();
-  auto* cmd = app.add_subcommand("allocate", "Allocate semaphores for a spec: write the impl program");
-  cmd->add_option("SPEC", args->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
+  auto [cmd, args] =
+      add_command<AllocateArgs>(app, ctx, "allocate", "Allocate semaphores for a spec: write the impl program", run);
+  add_spec_argument(cmd, args->spec);
   cmd->add_option("--strategy", args->strategy, "barrier | per-instruction | per-loop | per-engine | auto | mixed")
       ->capture_default_str();
   cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
@@ -109,7 +110,6 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-registers", args->max_registers,
                   "at most this many registers on any engine (Trainium 2: 64 per engine)")
       ->capture_default_str();
-  cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 
 }  // namespace syncbisim::cli

@@ -4,11 +4,11 @@
 // reproduce it; Ctrl-C stops the campaign with what it found.
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/interrupt.h"
@@ -85,11 +85,8 @@ int run(FuzzArgs a) {
     std::cerr << "syncbisim fuzz: --shard wants I/K with 0 <= I < K, got '" << a.shard << "'\n";
     return 2;
   }
-  if (!a.out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(a.out, ec);
-    if (ec) return input_error(model::Diagnostic{a.out, "", "io", "cannot create the directory: " + ec.message()});
-  }
+  if (!a.out.empty())
+    if (const int status = create_out_directory(a.out)) return status;
   o.seed = a.seed;
   o.start = a.start;
   o.runs = a.runs;
@@ -159,8 +156,8 @@ int run(FuzzArgs a) {
 }  // namespace
 
 void add_fuzz(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<FuzzArgs>();
-  auto* cmd = app.add_subcommand("fuzz", "Fuzz an allocator: generate specs, allocate, check, minimize failures");
+  auto [cmd, a] = add_command<FuzzArgs>(app, ctx, "fuzz",
+                                        "Fuzz an allocator: generate specs, allocate, check, minimize failures", run);
   cmd->add_option("--strategy", a->strategy,
                   "one of the tool's strategies: barrier | per-instruction | per-loop | per-engine | auto (default)");
   cmd->add_option("--allocator", a->allocator,
@@ -187,10 +184,9 @@ void add_fuzz(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-failures", a->max_failures, "stop after this many failures (0: run them all)")
       ->capture_default_str();
   cmd->add_flag("--no-shrink", a->no_shrink, "write failures as found");
-  cmd->add_flag("--json", a->json, "print one JSON document");
+  add_json_flag(cmd, a->json);
   cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
   cmd->add_option("--out", a->out, "write each failure's files here as soon as it is final (docs/fuzzing.md)");
-  cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }
 
 }  // namespace syncbisim::cli

@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
@@ -34,11 +35,8 @@ int run(const GenArgs& a) {
     std::cerr << "syncbisim gen: unknown --specs '" << a.specs << "' (allocatable, arbitrary, mixed)\n";
     return 2;
   }
-  if (!a.out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(a.out, ec);
-    if (ec) return input_error(model::Diagnostic{a.out, "", "io", "cannot create the directory: " + ec.message()});
-  }
+  if (!a.out.empty())
+    if (const int status = create_out_directory(a.out)) return status;
   std::uint64_t skipped = 0;
   for (std::uint64_t r = a.start; r < a.start + a.runs; ++r) {
     fuzz::RunSpec rs;
@@ -70,8 +68,8 @@ int run(const GenArgs& a) {
 }  // namespace
 
 void add_gen(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<GenArgs>();
-  auto* cmd = app.add_subcommand("gen", "Write the random specs a fuzz campaign draws, for your own harness");
+  auto [cmd, a] =
+      add_command<GenArgs>(app, ctx, "gen", "Write the random specs a fuzz campaign draws, for your own harness", run);
   cmd->add_option("--seed", a->seed, "campaign seed (the same as fuzz --seed)")->capture_default_str();
   cmd->add_option("--start", a->start, "index of the first run")->capture_default_str();
   cmd->add_option("--runs", a->runs, "number of specs")->capture_default_str();
@@ -79,7 +77,6 @@ void add_gen(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-size", a->max_size, "largest generator size (as fuzz --max-size)")->capture_default_str();
   cmd->add_option("-o,--out", a->out, "write DIR/s<run>.spec.json (else print one JSON document per line)");
   cmd->add_flag("--text", a->text, "the text format instead of JSON");
-  cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }
 
 }  // namespace syncbisim::cli

@@ -7,6 +7,7 @@
 
 #include "checker/trace_replay.h"
 #include "checker/trace_view.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
@@ -60,17 +61,15 @@ int replay(const ReplayArgs& a) {
 }  // namespace
 
 void add_replay(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<ReplayArgs>();
-  auto* cmd = app.add_subcommand("replay", "Replay a trace written by check, prove, fuzz or shrink, step by step");
-  cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
+  auto [cmd, a] = add_command<ReplayArgs>(
+      app, ctx, "replay", "Replay a trace written by check, prove, fuzz or shrink, step by step", replay);
+  add_pair_arguments(cmd, a->spec, a->impl);
   cmd->add_option("TRACE", a->trace, "the trace: check --json / --trace-out, prove --json, fuzz's f<r>.trace.json")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--violation", a->violation, "which violation's trace in the file (1-based; default the first)");
   cmd->add_option("--svg", a->svg, "draw the replayed counterexample as an SVG timeline into this file");
-  cmd->add_flag("--json", a->json, "print one JSON document");
-  cmd->callback([a, &ctx] { ctx.status = replay(*a); });
+  add_json_flag(cmd, a->json);
 }
 
 }  // namespace syncbisim::cli

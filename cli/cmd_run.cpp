@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "checker/trace_view.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
@@ -103,9 +104,9 @@ int run(const RunArgs& a) {
 }  // namespace
 
 void add_run(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<RunArgs>();
-  auto* cmd = app.add_subcommand("run", "One execution under a seeded random scheduler; with IMPL, both in lock step");
-  cmd->add_option("SPEC", args->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
+  auto [cmd, args] = add_command<RunArgs>(
+      app, ctx, "run", "One execution under a seeded random scheduler; with IMPL, both in lock step", run);
+  add_spec_argument(cmd, args->spec);
   cmd->add_option("IMPL", args->impl, "impl program; runs both in lock step and stops at the first mismatch")
       ->check(CLI::ExistingFile);
   cmd->add_option("--seed", args->seed, "scheduler seed")->capture_default_str();
@@ -116,7 +117,6 @@ void add_run(CLI::App& app, Context& ctx) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--svg", args->svg, "with IMPL: draw the run as an SVG timeline into this file");
   add_width_options(cmd, args->widths);
-  cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 
 }  // namespace syncbisim::cli

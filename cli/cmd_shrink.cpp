@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/progress.h"
@@ -111,9 +112,7 @@ int run(const ShrinkArgs& a) {
     }
     return 0;
   }
-  std::error_code ec;
-  std::filesystem::create_directories(a.out, ec);
-  if (ec) return input_error(model::Diagnostic{a.out, "", "io", "cannot create the directory: " + ec.message()});
+  if (const int status = create_out_directory(a.out)) return status;
   const std::string stem = (std::filesystem::path(a.out) / std::filesystem::path(a.spec).stem()).string() + ".min";
   std::vector<std::pair<std::string, std::string>> files = {{stem + ".spec.json", formats::write_json(r->spec)}};
   if (has_impl) {
@@ -148,9 +147,9 @@ int run(const ShrinkArgs& a) {
 }  // namespace
 
 void add_shrink(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<ShrinkArgs>();
-  auto* cmd = app.add_subcommand("shrink", "Minimize a failing case, keeping the same failure on the same instruction");
-  cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
+  auto [cmd, a] = add_command<ShrinkArgs>(
+      app, ctx, "shrink", "Minimize a failing case, keeping the same failure on the same instruction", run);
+  add_spec_argument(cmd, a->spec);
   cmd->add_option("IMPL", a->impl, "impl program; candidates edit both programs")->check(CLI::ExistingFile);
   cmd->add_option("--strategy", a->strategy, "re-derive the impl from each candidate spec with this strategy");
   cmd->add_option("--allocator", a->allocator,
@@ -168,7 +167,6 @@ void add_shrink(CLI::App& app, Context& ctx) {
   cmd->add_flag("--free", a->free,
                 "let a kept dependency change its kind (the loop it is carried at, its case, a lower offset)");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
-  cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }
 
 }  // namespace syncbisim::cli

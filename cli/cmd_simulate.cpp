@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "allocator/stats.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "timing/simulate.h"
@@ -132,10 +133,9 @@ int run(const SimulateArgs& a) {
 }  // namespace
 
 void add_simulate(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<SimulateArgs>();
-  auto* cmd = app.add_subcommand("simulate", "Run an impl on the timing model: makespan in cycles, per-engine time");
-  cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
+  auto [cmd, a] = add_command<SimulateArgs>(
+      app, ctx, "simulate", "Run an impl on the timing model: makespan in cycles, per-engine time", run);
+  add_pair_arguments(cmd, a->spec, a->impl);
   cmd->add_option("--trips", a->trips,
                   "iterations per trip, e.g. A=3,B=4,C=else (default: each loop's sim_trip, else its rule)");
   cmd->add_option("--costs", a->costs, "cost table (JSON, docs/timing.md); default: the built-in Trainium2 table")
@@ -143,7 +143,6 @@ void add_simulate(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", a->json, "print one JSON document (makespan in cycles)");
   cmd->add_option("--svg", a->svg, "draw the timeline as SVG into this file");
   cmd->add_option("--svg-range", a->svg_range, "cycles to draw, FROM:TO (default: the start, up to 80 instructions)");
-  cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }
 
 }  // namespace syncbisim::cli

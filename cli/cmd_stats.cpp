@@ -10,6 +10,7 @@
 #include "allocator/allocate.h"
 #include "allocator/spec_facts.h"
 #include "allocator/stats.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 
@@ -171,9 +172,8 @@ int run(const StatsArgs& a) {
 }  // namespace
 
 void add_stats(CLI::App& app, Context& ctx) {
-  auto args = std::make_shared<StatsArgs>();
-  auto* cmd =
-      app.add_subcommand("stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)");
+  auto [cmd, args] = add_command<StatsArgs>(
+      app, ctx, "stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)", run);
   cmd->add_option("IMPL", args->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option("--compare", args->compare, "allocate SPEC with every strategy and print one row each")
       ->check(CLI::ExistingFile);
@@ -184,7 +184,6 @@ void add_stats(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--max-registers", args->max_registers, "the per-engine register budget (likewise)")
       ->capture_default_str();
-  cmd->callback([args, &ctx] { ctx.status = run(*args); });
 }
 
 }  // namespace syncbisim::cli

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "latency/table2.h"
@@ -125,14 +126,13 @@ int run(const Table2Args& a) {
 }  // namespace
 
 void add_table2(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<Table2Args>();
-  auto* cmd = app.add_subcommand("table2", "The paper's Table 2 on the timing model, beside the paper's figures");
+  auto [cmd, a] = add_command<Table2Args>(app, ctx, "table2",
+                                          "The paper's Table 2 on the timing model, beside the paper's figures", run);
   cmd->add_option("SPEC", a->specs, "spec programs (default: the corpus kernels)")->check(CLI::ExistingFile);
   cmd->add_option("--unroll", a->unroll, "also give each SPEC a row with these loops unrolled first (repeatable)");
   cmd->add_option("--costs", a->costs, "cost table (JSON, docs/timing.md)")->check(CLI::ExistingFile);
   cmd->add_option("--corpus", a->corpus, "the corpus directory for the default rows")->capture_default_str();
   cmd->add_flag("--json", a->json, "print a JSON array, one object per row");
-  cmd->callback([a, &ctx] { ctx.status = run(*a); });
 }
 
 }  // namespace syncbisim::cli

@@ -9,18 +9,9 @@ struct Context {
   int status = 0;
 };
 
-void add_show(CLI::App& app, Context& ctx);
-void add_run(CLI::App& app, Context& ctx);
-void add_allocate(CLI::App& app, Context& ctx);
-void add_stats(CLI::App& app, Context& ctx);
-void add_check(CLI::App& app, Context& ctx);
-void add_demo(CLI::App& app, Context& ctx);
-void add_fuzz(CLI::App& app, Context& ctx);
-void add_shrink(CLI::App& app, Context& ctx);
-void add_prove(CLI::App& app, Context& ctx);
-void add_gen(CLI::App& app, Context& ctx);
-void add_replay(CLI::App& app, Context& ctx);
-void add_simulate(CLI::App& app, Context& ctx);
-void add_table2(CLI::App& app, Context& ctx);
+// What registers one subcommand (cmd_<name>.cpp defines add_<name>).
+using AddCommand = void(CLI::App& app, Context& ctx);
+AddCommand add_show, add_run, add_allocate, add_stats, add_check, add_demo, add_fuzz, add_shrink, add_prove, add_gen,
+    add_replay, add_simulate, add_table2;
 
 }  // namespace syncbisim::cli

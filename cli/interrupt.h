@@ -10,12 +10,11 @@
 
 namespace syncbisim::cli {
 
+// Neither copied nor moved (its flag and its thread are neither).
 class InterruptWatch {
  public:
   InterruptWatch();
   ~InterruptWatch();
-  InterruptWatch(const InterruptWatch&) = delete;
-  InterruptWatch& operator=(const InterruptWatch&) = delete;
 
   const std::atomic<bool>& flag() const { return stop_; }
   bool interrupted() const { return stop_.load(); }

@@ -15,20 +15,13 @@ int main(int argc, char** argv) {
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
     return syncbisim::model::printable(e.what()) + "\nRun with --help for more information.\n";
   });
-  syncbisim::cli::Context ctx;
-  syncbisim::cli::add_show(app, ctx);
-  syncbisim::cli::add_run(app, ctx);
-  syncbisim::cli::add_allocate(app, ctx);
-  syncbisim::cli::add_stats(app, ctx);
-  syncbisim::cli::add_check(app, ctx);
-  syncbisim::cli::add_demo(app, ctx);
-  syncbisim::cli::add_fuzz(app, ctx);
-  syncbisim::cli::add_shrink(app, ctx);
-  syncbisim::cli::add_prove(app, ctx);
-  syncbisim::cli::add_gen(app, ctx);
-  syncbisim::cli::add_replay(app, ctx);
-  syncbisim::cli::add_simulate(app, ctx);
-  syncbisim::cli::add_table2(app, ctx);
+  namespace cli = syncbisim::cli;
+  cli::Context ctx;
+  // In the order `syncbisim --help` lists them.
+  for (cli::AddCommand* add :
+       {cli::add_show, cli::add_run, cli::add_allocate, cli::add_stats, cli::add_check, cli::add_demo, cli::add_fuzz,
+        cli::add_shrink, cli::add_prove, cli::add_gen, cli::add_replay, cli::add_simulate, cli::add_table2})
+    add(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

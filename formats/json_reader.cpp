@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "formats/detail/json_check.h"
+#include "formats/detail/read_error.h"
 #include "formats/expr_parser.h"
 #include "formats/json_format.h"
 #include "model/quote.h"
@@ -17,11 +18,7 @@ namespace {
 using nlohmann::ordered_json;
 using namespace model;
 
-// Thrown inside this file only and caught in read_json: the reader is a deep tree walk, and an
-// error anywhere ends it; the public interface returns the Diagnostic as a value.
-struct ReadError {
-  Diagnostic diagnostic;
-};
+using detail::ReadError;
 
 [[noreturn]] void fail(const std::string& place, const std::string& rule, const std::string& message) {
   throw ReadError{make_error(place.empty() ? "/" : place, rule, message)};
@@ -152,11 +149,18 @@ class JsonReader {
     return b;
   }
 
+  // A loop's or a cond's place and id (the field `key`).
+  template <class Node>
+  static Node headed(const ordered_json& j, const std::string& at, const char* key, const std::string& what) {
+    Node n;
+    n.loc = Loc{at};
+    n.id = string_of(j[key], child(at, key), what);
+    return n;
+  }
+
   Loop loop(const ordered_json& j, const std::string& at) {
     only_fields(j, at, {"loop", "trip", "sim_trip", "body"});
-    Loop l;
-    l.loc = Loc{at};
-    l.id = string_of(j["loop"], child(at, "loop"), "a loop id");
+    auto l = headed<Loop>(j, at, "loop", "a loop id");
     if (j.contains("trip")) l.trip = trip(j["trip"], child(at, "trip"), false);
     else if (p_.kind == ProgramKind::Spec)
       fail(at, "missing-trip", "loop " + quote(l.id) + " of a spec needs a \"trip\"");
@@ -167,9 +171,7 @@ class JsonReader {
 
   Cond cond(const ordered_json& j, const std::string& at) {
     only_fields(j, at, {"cond", "taken", "then", "else"});
-    Cond c;
-    c.loc = Loc{at};
-    c.id = string_of(j["cond"], child(at, "cond"), "a cond id");
+    auto c = headed<Cond>(j, at, "cond", "a cond id");
     // docs/formats.md: "any" is the default in a spec; an impl leaves it to its spec, like trips.
     if (j.contains("taken")) c.taken = trip(j["taken"], child(at, "taken"), true);
     else if (p_.kind == ProgramKind::Spec) c.taken = TripRule{RangeTrip{0, 1}, {}, false};
@@ -342,19 +344,9 @@ Result<Program> read_json(std::string_view text) {
   // after it.
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (auto bad = detail::check_json(text)) return *bad;
-  try {
-    // check_json has accepted the text, so parse() cannot throw on syntax.
-    const auto j = ordered_json::parse(text.begin(), text.end());
-    Program p = JsonReader().program(j);
-    normalize(p);
-    return p;
-  } catch (const ReadError& e) {
-    return e.diagnostic;
-  } catch (const nlohmann::json::exception& e) {
-    // check_json accepted the text, so this is the reader's own mistake; the library's text
-    // ("[json.exception...]") is no message for a user.
-    return make_error("/", "bad-json", "cannot read this JSON (library error " + std::to_string(e.id) + ")");
-  }
+  // check_json has accepted the text, so parse() cannot throw on syntax.
+  return detail::read([&] { return JsonReader().program(ordered_json::parse(text.begin(), text.end())); }, "/",
+                      "this JSON");
 }
 
 }  // namespace syncbisim::formats

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "formats/detail/json_check.h"
+#include "formats/detail/read_error.h"
 #include "formats/detail/text_places.h"
 #include "formats/expr_parser.h"
 #include "formats/text_format.h"
@@ -22,9 +23,7 @@ using namespace model;
 // Loops and conds nest at most this deep; checked before recursing (docs/formats.md "Bad input").
 constexpr std::size_t kMaxNesting = 200;
 
-struct ReadError {
-  Diagnostic diagnostic;
-};
+using detail::ReadError;
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 // Names may hold '-' (docs/formats.md "Names"); a '-' right before '>' ends the name, so that
@@ -154,6 +153,12 @@ class TextReader {
     for (std::size_t i = 0; i < w.size(); ++i) next();
     return w;
   }
+  // Reads the keyword `w` if it comes next (a whole word: "trip" is not the start of "tripped").
+  bool keyword(const std::string& w) {
+    if (peek_word() != w) return false;
+    word();
+    return true;
+  }
   std::string name(const std::string& what) {
     std::string w = word();
     if (w.empty()) {
@@ -232,19 +237,20 @@ class TextReader {
       fail(at, "too-deep", "loops and conds nest deeper than " + std::to_string(kMaxNesting) + " levels");
   }
 
+  // A loop or cond header up to its id: the keyword ("loop", "cond") and the id.
+  template <class Node>
+  Node headed(const std::string& at, const std::string& what) {
+    word();
+    Node n;
+    n.loc = Loc{at};
+    n.id = name(what);
+    return n;
+  }
+
   Loop loop(std::size_t depth, const std::string& at) {
-    word();  // "loop"
-    Loop l;
-    l.loc = Loc{at};
-    l.id = name("a loop id");
-    if (peek_word() == "trip") {
-      word();
-      l.trip = trip(false);
-    }
-    if (peek_word() == "sim_trip") {
-      word();
-      l.sim_trip = u32("a simulation trip count");
-    }
+    auto l = headed<Loop>(at, "a loop id");
+    if (keyword("trip")) l.trip = trip(false);
+    if (keyword("sim_trip")) l.sim_trip = u32("a simulation trip count");
     expect("{", "after the loop header");
     end_line();
     enter(depth, at);
@@ -255,21 +261,14 @@ class TextReader {
   }
 
   Cond cond(std::size_t depth, const std::string& at) {
-    word();  // "cond"
-    Cond c;
-    c.loc = Loc{at};
-    c.id = name("a cond id");
-    if (peek_word() == "taken") {
-      word();
-      c.taken = trip(true);
-    }
+    auto c = headed<Cond>(at, "a cond id");
+    if (keyword("taken")) c.taken = trip(true);
     expect("{", "after the cond header");
     end_line();
     enter(depth, at);
     c.then_body = body(depth + 1, at);
     close_brace();
-    if (peek_word() == "else") {
-      word();
+    if (keyword("else")) {
       const auto else_at = where();
       expect("{", "after 'else'");
       end_line();
@@ -297,10 +296,7 @@ class TextReader {
 
   Choice choice(bool taken) {
     skip_space();
-    if (taken && peek_word() == "any") {
-      word();
-      return RangeTrip{0, 1};
-    }
+    if (taken && keyword("any")) return RangeTrip{0, 1};
     if (eat("[")) {
       SeqTrip seq;
       if (!eat("]")) {
@@ -348,8 +344,7 @@ class TextReader {
     d.producer = name("a producer");
     expect("->", "between producer and consumer");
     d.consumer = name("a consumer");
-    if (peek_word() == "distance") {
-      word();
+    if (keyword("distance")) {
       do {
         const auto lat = where();
         // @top may be named too (a distance there never binds: it runs once).
@@ -549,17 +544,8 @@ Result<Program> read_text_with_places(std::string_view text, std::optional<Progr
       if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
     }
   }
-  try {
-    Program p = TextReader(lf, headerless, places).run();
-    normalize(p);
-    return p;
-  } catch (const ReadError& e) {
-    return e.diagnostic;
-  } catch (const nlohmann::json::exception& e) {
-    // check_json accepted the extra fields first, so this is the reader's own mistake; the
-    // library's text ("[json.exception...]") is no message for a user.
-    return make_error("1:1", "bad-json", "cannot read the extra fields (library error " + std::to_string(e.id) + ")");
-  }
+  // check_json accepts the extra fields before they are parsed.
+  return detail::read([&] { return TextReader(lf, headerless, places).run(); }, "1:1", "the extra fields");
 }
 
 std::string text_place(const TextPlaces& places, const std::string& pointer) {

@@ -1,28 +1,33 @@
 #include "fuzz/campaign.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "fuzz/allocated_case.h"
 #include "model/index.h"
 
 namespace syncbisim::fuzz {
 
+namespace {
+// The mixes by name, as --specs takes them.
+constexpr std::array<std::pair<SpecMix, const char*>, 3> kMixNames{
+    {{SpecMix::Allocatable, "allocatable"}, {SpecMix::Arbitrary, "arbitrary"}, {SpecMix::Mixed, "mixed"}}};
+}  // namespace
+
 const char* to_string(SpecMix m) {
-  switch (m) {
-    case SpecMix::Allocatable: return "allocatable";
-    case SpecMix::Arbitrary: return "arbitrary";
-    case SpecMix::Mixed: return "mixed";
-  }
+  for (const auto& [mix, name] : kMixNames)
+    if (mix == m) return name;
   return "?";
 }
 
 std::optional<SpecMix> parse_spec_mix(const std::string& s) {
-  for (auto m : {SpecMix::Allocatable, SpecMix::Arbitrary, SpecMix::Mixed})
-    if (s == to_string(m)) return m;
+  for (const auto& [mix, name] : kMixNames)
+    if (s == name) return mix;
   return std::nullopt;
 }
 

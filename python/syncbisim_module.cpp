@@ -158,35 +158,47 @@ py::object optional_number(const std::optional<std::uint64_t>& n) {
   return n ? py::object(py::int_(*n)) : py::object(py::none());
 }
 
+// A trace (a violation's or a refuted property's witness) as a list of dicts, one per step.
+py::list trace_list(const std::vector<TraceStep>& trace) {
+  py::list steps;
+  for (const auto& s : trace)
+    steps.append(py::dict(py::arg("step") = s.step, py::arg("engine") = s.engine, py::arg("instr") = s.instr,
+                          py::arg("value") = s.value));
+  return steps;
+}
+
 py::dict violation_dict(const Violation& v) {
-  py::list trace;
-  for (const auto& s : v.trace) {
-    py::dict step;
-    step["step"] = s.step;
-    step["engine"] = s.engine;
-    step["instr"] = s.instr;
-    step["value"] = s.value;
-    trace.append(step);
-  }
-  py::dict d;
-  d["kind"] = v.kind;
-  d["engine"] = v.engine;
-  d["instr"] = v.instr;
-  d["description"] = v.description;
-  d["dependency"] = v.dependency;
-  d["retired"] = optional_number(v.retired);
-  d["owed"] = optional_number(v.owed);
-  d["semaphore"] = v.semaphore;
-  d["value"] = optional_number(v.value);
-  d["threshold"] = optional_number(v.threshold);
-  d["spec_deadlocks_too"] = v.spec_deadlocks_too;
-  d["trace"] = trace;
-  return d;
+  return py::dict(py::arg("kind") = v.kind, py::arg("engine") = v.engine, py::arg("instr") = v.instr,
+                  py::arg("description") = v.description, py::arg("dependency") = v.dependency,
+                  py::arg("retired") = optional_number(v.retired), py::arg("owed") = optional_number(v.owed),
+                  py::arg("semaphore") = v.semaphore, py::arg("value") = optional_number(v.value),
+                  py::arg("threshold") = optional_number(v.threshold),
+                  py::arg("spec_deadlocks_too") = v.spec_deadlocks_too, py::arg("trace") = trace_list(v.trace));
 }
 
 std::string json_of(const py::object& o) {
   py::object dumps = py::module_::import("json").attr("dumps");
   return py::str(dumps(o, py::arg("indent") = 2));
+}
+
+// What fuzz() and shrink() both report of a failing case: the failure kept, the case's programs,
+// the allocator's answer, and the case's sizes before and after shrinking.
+template <class Case>
+void bind_failing_case(py::class_<Case>& c) {
+  c.def_readonly("failure_class", &Case::failure_class)
+      .def_readonly("failure", &Case::failure)
+      .def_readonly("spec", &Case::spec)
+      .def_readonly("impl", &Case::impl)
+      .def_readonly("allocator_output", &Case::allocator_output)
+      .def_readonly("allocator_errors", &Case::allocator_errors)
+      .def_readonly("before", &Case::before)
+      .def_readonly("after", &Case::after);
+}
+
+// A command's result as the command prints it: str() is its text, to_json() its JSON document.
+template <class Result>
+void bind_printed(py::class_<Result>& c) {
+  c.def("__str__", [](const Result& r) { return r.text; }).def("to_json", [](const Result& r) { return r.json; });
 }
 
 }  // namespace
@@ -258,15 +270,15 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_readonly("value", &Violation::value)
       .def_readonly("threshold", &Violation::threshold)
       .def_readonly("spec_deadlocks_too", &Violation::spec_deadlocks_too)
-      .def_property_readonly("trace", [](const Violation& v) { return py::object(violation_dict(v)["trace"]); })
+      .def_property_readonly("trace", [](const Violation& v) { return trace_list(v.trace); })
       .def("__str__",
            [](const Violation& v) {
              return v.kind + " on " + v.engine + (v.instr.empty() ? "" : " at " + v.instr) + ": " + v.description;
            })
       .def("to_json", [](const Violation& v) { return json_of(violation_dict(v)); });
 
-  py::class_<CheckResult>(m, "CheckResult")
-      .def_property_readonly("verdict", [](const CheckResult& r) { return to_string(r.verdict); })
+  py::class_<CheckResult> check_result(m, "CheckResult");
+  check_result.def_property_readonly("verdict", [](const CheckResult& r) { return to_string(r.verdict); })
       .def_readonly("exhaustive", &CheckResult::exhaustive)
       .def_readonly("limit", &CheckResult::limit)
       .def_readonly("states", &CheckResult::states)
@@ -274,26 +286,13 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_readonly("seconds", &CheckResult::seconds)
       .def_readonly("violations", &CheckResult::violations)
       .def_property_readonly("exit_status", &CheckResult::exit_status)
-      .def("__str__", [](const CheckResult& r) { return r.text; })
-      .def("__bool__", [](const CheckResult& r) { return r.verdict == Verdict::Bisimilar; })
-      .def("to_json", [](const CheckResult& r) { return r.json; });
+      .def("__bool__", [](const CheckResult& r) { return r.verdict == Verdict::Bisimilar; });
+  bind_printed(check_result);
 
   py::class_<PropertyProof>(m, "PropertyProof")
       .def_property_readonly("answer", [](const PropertyProof& p) { return to_string(p.answer); })
       .def_readonly("reason", &PropertyProof::reason)
-      .def_property_readonly("witness",
-                             [](const PropertyProof& p) {
-                               py::list steps;
-                               for (const auto& s : p.witness) {
-                                 py::dict d;
-                                 d["step"] = s.step;
-                                 d["engine"] = s.engine;
-                                 d["instr"] = s.instr;
-                                 d["value"] = s.value;
-                                 steps.append(d);
-                               }
-                               return steps;
-                             })
+      .def_property_readonly("witness", [](const PropertyProof& p) { return trace_list(p.witness); })
       .def("__str__",
            [](const PropertyProof& p) { return to_string(p.answer) + (p.reason.empty() ? "" : ": " + p.reason); });
 
@@ -317,18 +316,10 @@ PYBIND11_MODULE(syncbisim, m) {
       .def("__str__", [](const ProveResult& r) { return r.text; })
       .def("to_json", [](const ProveResult& r) { return r.json; });
 
-  py::class_<FuzzFailure>(m, "FuzzFailure")
-      .def_readonly("run", &FuzzFailure::run)
-      .def_readonly("seed", &FuzzFailure::seed)
-      .def_readonly("failure_class", &FuzzFailure::failure_class)
-      .def_readonly("failure", &FuzzFailure::failure)
-      .def_readonly("spec", &FuzzFailure::spec)
-      .def_readonly("impl", &FuzzFailure::impl)
-      .def_readonly("allocator_output", &FuzzFailure::allocator_output)
-      .def_readonly("allocator_errors", &FuzzFailure::allocator_errors)
-      .def_readonly("before", &FuzzFailure::before)
-      .def_readonly("after", &FuzzFailure::after)
-      .def_readonly("files", &FuzzFailure::files)
+  py::class_<FuzzFailure> fuzz_failure(m, "FuzzFailure");
+  fuzz_failure.def_readonly("run", &FuzzFailure::run).def_readonly("seed", &FuzzFailure::seed);
+  bind_failing_case(fuzz_failure);
+  fuzz_failure.def_readonly("files", &FuzzFailure::files)
       .def_readonly("repro", &FuzzFailure::repro)
       .def("__str__", [](const FuzzFailure& f) { return "run " + std::to_string(f.run) + ": " + f.failure; });
 
@@ -338,8 +329,8 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_readonly("why", &FuzzNote::why)
       .def("__str__", [](const FuzzNote& n) { return "run " + std::to_string(n.run) + ": " + n.why; });
 
-  py::class_<FuzzResult>(m, "FuzzResult")
-      .def_readonly("runs", &FuzzResult::runs)
+  py::class_<FuzzResult> fuzz_result(m, "FuzzResult");
+  fuzz_result.def_readonly("runs", &FuzzResult::runs)
       .def_readonly("passed", &FuzzResult::passed)
       .def_readonly("failures", &FuzzResult::failures)
       .def_readonly("declined", &FuzzResult::declined)
@@ -350,25 +341,16 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_readonly("failed", &FuzzResult::failed)
       .def_readonly("declines", &FuzzResult::declines)
       .def_readonly("inconclusive_runs", &FuzzResult::inconclusive_runs)
-      .def_property_readonly("exit_status", &FuzzResult::exit_status)
-      .def("__str__", [](const FuzzResult& r) { return r.text; })
-      .def("to_json", [](const FuzzResult& r) { return r.json; });
+      .def_property_readonly("exit_status", &FuzzResult::exit_status);
+  bind_printed(fuzz_result);
 
-  py::class_<ShrinkResult>(m, "ShrinkResult")
-      .def_readonly("failure_class", &ShrinkResult::failure_class)
-      .def_readonly("failure", &ShrinkResult::failure)
-      .def_readonly("spec", &ShrinkResult::spec)
-      .def_readonly("impl", &ShrinkResult::impl)
-      .def_readonly("allocator_output", &ShrinkResult::allocator_output)
-      .def_readonly("allocator_errors", &ShrinkResult::allocator_errors)
-      .def_readonly("before", &ShrinkResult::before)
-      .def_readonly("after", &ShrinkResult::after)
-      .def_readonly("steps", &ShrinkResult::steps)
+  py::class_<ShrinkResult> shrink_result(m, "ShrinkResult");
+  bind_failing_case(shrink_result);
+  shrink_result.def_readonly("steps", &ShrinkResult::steps)
       .def_readonly("kept", &ShrinkResult::kept)
       .def_readonly("seconds", &ShrinkResult::seconds)
-      .def_readonly("stopped", &ShrinkResult::stopped)
-      .def("__str__", [](const ShrinkResult& r) { return r.text; })
-      .def("to_json", [](const ShrinkResult& r) { return r.json; });
+      .def_readonly("stopped", &ShrinkResult::stopped);
+  bind_printed(shrink_result);
 
   m.def("load", &Program::load, py::arg("path_or_text"),
         "A program from a file's path or from its text (JSON or the text format).");
@@ -391,16 +373,15 @@ PYBIND11_MODULE(syncbisim, m) {
          std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction,
          unsigned register_bits, unsigned semaphore_bits) {
         const auto s = program_of(spec), i = program_of(impl);
-        CheckOptions o;
-        o.max_states = max_states;
-        o.max_seconds = max_seconds;
-        o.max_trip = max_trip;
-        o.random_walks = random_walks;
-        o.seed = seed;
-        o.depth = depth;
-        o.reduction = reduction;
-        o.register_bits = register_bits;
-        o.semaphore_bits = semaphore_bits;
+        const CheckOptions o{.max_states = max_states,
+                             .max_seconds = max_seconds,
+                             .max_trip = max_trip,
+                             .random_walks = random_walks,
+                             .seed = seed,
+                             .depth = depth,
+                             .reduction = reduction,
+                             .register_bits = register_bits,
+                             .semaphore_bits = semaphore_bits};
         py::gil_scoped_release release;
         return check(s, i, o);
       },
@@ -426,20 +407,19 @@ PYBIND11_MODULE(syncbisim, m) {
          std::optional<std::string> out, std::optional<std::string> command, double timeout, std::uint64_t start,
          int max_size, std::uint64_t max_states, std::uint64_t max_failures, bool exact, bool declined_is_failure,
          bool shrink, double shrink_max_seconds, unsigned jobs) {
-        FuzzOptions o;
-        o.runs = runs;
-        o.seed = seed;
-        o.start = start;
-        o.specs = parse_mix(specs);
-        o.max_size = max_size;
-        o.max_states = max_states;
-        o.max_failures = max_failures;
-        o.exact = exact;
-        o.declined_is_failure = declined_is_failure;
-        o.shrink = shrink;
-        o.shrink_max_seconds = shrink_max_seconds;
-        o.jobs = jobs;
-        if (out) o.out = *out;
+        const FuzzOptions o{.runs = runs,
+                            .seed = seed,
+                            .start = start,
+                            .specs = parse_mix(specs),
+                            .max_size = max_size,
+                            .max_states = max_states,
+                            .max_failures = max_failures,
+                            .exact = exact,
+                            .declined_is_failure = declined_is_failure,
+                            .shrink = shrink,
+                            .shrink_max_seconds = shrink_max_seconds,
+                            .jobs = jobs,
+                            .out = out.value_or("")};
         std::function<FuzzResult()> work;
         auto watch = std::make_shared<CallWatch>();
         watch->timeout = timeout;
@@ -473,13 +453,12 @@ PYBIND11_MODULE(syncbisim, m) {
          double timeout, std::uint64_t max_steps, double max_seconds, std::uint64_t max_states,
          bool declined_is_failure, bool keep_spec, bool free) {
         const auto s = program_of(spec);
-        ShrinkOptions o;
-        o.keep_spec = keep_spec;
-        o.free = free;
-        o.max_steps = max_steps;
-        o.max_seconds = max_seconds;
-        o.max_states = max_states;
-        o.declined_is_failure = declined_is_failure;
+        const ShrinkOptions o{.max_steps = max_steps,
+                              .max_seconds = max_seconds,
+                              .max_states = max_states,
+                              .declined_is_failure = declined_is_failure,
+                              .keep_spec = keep_spec,
+                              .free = free};
         const int given = (impl.is_none() ? 0 : 1) + (allocator.is_none() ? 0 : 1) + (command ? 1 : 0);
         if (given != 1) throw Error("", "", "usage", "give exactly one of impl, allocator and command");
         std::function<ShrinkResult()> work;
@@ -510,12 +489,8 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "generate",
       [](std::uint64_t seed, std::uint64_t runs, std::uint64_t start, const std::string& specs, int max_size) {
-        FuzzOptions o;
-        o.seed = seed;
-        o.runs = runs;
-        o.start = start;
-        o.specs = parse_mix(specs);
-        o.max_size = max_size;
+        const FuzzOptions o{
+            .runs = runs, .seed = seed, .start = start, .specs = parse_mix(specs), .max_size = max_size};
         py::gil_scoped_release release;
         return generate(o);
       },

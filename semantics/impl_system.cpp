@@ -95,18 +95,6 @@ bool ImplSystem::barrier_ready(const ImplState& s) const {
   return true;
 }
 
-void ImplSystem::enabled(const ImplState& s, EngineId e, std::vector<Step>& out) const {
-  Steps steps;
-  enabled(s, e, steps);
-  steps.expand_into(out);
-}
-
-void ImplSystem::enabled(const ImplState& s, std::vector<Step>& out) const {
-  Steps steps;
-  enabled(s, steps);
-  steps.expand_into(out);
-}
-
 void ImplSystem::enabled(const ImplState& s, EngineId e, Steps& out) const {
   if (s.overflow[e]) return;  // the execution ended (overflowed())
   const Op& op = control_.next_op(s.control, e);

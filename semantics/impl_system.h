@@ -58,12 +58,10 @@ class ImplSystem {
   const model::ValueWidths& widths() const { return widths_; }
 
   ImplState initial() const;
-  // A range trip's choices as one run (semantics/steps.h).
+  // A range trip's choices as one run (semantics/steps.h; expanded() there has every choice its
+  // own step).
   void enabled(const ImplState& s, Steps& out) const;
   void enabled(const ImplState& s, EngineId e, Steps& out) const;
-  // The same with every choice its own step: only where ranges are known to be small (tests).
-  void enabled(const ImplState& s, std::vector<Step>& out) const;
-  void enabled(const ImplState& s, EngineId e, std::vector<Step>& out) const;
   void apply(ImplState& s, const Step& st) const;
 
   bool can_issue(const ImplState& s, EngineId e) const;

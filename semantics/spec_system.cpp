@@ -113,18 +113,6 @@ void SpecSystem::enabled(const SpecState& s, Steps& out) const {
   for (EngineId e = 0; e < program().engine_count(); ++e) enabled(s, e, out);
 }
 
-void SpecSystem::enabled(const SpecState& s, EngineId e, std::vector<Step>& out) const {
-  Steps steps;
-  enabled(s, e, steps);
-  steps.expand_into(out);
-}
-
-void SpecSystem::enabled(const SpecState& s, std::vector<Step>& out) const {
-  Steps steps;
-  enabled(s, steps);
-  steps.expand_into(out);
-}
-
 void SpecSystem::record_entry(SpecState& s, EngineId e, LoopId l) const {
   const auto& p = program();
   const auto& frames = s.control.engines[e].frames;

@@ -43,13 +43,11 @@ class SpecSystem {
   SpecSystem(const CompiledProgram& p, Options o = {});
 
   SpecState initial() const;
-  // Every enabled step of every engine (a range trip's choices as one run: semantics/steps.h).
+  // Every enabled step of every engine (a range trip's choices as one run: semantics/steps.h;
+  // expanded() there has every choice its own step).
   void enabled(const SpecState& s, Steps& out) const;
   // Enabled steps of one engine.
   void enabled(const SpecState& s, EngineId e, Steps& out) const;
-  // The same with every choice its own step: only where ranges are known to be small (tests).
-  void enabled(const SpecState& s, std::vector<Step>& out) const;
-  void enabled(const SpecState& s, EngineId e, std::vector<Step>& out) const;
   void apply(SpecState& s, const Step& st) const;
 
   // Is the engine's next op a datapath instruction whose dependencies all hold?

@@ -133,4 +133,16 @@ class Steps {
   std::uint64_t size_ = 0;
 };
 
+// The steps a system (SpecSystem, ImplSystem) enables at `s`, of every engine or of the one
+// engine given, with every choice its own step: only where ranges are known to be small (tests).
+template <class System, class State, class... Engine>
+std::vector<Step> expanded(const System& system, const State& s, Engine... engine) {
+  static_assert(sizeof...(Engine) <= 1, "at most one engine");
+  Steps steps;
+  system.enabled(s, engine..., steps);
+  std::vector<Step> out;
+  steps.expand_into(out);
+  return out;
+}
+
 }  // namespace syncbisim::semantics

@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/decimal.h"
+
 namespace syncbisim::timing {
 
 namespace {
 
-std::string cycles_text(double c) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.0f", c);
-  return b;
-}
+std::string cycles_text(double c) { return model::fixed(c, 0); }
 
 }  // namespace
 

@@ -64,18 +64,22 @@ Timeline counterexample_timeline(const semantics::Lockstep& both, const Countere
   std::vector<std::vector<std::size_t>> instances_of(spec.instrs.size());
   std::vector<double> at_barrier(engines, -1);
   double pos = 0;
+  // Engine e's time at a barrier, from its arrival to `until`.
+  auto barrier_span = [&](std::size_t e, double until, const std::string& tooltip) {
+    TimelineSpan sp;
+    sp.lane = e;
+    sp.start = at_barrier[e] - 0.45;
+    sp.end = until + 0.45;
+    sp.kind = TimelineSpan::Kind::Barrier;
+    sp.tooltip = spec.engines[e] + tooltip;
+    t.spans.push_back(sp);
+  };
   const semantics::InternalObserver observe = [&](const semantics::Step& st, const semantics::LockstepState&) {
     if (st.kind == StepKind::BarrierArrive) at_barrier[st.engine] = pos;
     if (st.kind == StepKind::BarrierRelease) {
       for (std::size_t e = 0; e < engines; ++e) {
         if (at_barrier[e] < 0) continue;
-        TimelineSpan sp;
-        sp.lane = e;
-        sp.start = at_barrier[e] - 0.45;
-        sp.end = pos + 0.45;
-        sp.kind = TimelineSpan::Kind::Barrier;
-        sp.tooltip = spec.engines[e] + " at a barrier";
-        t.spans.push_back(sp);
+        barrier_span(e, pos, " at a barrier");
         at_barrier[e] = -1;
       }
       t.marks.push_back(TimelineMark{pos + 0.45, "barrier"});
@@ -115,15 +119,7 @@ Timeline counterexample_timeline(const semantics::Lockstep& both, const Countere
       t.boxes[o.box].tooltip += ", still in flight";
     }
   for (std::size_t e = 0; e < engines; ++e)
-    if (at_barrier[e] >= 0) {
-      TimelineSpan sp;
-      sp.lane = e;
-      sp.start = at_barrier[e] - 0.45;
-      sp.end = end + 0.45;
-      sp.kind = TimelineSpan::Kind::Barrier;
-      sp.tooltip = spec.engines[e] + " held at a barrier";
-      t.spans.push_back(sp);
-    }
+    if (at_barrier[e] >= 0) barrier_span(e, end, " held at a barrier");
   t.t0 = 0;
   t.t1 = end + 1;  // widened below when a label needs room
 

@@ -7,16 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <type_traits>
 
 #include "checker/detail/huge_pages.h"
 
 namespace syncbisim::checker::detail {
 
-template <class T>
+template <RawMemory T>  // rows are never constructed
 class ChunkedRows {
-  static_assert(std::is_trivially_copyable_v<T>, "rows are raw memory, never constructed");
-
  public:
   static constexpr unsigned kLog2Rows = 17;
   static constexpr std::size_t kRows = std::size_t{1} << kLog2Rows;

@@ -160,39 +160,7 @@ std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
   for (std::uint32_t cur = id; cur != kNoParent; cur = parents_[cur]) path.push_back(cur);
   std::reverse(path.begin(), path.end());
-  std::vector<Step> out;
-  std::vector<PartWords> words(codec_.parts());
-  semantics::Steps steps;
-  PartWords encoded, want;
-  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
-    const auto s = decode_copy(path[k], words);
-    const auto child_state = decode_copy(path[k + 1], words);
-    const std::uint32_t* child = states_.tuple(path[k + 1]);
-    steps.clear();
-    both_.visible(s, steps);
-    const auto st = first_step_to(both_, s, steps, child_state, [&](const LockstepState& succ) {
-      for (std::size_t i = 0; i < codec_.parts(); ++i) {
-        codec_.encode_part(succ, i, encoded);
-        parts_.read(child[i], want);
-        if (!(encoded == want)) return false;
-      }
-      return true;
-    });
-    if (st) out.push_back(*st);
-  }
-  return out;
-}
-
-LockstepState Exhaustive::decode_copy(std::uint32_t id, std::vector<PartWords>& words) const {
-  const std::uint32_t* tuple = states_.tuple(id);
-  semantics::SmallVec<const std::uint32_t*, 8> parts(codec_.parts());
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    parts_.read(tuple[i], words[i]);
-    parts[i] = words[i].data();
-  }
-  LockstepState s = codec_.blank();
-  codec_.decode(parts, s);
-  return s;
+  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
 }
 
 std::uint64_t Exhaustive::bytes() const {

@@ -43,7 +43,6 @@ class Exhaustive {
   // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
   // parent to its child is found again by expanding the parent as the search did.
   std::vector<semantics::Step> trace_to(std::uint32_t id) const;
-  semantics::LockstepState decode_copy(std::uint32_t id, std::vector<PartWords>& words) const;
   std::uint64_t bytes() const;
 
   const semantics::Lockstep& both_;

@@ -7,12 +7,18 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
 
 namespace syncbisim::checker::detail {
+
+// What the store keeps in memory from HugePageAllocator: values copied in as bytes, never
+// constructed or destroyed there.
+template <class T>
+concept RawMemory = std::is_trivially_copyable_v<T>;
 
 template <class T>
 struct HugePageAllocator {

@@ -7,16 +7,13 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "checker/detail/huge_pages.h"
 
 namespace syncbisim::checker::detail {
 
-template <class T>
+template <RawMemory T>  // elements are never constructed
 class Segmented {
-  static_assert(std::is_trivially_copyable_v<T>, "elements are raw memory, never constructed");
-
  public:
   Segmented() = default;
   Segmented(const Segmented&) = delete;

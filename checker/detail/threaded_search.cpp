@@ -383,40 +383,7 @@ std::vector<Step> ThreadedSearch::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
   for (std::uint32_t cur = id; cur != SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
   std::reverse(path.begin(), path.end());
-  const std::size_t parts = codec_.parts();
-  std::vector<PartWords> words(parts);
-  auto decode = [&](std::uint32_t state) {
-    const std::uint32_t* tuple = states_.tuple(state);
-    semantics::SmallVec<const std::uint32_t*, 8> ptrs(parts);
-    for (std::size_t i = 0; i < parts; ++i) {
-      parts_.read(tuple[i], words[i]);
-      ptrs[i] = words[i].data();
-    }
-    LockstepState s = codec_.blank();
-    codec_.decode(ptrs, s);
-    return s;
-  };
-  // As Exhaustive::trace_to: the first step from the parent that leads to the child.
-  std::vector<Step> out;
-  semantics::Steps steps;
-  PartWords encoded, want;
-  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
-    const auto s = decode(path[k]);
-    const auto child_state = decode(path[k + 1]);
-    const std::uint32_t* child = states_.tuple(path[k + 1]);
-    steps.clear();
-    both_.visible(s, steps);
-    const auto st = first_step_to(both_, s, steps, child_state, [&](const LockstepState& succ) {
-      for (std::size_t i = 0; i < parts; ++i) {
-        codec_.encode_part(succ, i, encoded);
-        parts_.read(child[i], want);
-        if (!(encoded == want)) return false;
-      }
-      return true;
-    });
-    if (st) out.push_back(*st);
-  }
-  return out;
+  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
 }
 
 std::size_t ThreadedSearch::bytes() const { return bytes_fixed_ + states_.bytes(); }

@@ -9,8 +9,12 @@
 // run is tried whole, as before.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
+#include "checker/part_table.h"
+#include "checker/state_codec.h"
 #include "semantics/lockstep.h"
+#include "semantics/small_vec.h"
 
 namespace syncbisim::checker::detail {
 
@@ -42,6 +46,47 @@ std::optional<semantics::Step> first_step_to(const semantics::Lockstep& both, co
     }
   }
   return std::nullopt;
+}
+
+// The steps along `path`, the ids of stored states from the initial state to the one a trace
+// ends at, each the first step (as above) from one state to the next. A state id's tuple of part
+// ids in `parts` is `tuple_of(id)`; the exhaustive and the threaded search store them apart.
+template <class TupleOf>
+std::vector<semantics::Step> trace_along(const semantics::Lockstep& both, const StateCodec& codec,
+                                         const PartTable& parts, const std::vector<std::uint32_t>& path,
+                                         TupleOf tuple_of) {
+  std::vector<PartWords> words(codec.parts());
+  auto decode = [&](std::uint32_t id) {
+    const std::uint32_t* tuple = tuple_of(id);
+    semantics::SmallVec<const std::uint32_t*, 8> ptrs(codec.parts());
+    for (std::size_t i = 0; i < ptrs.size(); ++i) {
+      parts.read(tuple[i], words[i]);
+      ptrs[i] = words[i].data();
+    }
+    semantics::LockstepState s = codec.blank();
+    codec.decode(ptrs, s);
+    return s;
+  };
+  std::vector<semantics::Step> out;
+  semantics::Steps steps;
+  PartWords encoded, want;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    const auto s = decode(path[k]);
+    const auto child_state = decode(path[k + 1]);
+    const std::uint32_t* child = tuple_of(path[k + 1]);
+    steps.clear();
+    both.visible(s, steps);
+    const auto st = first_step_to(both, s, steps, child_state, [&](const semantics::LockstepState& succ) {
+      for (std::size_t i = 0; i < codec.parts(); ++i) {
+        codec.encode_part(succ, i, encoded);
+        parts.read(child[i], want);
+        if (!(encoded == want)) return false;
+      }
+      return true;
+    });
+    if (st) out.push_back(*st);
+  }
+  return out;
 }
 
 }  // namespace syncbisim::checker::detail

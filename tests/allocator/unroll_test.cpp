@@ -90,8 +90,7 @@ std::string side_by_side(const model::Program& orig, const model::Program& unr, 
     for (bool moved = true; moved;) {
       moved = false;
       for (semantics::EngineId e = 0; e < sys.program().engine_count(); ++e) {
-        steps.clear();
-        sys.enabled(s, e, steps);
+        steps = semantics::expanded(sys, s, e);
         for (const auto& st : steps)
           if (!semantics::is_visible(st.kind)) {
             sys.apply(s, st);
@@ -124,8 +123,7 @@ std::string side_by_side(const model::Program& orig, const model::Program& unr, 
                (os.can_issue(o, e) ? "may" : "may not") + " issue, the unrolled spec " +
                (us.can_issue(u, e) ? "may" : "may not");
     }
-    steps.clear();
-    os.enabled(o, steps);
+    steps = semantics::expanded(os, o);
     if (steps.empty()) return os.all_finished(o) == us.all_finished(u) ? "" : "one side finished, the other not";
     const auto st = steps[rng() % steps.size()];
     semantics::Step ust = st;
@@ -139,8 +137,7 @@ std::string side_by_side(const model::Program& orig, const model::Program& unr, 
     } else {
       return "unexpected step " + semantics::describe(oc, st);
     }
-    std::vector<semantics::Step> uen;
-    us.enabled(u, st.engine, uen);
+    const auto uen = semantics::expanded(us, u, st.engine);
     if (std::find(uen.begin(), uen.end(), ust) == uen.end())
       return "the unrolled spec cannot take " + semantics::describe(uc, ust);
     os.apply(o, st);

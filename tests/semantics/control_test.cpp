@@ -31,8 +31,7 @@ E1: J0
   sys.apply(s, {StepKind::Issue, e0, i0, 0});
   sys.apply(s, {StepKind::Issue, e0, i1, 0});
   sys.apply(s, {StepKind::Issue, e1, j0, 0});
-  std::vector<Step> steps;
-  sys.enabled(s, steps);
+  auto steps = semantics::expanded(sys, s);
   CHECK(has(steps, StepKind::Retire, e0, i0));
   CHECK_FALSE(has(steps, StepKind::Retire, e0, i1));  // I1 is behind I0
   CHECK(has(steps, StepKind::Retire, e1, j0));        // E1 need not wait for E0
@@ -40,8 +39,7 @@ E1: J0
   CHECK(s.retired[j0] == 1);
   CHECK(s.retired[i0] == 0);
   sys.apply(s, {StepKind::Retire, e0, i0, 0});
-  steps.clear();
-  sys.enabled(s, steps);
+  steps = semantics::expanded(sys, s);
   CHECK(has(steps, StepKind::Retire, e0, i1));
 }
 
@@ -56,18 +54,15 @@ E0: I0 I1
   const auto e0 = test::engine(*f, "E0");
   sys.apply(s, {StepKind::Issue, e0, test::instr(*f, "I0"), 0});
   sys.apply(s, {StepKind::Issue, e0, test::instr(*f, "I1"), 0});
-  std::vector<Step> steps;
-  sys.enabled(s, steps);
+  auto steps = semantics::expanded(sys, s);
   CHECK(has(steps, StepKind::Commit, e0, 0));
   CHECK(has(steps, StepKind::Commit, e0, 1));
   CHECK_FALSE(std::any_of(steps.begin(), steps.end(), [](const Step& x) { return x.kind == StepKind::Retire; }));
   sys.apply(s, {StepKind::Commit, e0, 1, 0});  // the younger one commits first
-  steps.clear();
-  sys.enabled(s, steps);
+  steps = semantics::expanded(sys, s);
   CHECK_FALSE(std::any_of(steps.begin(), steps.end(), [](const Step& x) { return x.kind == StepKind::Retire; }));
   sys.apply(s, {StepKind::Commit, e0, 0, 0});
-  steps.clear();
-  sys.enabled(s, steps);
+  steps = semantics::expanded(sys, s);
   CHECK(has(steps, StepKind::Retire, e0, test::instr(*f, "I0")));
 }
 
@@ -83,14 +78,12 @@ loop A trip 1..3 {
   const semantics::SpecSystem sys(f->code);
   auto s = sys.initial();
   const auto e0 = test::engine(*f, "E0"), e1 = test::engine(*f, "E1");
-  std::vector<Step> steps;
-  sys.enabled(s, e0, steps);
+  auto steps = semantics::expanded(sys, s, e0);
   REQUIRE(steps.size() == 3);
   for (std::uint32_t v = 1; v <= 3; ++v) CHECK(has(steps, StepKind::Choose, e0, v));
   sys.apply(s, steps[1]);  // E0 chooses 2
   CHECK(s.control.engines[e0].frames[1].trip == 2);
-  steps.clear();
-  sys.enabled(s, e1, steps);
+  steps = semantics::expanded(sys, s, e1);
   REQUIRE(steps.size() == 1);  // E1 reads the choice: no choice of its own
   CHECK(steps[0].kind == StepKind::LoopEntry);
   sys.apply(s, steps[0]);
@@ -109,12 +102,10 @@ loop A trip per_engine(E0: 0..1, E1: 2..3; default 1) {
 )");
   const semantics::SpecSystem sys(f->code);
   auto s = sys.initial();
-  std::vector<Step> steps;
-  sys.enabled(s, test::engine(*f, "E0"), steps);
+  auto steps = semantics::expanded(sys, s, test::engine(*f, "E0"));
   CHECK(steps.size() == 2);
   sys.apply(s, steps[0]);
-  steps.clear();
-  sys.enabled(s, test::engine(*f, "E1"), steps);
+  steps = semantics::expanded(sys, s, test::engine(*f, "E1"));
   REQUIRE(steps.size() == 2);
   CHECK(has(steps, StepKind::Choose, test::engine(*f, "E1"), 2));
   CHECK(has(steps, StepKind::Choose, test::engine(*f, "E1"), 3));
@@ -135,8 +126,7 @@ loop A trip 4 {
   std::vector<Step> steps;
   std::vector<std::uint32_t> trips;
   for (;;) {
-    steps.clear();
-    sys.enabled(s, steps);
+    steps = semantics::expanded(sys, s);
     if (steps.empty()) break;
     const auto st = steps.front();
     sys.apply(s, st);
@@ -182,8 +172,7 @@ cond C taken any {
   const semantics::SpecSystem sys(f->code);
   for (std::uint32_t branch : {0U, 1U}) {
     auto s = sys.initial();
-    std::vector<Step> steps;
-    sys.enabled(s, test::engine(*f, "E0"), steps);
+    auto steps = semantics::expanded(sys, s, test::engine(*f, "E0"));
     REQUIRE(steps.size() == 2);
     for (const auto& st : steps)
       if (st.arg == branch) sys.apply(s, st);

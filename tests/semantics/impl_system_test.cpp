@@ -72,8 +72,7 @@ E0: [a := 1 - 3] [b := isgt(4, a) * (7 - 2)] [c := b - a - 9]
   const semantics::ImplSystem sys(f->code);
   auto s = sys.initial();
   for (int i = 0; i < 3; ++i) {
-    std::vector<Step> steps;
-    sys.enabled(s, steps);
+    const auto steps = semantics::expanded(sys, s);
     REQUIRE(steps.size() == 1);
     sys.apply(s, steps[0]);
   }
@@ -168,8 +167,7 @@ E1: barrier(s0) J0
   auto s = sys.initial();
   const auto e0 = test::engine(*f, "E0"), e1 = test::engine(*f, "E1");
   auto enabled = [&] {
-    std::vector<Step> steps;
-    sys.enabled(s, steps);
+    const auto steps = semantics::expanded(sys, s);
     return steps;
   };
   auto has = [](const std::vector<Step>& steps, StepKind k, semantics::EngineId e) {

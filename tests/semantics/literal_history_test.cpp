@@ -85,8 +85,7 @@ TEST_CASE("condition (1) from pruned history equals the literal sum over H on ra
             }
             RC_ASSERT(sys.can_issue(s, e) == all);
           }
-          steps.clear();
-          sys.enabled(s, steps);
+          steps = semantics::expanded(sys, s);
           if (steps.empty()) break;
           const auto st = steps[std::uniform_int_distribution<std::size_t>(0, steps.size() - 1)(rng)];
           sys.apply(s, st);

@@ -54,9 +54,7 @@ template <class System, class State>
 void run_first_steps(const System& sys, State& s, std::optional<semantics::EngineId> only = std::nullopt) {
   std::vector<semantics::Step> steps;
   for (;;) {
-    steps.clear();
-    if (only) sys.enabled(s, *only, steps);
-    else sys.enabled(s, steps);
+    steps = only ? semantics::expanded(sys, s, *only) : semantics::expanded(sys, s);
     if (steps.empty()) return;
     sys.apply(s, steps.front());
   }

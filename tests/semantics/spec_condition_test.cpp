@@ -69,8 +69,7 @@ TEST_CASE("Figure 5: every consumer instance, its target, and the producer count
         // one more producer iteration: issue and retire P
         std::vector<semantics::Step> steps;
         for (bool retired = false; !retired;) {
-          steps.clear();
-          sys.enabled(s, e0, steps);
+          steps = semantics::expanded(sys, s, e0);
           REQUIRE(!steps.empty());
           retired = steps.front().kind == StepKind::Retire;
           sys.apply(s, steps.front());
