@@ -115,15 +115,9 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  if (options.register_bits < 1 || options.register_bits > 64 || options.semaphore_bits < 2 ||
-      options.semaphore_bits > 64)
-    api::detail::raise(model::Diagnostic{"", "", "bad-width",
-                                         "register_bits must be 1..64 and semaphore_bits 2..64 (got " +
-                                             std::to_string(options.register_bits) + " and " +
-                                             std::to_string(options.semaphore_bits) + ")"});
   semantics::Options so;
   so.fuse_commit = options.reduction;
-  so.widths = model::ValueWidths{options.register_bits, options.semaphore_bits};
+  so.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
   auto pair =
       checker::ProgramPair::make(spec.data().program, impl.data().program, checker::PairOptions{so, options.max_trip});
   if (!pair) api::detail::raise(pair.error(), impl.data().name);

@@ -49,6 +49,14 @@ void require_kind(const Program& p, model::ProgramKind kind, const char* role) {
               std::string("the ") + role + " must be a " + want + " program, found " + got);
 }
 
+model::ValueWidths widths(unsigned register_bits, unsigned semaphore_bits) {
+  if (register_bits < 1 || register_bits > 64 || semaphore_bits < 2 || semaphore_bits > 64)
+    raise(model::Diagnostic{"", "", "bad-width",
+                            "register_bits must be 1..64 and semaphore_bits 2..64 (got " +
+                                std::to_string(register_bits) + " and " + std::to_string(semaphore_bits) + ")"});
+  return model::ValueWidths{register_bits, semaphore_bits};
+}
+
 void require_order(const Program& spec, const Program& impl) {
   if (spec.data().program.kind == model::ProgramKind::Impl && impl.data().program.kind == model::ProgramKind::Spec)
     throw Error(spec.data().name, "", "wrong-order",

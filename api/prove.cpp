@@ -41,6 +41,7 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   prover::ProveOptions o;
   o.z3_timeout_ms = options.z3_timeout_ms;
   o.replay = options.replay;
+  o.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
   const auto r = prover::prove(spec.data().program, spec.data().index, impl.data().program, impl.data().index, o);
   ProveResult out;
   out.verdict = answer_of(r.verdict);

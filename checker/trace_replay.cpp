@@ -195,7 +195,7 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
   for (std::size_t i = 0; i < trace.steps.size(); ++i) {
     const auto& want = trace.steps[i];
     const std::string name = want["step"];
-    if (name == "part" || name == "stuck") {
+    if (name == "part" || name == "stuck" || name == "overflow") {
       r.expected = want;
       if (i + 1 != trace.steps.size()) r.misfit = "element " + std::to_string(i) + ": \"" + name + "\" must come last";
       break;
@@ -247,7 +247,9 @@ std::string render_replay(const ProgramPair& pair, const ReplayResult& r) {
   if (!r.misfit.empty()) return out + "the trace does not fit the pair: " + r.misfit + "\n";
   if (r.violations.empty()) {
     out += "end of the trace: no violation here";
-    if (r.expected) out += " (the trace recorded one: the pair no longer shows it)";
+    if (r.expected && r.expected->value("step", "") == "overflow")
+      out += " (the trace recorded an overflow: at these widths, --register-bits and --semaphore-bits, there is none)";
+    else if (r.expected) out += " (the trace recorded one: the pair no longer shows it)";
     return out + "\n";
   }
   for (const auto& v : r.violations) {

@@ -19,8 +19,9 @@ int check_all_trips(const AllTripsArgs& a) {
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{true, a.widths}, cap});
   if (!pair) return status;
   // Every trip count: the prover (on the programs as written, not capped).
-  const auto proved =
-      prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, prover::ProveOptions{});
+  prover::ProveOptions po;
+  po.widths = a.widths;  // the overflow questions at the widths the explorer holds values to
+  const auto proved = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, po);
   const bool capped = !pair->checked->cut().empty();
   const auto& both = pair->lockstep();
   checker::CheckOptions o;

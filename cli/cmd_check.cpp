@@ -11,16 +11,14 @@
 
 #include "checker/coverage.h"
 #include "checker/explorer.h"
-#include "checker/report.h"
 #include "cli/all_trips.h"
 #include "cli/check_batch.h"
+#include "cli/check_report.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/progress.h"
 #include "cli/width_options.h"
-#include "formats/load.h"
-#include "latency/price.h"
 
 namespace syncbisim::cli {
 
@@ -126,30 +124,9 @@ int check(const CheckArgs& a) {
   }
   const auto r = checker::check(*pair->checked, o);
   progress.finish();
-  if (!a.trace_out.empty()) {
-    if (auto s = formats::write_file_atomically(a.trace_out, checker::traces_json(both, r).dump(2) + "\n"); !s) {
-      auto d = s.error();
-      d.file = a.trace_out;
-      return input_error(d);
-    }
-  }
   if (!a.svg.empty())
     if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
-  // An over-synchronization gets its price in cycles on the timing model (docs/timing.md).
-  std::optional<latency::Price> price;
-  if (r.verdict == checker::Verdict::OverSynchronized)
-    price =
-        latency::price_over_synchronization(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index);
-  if (a.json) {
-    auto j = checker::render_json(both, pair->spec.program, r);
-    if (price) j["price"] = latency::price_json(*price);
-    if (coverage) j["coverage"] = coverage->render_json();
-    std::cout << j.dump(2) << "\n";
-  } else {
-    std::cout << checker::render_text(both, pair->spec.program, r) << (price ? latency::price_text(*price) : "");
-    if (coverage) std::cout << "\n" << coverage->render_text();
-  }
-  return checker::exit_status(r.verdict);
+  return print_check_result(*pair, r, CheckReportOptions{a.trace_out, a.json, coverage ? &*coverage : nullptr, {}});
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// syncbisim replay SPEC IMPL TRACE.json [--violation K] [--svg FILE] [--json]: a trace that check,
-// prove, fuzz or shrink wrote, step by step with what each step changed on both sides, ending
-// with the violation it leads to (docs/checker.md "Replay"). Exit 1 when a violation is at its
+// syncbisim replay SPEC IMPL TRACE.json [--violation K] [--svg FILE] [--json] [--register-bits N]
+// [--semaphore-bits N]: a trace that check, prove, fuzz or shrink wrote, step by step with what
+// each step changed on both sides, ending with the violation it leads to (docs/checker.md
+// "Replay"); an overflow at the widths it was found at. Exit 1 when a violation is at its
 // end, 0 when there is none (the pair no longer shows it), 2 when the trace does not fit.
 #include <iostream>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
+#include "cli/width_options.h"
 
 namespace syncbisim::cli {
 
@@ -20,15 +22,19 @@ struct ReplayArgs {
   std::string spec, impl, trace, svg;
   std::size_t violation = 0;
   bool json = false;
+  model::ValueWidths widths;  // --register-bits, --semaphore-bits: those the trace was found at
 };
 
 int replay(const ReplayArgs& a) {
   int status = 0;
   const auto trace = load_trace(a.trace, a.violation, status);
   if (!trace) return status;
-  // A trace with commit steps comes from a search that kept them (check --no-reduction).
-  auto pair =
-      load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!checker::trace_has_commits(*trace)}});
+  // A trace with commit steps comes from a search that kept them (check --no-reduction). An
+  // overflow shows only at the widths it was found at (docs/semantics.md "Widths").
+  semantics::Options so;
+  so.fuse_commit = !checker::trace_has_commits(*trace);
+  so.widths = a.widths;
+  auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{so});
   if (!pair) return status;
   const auto r = checker::replay_trace(*pair->checked, *trace);
   if (a.json) {
@@ -70,6 +76,7 @@ void add_replay(CLI::App& app, Context& ctx) {
   cmd->add_option("--violation", a->violation, "which violation's trace in the file (1-based; default the first)");
   cmd->add_option("--svg", a->svg, "draw the replayed counterexample as an SVG timeline into this file");
   add_json_flag(cmd, a->json);
+  add_width_options(cmd, a->widths);
 }
 
 }  // namespace syncbisim::cli

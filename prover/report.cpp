@@ -2,8 +2,10 @@
 
 #include <deque>
 #include <sstream>
+#include <stdexcept>
 
 #include "checker/trace_view.h"
+#include "semantics/lockstep.h"
 #include "semantics/random_run.h"
 
 namespace syncbisim::prover {
@@ -222,6 +224,23 @@ std::string traces_json(const ProveResult& r) {
   out << "{\n  \"syncbisim\": \"traces/1\",\n  \"witnesses\": [";
   const auto& ip = r.pair->impl_code();
   bool first_witness = true;
+  // One witness: its head (without the closing brace), every event, then its closing element.
+  const auto write = [&](nlohmann::json head, const std::vector<semantics::Step>& trace,
+                         const nlohmann::json& closing) {
+    auto text = head.dump();
+    text.pop_back();  // the closing brace: the trace follows
+    out << (first_witness ? "\n    " : ",\n    ") << text << ", \"trace\": [";
+    first_witness = false;
+    bool first = true;
+    semantics::replay_lockstep(r.pair->lockstep(), trace, [&](const semantics::RunEvent& ev) {
+      auto j = checker::step_to_json(ip, ev.step);
+      if (!ev.detail.empty()) j["detail"] = ev.detail;
+      out << (first ? "\n      " : ",\n      ") << j.dump();
+      first = false;
+    });
+    out << (first ? "\n      " : ",\n      ") << closing.dump();
+    out << "\n    ]}";
+  };
   for (const auto& c : r.consumers)
     for (const auto& [name, p] : {std::pair<const char*, const Property*>{"safe", &c.safe}, {"exact", &c.exact}}) {
       if (!p->witness) continue;
@@ -232,21 +251,31 @@ std::string traces_json(const ProveResult& r) {
                           {"description", p->witness->description},
                           {"steps", p->witness->steps}};
       if (!p->witness->trace_built) head["trace_built"] = false;
-      auto text = head.dump();
-      text.pop_back();  // the closing brace: the trace follows
-      out << (first_witness ? "\n    " : ",\n    ") << text << ", \"trace\": [";
-      first_witness = false;
-      bool first = true;
-      semantics::replay_lockstep(r.pair->lockstep(), p->witness->trace, [&](const semantics::RunEvent& ev) {
-        auto j = checker::step_to_json(ip, ev.step);
-        if (!ev.detail.empty()) j["detail"] = ev.detail;
-        out << (first ? "\n      " : ",\n      ") << j.dump();
-        first = false;
-      });
-      out << (first ? "\n      " : ",\n      ")
-          << checker::parting_json(r.pair->spec_code(), p->witness->mismatch).dump();
-      out << "\n    ]}";
+      write(head, p->witness->trace, checker::parting_json(r.pair->spec_code(), p->witness->mismatch));
     }
+  // The overflows with a trace (docs/prover.md "Overflow"), closed as check closes one. The
+  // prover's pair runs at the default widths (its directed run watches the value itself), so the
+  // run is replayed on an impl at the widths asked for, whose semantics name the overflow as
+  // check does, up to the first state past a width.
+  const auto& both = r.pair->lockstep();
+  const semantics::ImplSystem narrow_impl(ip, semantics::Options{true, r.widths});
+  const semantics::Lockstep narrow(both.spec(), narrow_impl);
+  for (const auto& o : r.overflows) {
+    if (o.answer != Answer::Refuted || !o.traced) continue;
+    auto end = narrow.initial();
+    std::size_t taken = 0;
+    for (; taken < o.trace.size() && !narrow_impl.overflowed(end.impl); ++taken) narrow.apply(end, o.trace[taken]);
+    const auto found = narrow_impl.overflows(end.impl);
+    if (found.empty()) throw std::logic_error("prove: an overflow's trace that passes no width");
+    auto closing = checker::overflow_json(ip, found.front());
+    closing["step"] = "overflow";
+    const std::vector<semantics::Step> trace(o.trace.begin(), o.trace.begin() + static_cast<std::ptrdiff_t>(taken));
+    write({{"kind", "overflow"},
+           {"engine", ip.engines[found.front().engine]},
+           {"description", o.reason},
+           {"steps", trace.size()}},
+          trace, closing);
+  }
   out << "\n  ]\n}\n";
   return out.str();
 }

@@ -20,7 +20,9 @@ std::string overflow_line(const OverflowResult& o);
 std::string witness_text(const ProveResult& r, const Witness& w, const std::string& indent);
 nlohmann::json render_json(const ProveResult& r);
 // {"witnesses": [{"instr", "engine", "property", "kind", "description", "steps", "trace": [every
-// event, internal ones included]}]}, as JSON text.
+// event, internal ones included]}]}, as JSON text; after the refuted properties' witnesses, each
+// traced overflow as {"kind": "overflow", "engine", "description", "steps", "trace"}, its trace
+// closed by the overflow element check writes (docs/schema/trace.schema.json).
 std::string traces_json(const ProveResult& r);
 
 }  // namespace syncbisim::prover

@@ -9,6 +9,7 @@
 #include "model/index.h"
 #include "model/program.h"
 #include "model/result.h"
+#include "model/value_width.h"
 #include "syncbisim/syncbisim.h"
 
 namespace syncbisim {
@@ -36,6 +37,9 @@ void require_kind(const Program& p, model::ProgramKind kind, const char* role);
 // Throws Error (rule "wrong-order") when `spec` is an impl and `impl` a spec.
 void require_order(const Program& spec, const Program& impl);
 allocator::Strategy strategy_of(Strategy s);
+// The widths of CheckOptions and ProveOptions (docs/semantics.md "Widths"); throws Error (rule
+// "bad-width") outside registers of 1..64 bits and signed semaphores of 2..64.
+model::ValueWidths widths(unsigned register_bits, unsigned semaphore_bits);
 // Trace steps in the one JSON encoding (docs/schema/trace.schema.json) as the API's TraceStep.
 std::vector<TraceStep> trace_steps(const nlohmann::json& steps);
 

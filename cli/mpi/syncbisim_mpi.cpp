@@ -1,18 +1,16 @@
 // syncbisim-mpi check SPEC IMPL: the exhaustive check of `syncbisim check` with the states
 // partitioned over the ranks of an MPI job (docs/distributed.md). Run it under mpirun; rank 0
 // prints the report, every rank exits with the check's status (docs/formats.md).
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "checker/report.h"
+#include "cli/check_report.h"
 #include "cli/inputs.h"
+#include "cli/width_options.h"
 #include "distributed/check.h"
-#include "formats/load.h"
-#include "latency/price.h"
 
 namespace {
 
@@ -24,51 +22,26 @@ struct Args {
   std::uint64_t max_states = 0;
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
+  model::ValueWidths widths;  // --register-bits, --semaphore-bits, as for syncbisim check
   std::size_t round_states = distributed::kRoundStates;
 };
 
-// The line that says the search was distributed, and what it cost on the wire.
-std::string wire_line(const distributed::DistributedResult& d) {
-  char line[200];
-  const auto states = d.result.states > 0 ? d.result.states : 1;
-  std::snprintf(line, sizeof line, "distributed: %d ranks, %.1f MiB sent between them, %.1f bytes per state\n", d.ranks,
-                d.sent_bytes / 1048576.0, static_cast<double>(d.sent_bytes) / states);
-  return line;
-}
-
 int check(const Args& a, distributed::Communicator& comm) {
   int status = 0;
-  auto pair =
-      cli::load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{!a.no_reduction}, a.max_trip});
+  semantics::Options so;
+  so.fuse_commit = !a.no_reduction;
+  so.widths = a.widths;
+  auto pair = cli::load_pair(a.spec, a.impl, status, checker::PairOptions{so, a.max_trip});
   if (comm.max(pair ? 0 : 1) != 0) return pair ? 2 : status;
   checker::CheckOptions o;
   o.reduction = !a.no_reduction;
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
   const auto d = distributed::check(*pair->checked, o, comm, a.round_states);
-  const auto& r = d.result;
   if (comm.rank() != 0) return 0;  // rank 0 decides the status (main)
-  const auto& both = pair->lockstep();
-  if (!a.trace_out.empty())
-    if (auto s = formats::write_file_atomically(a.trace_out, checker::traces_json(both, r).dump(2) + "\n"); !s) {
-      auto e = s.error();
-      e.file = a.trace_out;
-      return cli::input_error(e);
-    }
-  std::optional<latency::Price> price;
-  if (r.verdict == checker::Verdict::OverSynchronized)
-    price =
-        latency::price_over_synchronization(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index);
-  if (a.json) {
-    auto j = checker::render_json(both, pair->spec.program, r);
-    if (price) j["price"] = latency::price_json(*price);
-    j["distributed"] = {{"ranks", d.ranks}, {"sent_bytes", d.sent_bytes}};
-    std::cout << j.dump(2) << "\n";
-  } else {
-    std::cout << checker::render_text(both, pair->spec.program, r) << (price ? latency::price_text(*price) : "")
-              << wire_line(d);
-  }
-  return checker::exit_status(r.verdict);
+  return cli::print_check_result(
+      *pair, d.result,
+      cli::CheckReportOptions{a.trace_out, a.json, nullptr, cli::DistributedFigures{d.ranks, d.sent_bytes}});
 }
 
 }  // namespace
@@ -89,6 +62,7 @@ int main(int argc, char** argv) {
   cmd->add_option("--max-states", a.max_states, "stop after this many states (inconclusive, exit 3)");
   cmd->add_option("--max-seconds", a.max_seconds, "stop after about this many seconds (inconclusive, exit 3)");
   cmd->add_option("--max-trip", a.max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
+  cli::add_width_options(cmd, a.widths);
   cmd->add_flag("--no-reduction", a.no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a.trace_out, "write every violation's full trace as JSON to this file");
   cmd->add_option("--round-states", a.round_states,

@@ -1,6 +1,7 @@
 #include "distributed/detail/level_search.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <stdexcept>
 
@@ -13,8 +14,12 @@ using checker::detail::since;
 
 namespace {
 constexpr std::size_t kMemoBytesPerState = 4;  // as the one-process search grants the step memo
-constexpr std::uint64_t kStepBits = 16;
-constexpr std::uint64_t kStepMask = (std::uint64_t{1} << kStepBits) - 1;
+// A key is (place of the parent, index of the step) in one word, the step taking up to 31 bits:
+// a state may have 2^31 steps. A range trip's choices at one state can number 2^32
+// (semantics/steps.h), but a round expands a state's whole fan-out at once, and keeps every
+// successor in memory until the exchange: more than 2^31 steps stops the search, inconclusive,
+// the limit named (docs/distributed.md "Limits"); syncbisim check cuts such a fan-out by its limits.
+constexpr unsigned kMaxStepBits = 31;
 std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
@@ -44,15 +49,32 @@ int LevelSearch::owner(const std::vector<std::uint32_t>& tuple) {
   return static_cast<int>((h * static_cast<std::uint64_t>(comm_.size())) >> 32);
 }
 
-void LevelSearch::accept(const std::vector<std::uint32_t>& tuple, std::uint64_t key, Parent parent) {
+void LevelSearch::split_keys(std::uint64_t level_size) {
+  // Places of the level are below level_size (at most 2^48: 2^32 states a rank, 2^16 ranks).
+  step_bits_ = std::min<unsigned>(kMaxStepBits, 64 - static_cast<unsigned>(std::bit_width(level_size - 1)));
+  step_mask_ = (std::uint64_t{1} << step_bits_) - 1;
+}
+
+void LevelSearch::set_parent(std::uint32_t id, std::uint32_t parent, int rank, std::uint64_t step) {
+  Parent& p = parents_[id];
+  p.state = parent;
+  p.rank = static_cast<std::uint16_t>(rank);
+  p.step = static_cast<std::uint16_t>(std::min<std::uint64_t>(step, kBigStep));
+  if (step >= kBigStep) big_steps_[id] = static_cast<std::uint32_t>(step);
+  else if (!big_steps_.empty()) big_steps_.erase(id);
+}
+
+void LevelSearch::accept(const std::vector<std::uint32_t>& tuple, std::uint64_t key, std::uint32_t parent, int rank,
+                         std::uint64_t step) {
   const auto [id, fresh] = states_.insert(tuple.data());
   if (fresh) {
-    parents_.push_back(parent);
+    parents_.emplace_back();
     keys_.push_back(key);
+    set_parent(id, parent, rank, step);
   } else if (id >= next_begin_ && key < keys_[id - next_begin_]) {
     // Reached again in this level, earlier in the order: the one-process search met it here first.
     keys_[id - next_begin_] = key;
-    parents_[id] = parent;
+    set_parent(id, parent, rank, step);
   }
 }
 
@@ -62,7 +84,6 @@ void LevelSearch::expand(std::uint32_t id, std::uint64_t place) {
   steps_.clear();
   mismatches_.clear();
   both_.visible(s, steps_, &mismatches_);
-  if (steps_.size() > kStepMask) throw std::length_error("distributed: a state with more than 65535 steps");
   // The trace is gathered later (path_to), from the candidate that wins over all ranks.
   const std::size_t before = classifier_.found().size();
   classifier_.classify(s, steps_, mismatches_, [] { return std::vector<semantics::Step>{}; });
@@ -75,14 +96,19 @@ void LevelSearch::expand(std::uint32_t id, std::uint64_t place) {
   const semantics::Step* only = opt_.reduction ? reducer_.eager(s, steps_) : nullptr;
   const std::size_t first = only ? static_cast<std::size_t>(steps_.index_of(only)) : 0;
   const std::size_t last = only ? first + 1 : steps_.size();
+  if (last - 1 > step_mask_) {
+    // Its steps do not fit a key: the search stops at this round's end, on every rank (run()).
+    too_many_steps_ = std::max<std::uint64_t>(too_many_steps_, last - first);
+    return;
+  }
   transitions_[id - level_begin_] = static_cast<std::uint32_t>(last - first);
   const int me = comm_.rank();
   for (std::size_t j = first; j < last; ++j) {
     const auto& tuple = successors_.build(steps_[j]);
-    const std::uint64_t key = place << kStepBits | j;
+    const std::uint64_t key = place << step_bits_ | j;
     const int to = owner(tuple);
     if (to == me) {
-      accept(tuple, key, Parent{id, static_cast<std::uint16_t>(me), static_cast<std::uint16_t>(j)});
+      accept(tuple, key, id, me, j);
     } else {
       // Places grow through a round and a parent's successors come together: each message
       // gives its parent's place and id as differences from the message before it to that rank.
@@ -108,8 +134,7 @@ void LevelSearch::receive(const std::vector<std::vector<std::uint8_t>>& in) {
       const auto step = get_varint(p);
       last.state = static_cast<std::uint32_t>(static_cast<std::int64_t>(last.state) + unzigzag(get_varint(p)));
       wire_.read(p, static_cast<int>(from), tuple);
-      accept(tuple, last.place << kStepBits | step,
-             Parent{last.state, static_cast<std::uint16_t>(from), static_cast<std::uint16_t>(step)});
+      accept(tuple, last.place << step_bits_ | step, last.state, static_cast<int>(from), step);
     }
   }
 }
@@ -122,7 +147,7 @@ void LevelSearch::rank_new_states(std::uint64_t level_size) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> slot(keys_.size());  // (rank, index) sent to
   for (std::size_t k = 0; k < keys_.size(); ++k) {
     // Places are below 2^48 (2^32 states a rank, 2^16 ranks): the product does not overflow.
-    const auto to = static_cast<std::uint32_t>((keys_[k] >> kStepBits) * ranks / level_size);
+    const auto to = static_cast<std::uint32_t>((keys_[k] >> step_bits_) * ranks / level_size);
     slot[k] = {to, static_cast<std::uint32_t>(out[to].size())};
     out[to].push_back(keys_[k]);
   }
@@ -145,7 +170,7 @@ void LevelSearch::rank_new_states(std::uint64_t level_size) {
 }
 
 std::uint64_t LevelSearch::count_at_most(std::uint64_t place) const {
-  const std::uint64_t bound = place << kStepBits | kStepMask;
+  const std::uint64_t bound = place << step_bits_ | step_mask_;
   return static_cast<std::uint64_t>(std::upper_bound(ranked_keys_.begin(), ranked_keys_.end(), bound) -
                                     ranked_keys_.begin());
 }
@@ -154,7 +179,7 @@ SearchOutcome LevelSearch::run() {
   const auto t0 = Clock::now();
   SearchOutcome r;
   const auto& initial = successors_.encode(both_.initial());
-  if (owner(initial) == comm_.rank()) accept(initial, 0, Parent{});
+  if (owner(initial) == comm_.rank()) accept(initial, 0, kNoParent, 0, 0);
   // Level 0 is the initial state, at place 0.
   std::vector<std::uint32_t> order;  // this rank's states of the level, by place
   for (std::uint32_t id = 0; id < states_.count(); ++id) order.push_back(id);
@@ -162,26 +187,36 @@ SearchOutcome LevelSearch::run() {
   std::uint64_t level_size = 1, before_level = 0, transitions = 0;
   keys_.clear();
   for (;; ++level_) {
+    split_keys(level_size);
     level_begin_ = next_begin_;
     next_begin_ = static_cast<std::uint32_t>(states_.count());
     transitions_.assign(next_begin_ - level_begin_, 0);
     keys_.clear();
-    bool timed_out = false;
+    bool timed_out = false, too_many_steps = false;
     for (std::size_t done = 0;;) {
       const std::size_t end = std::min(order.size(), done + round_states_);
-      for (; done < end; ++done) expand(order[done], place_[order[done] - level_begin_]);
+      for (; done < end && too_many_steps_ == 0; ++done) expand(order[done], place_[order[done] - level_begin_]);
       receive(comm_.exchange(out_));
       for (auto& o : out_) o.clear();
       std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
       const bool late = opt_.max_seconds > 0 && since(t0) > opt_.max_seconds;
-      const auto flags = comm_.max((done < order.size() ? 1U : 0U) | (late ? 2U : 0U));
+      const auto flags =
+          comm_.max((done < order.size() ? 1U : 0U) | (late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U));
       if (flags & 2U) timed_out = true;
-      if (timed_out || !(flags & 1U)) break;
+      if (flags & 4U) too_many_steps = true;
+      if (timed_out || too_many_steps || !(flags & 1U)) break;
     }
     const std::uint64_t level_transitions =
         comm_.sum(std::accumulate(transitions_.begin(), transitions_.end(), std::uint64_t{0}));
-    if (timed_out) {  // where the clock stopped the search: not the same on another run
-      r.limit = checker::detail::seconds_limit(opt_.max_seconds);
+    if (timed_out || too_many_steps) {
+      // Where the clock stops the search differs from run to run, and the states expanded before
+      // a too wide fan-out differ with the ranks and --round-states: inconclusive, the limit named.
+      if (too_many_steps) {
+        r.limit = "a state with " + std::to_string(comm_.max(too_many_steps_)) +
+                  " steps (syncbisim-mpi takes at most " + std::to_string(step_mask_ + 1) + " a state)";
+      } else {
+        r.limit = checker::detail::seconds_limit(opt_.max_seconds);
+      }
       r.states = comm_.sum(states_.count());
       r.transitions = transitions + level_transitions;
       break;
@@ -201,19 +236,19 @@ SearchOutcome LevelSearch::run() {
       } else if (const std::uint64_t k = opt_.max_states - through_level; k <= new_states) {
         const bool mine = k - 1 >= ranked_offset_ && k - 1 < ranked_offset_ + ranked_keys_.size();
         cut = comm_.min(mine ? ranked_keys_[k - 1 - ranked_offset_] : UINT64_MAX);
-        g = cut >> kStepBits;
+        g = cut >> step_bits_;
       }
       if (cut != UINT64_MAX) {
         // The one-process search stops at once when the state it expands has steps left
         // (Exhaustive::expand_all): with the states whose key is at most the cut's.
         std::uint64_t fanout = 0, t = 0;
         for (std::size_t i = 0; i < transitions_.size(); ++i) {
-          if (place_[i] == (cut >> kStepBits)) fanout = transitions_[i];
-          if (place_[i] < (cut >> kStepBits)) t += transitions_[i];
+          if (place_[i] == (cut >> step_bits_)) fanout = transitions_[i];
+          if (place_[i] < (cut >> step_bits_)) t += transitions_[i];
         }
-        const std::uint64_t j = cut & kStepMask;
+        const std::uint64_t j = cut & step_mask_;
         if (j + 1 < comm_.max(fanout)) {
-          g = cut >> kStepBits;
+          g = cut >> step_bits_;
           const auto at_most_cut = static_cast<std::uint64_t>(
               std::upper_bound(ranked_keys_.begin(), ranked_keys_.end(), cut) - ranked_keys_.begin());
           r.limit = "max-states " + std::to_string(opt_.max_states);
@@ -265,7 +300,7 @@ std::vector<std::uint32_t> LevelSearch::path_to(int rank, std::uint32_t state) {
   for (;;) {
     if (comm_.rank() == rank) {
       const Parent& p = parents_[state];
-      hop = {p.state, p.rank, p.step};
+      hop = {p.state, p.rank, p.step == kBigStep ? big_steps_.at(state) : p.step};
     }
     comm_.broadcast(hop, rank);
     if (hop[0] == kNoParent) break;
@@ -279,7 +314,7 @@ std::vector<std::uint32_t> LevelSearch::path_to(int rank, std::uint32_t state) {
 
 std::uint64_t LevelSearch::bytes() const {
   return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(Parent) + successors_.memo().bytes() +
-         wire_.bytes();
+         wire_.bytes() + big_steps_.size() * 32;  // about a node of the map
 }
 
 }  // namespace syncbisim::distributed::detail

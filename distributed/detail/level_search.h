@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "checker/detail/classifier.h"
@@ -54,15 +55,24 @@ class LevelSearch {
 
  private:
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
+  // A step index from kBigStep up is kept in big_steps_, by the state's id: 8 bytes a state for
+  // the common few steps, any index a state's fan-out has (a range trip's choices: millions).
+  static constexpr std::uint16_t kBigStep = UINT16_MAX;
   struct Parent {
     std::uint32_t state = kNoParent;
     std::uint16_t rank = 0;
-    std::uint16_t step = 0;  // index in the parent's visible steps
+    std::uint16_t step = 0;  // index in the parent's visible steps, or kBigStep
   };
 
   int owner(const std::vector<std::uint32_t>& tuple);
-  // A successor reached by the step of `key` (place of the parent << 16 | step index).
-  void accept(const std::vector<std::uint32_t>& tuple, std::uint64_t key, Parent parent);
+  // A successor reached by step `step` of state `parent` of rank `rank`, whose place is in `key`
+  // (place of the parent << step_bits_ | step).
+  void accept(const std::vector<std::uint32_t>& tuple, std::uint64_t key, std::uint32_t parent, int rank,
+              std::uint64_t step);
+  void set_parent(std::uint32_t id, std::uint32_t parent, int rank, std::uint64_t step);
+  // The key's split for a level of `level_size` states: the places take the high bits they need,
+  // the step indices the rest, at most kMaxStepBits.
+  void split_keys(std::uint64_t level_size);
   void expand(std::uint32_t id, std::uint64_t place);
   void receive(const std::vector<std::vector<std::uint8_t>>& in);
   // The places of this level's new states (in next_place_), from their keys over all ranks.
@@ -80,7 +90,11 @@ class LevelSearch {
   checker::StateSet states_;
   checker::detail::SuccessorBuilder successors_;
   StateWire wire_;
-  std::vector<Parent> parents_;  // by state id
+  std::vector<Parent> parents_;                                 // by state id
+  std::unordered_map<std::uint32_t, std::uint32_t> big_steps_;  // by state id: steps from kBigStep
+  unsigned step_bits_ = 0;                                      // of this level's keys
+  std::uint64_t step_mask_ = 0;
+  std::uint64_t too_many_steps_ = 0;  // a state of this rank with more steps than a key holds
 
   // The level being expanded: its states are ids [level_begin_, next_begin_); the next level's
   // come after, each with its least key so far (keys_, by id - next_begin_).

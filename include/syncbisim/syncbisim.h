@@ -202,6 +202,12 @@ struct ConsumerProof {
 struct ProveOptions {
   unsigned z3_timeout_ms = 10000;  // per query
   bool replay = true;              // replay counterexamples with the explorer (else they stay unknown)
+  // The hardware's widths (docs/semantics.md "Widths"), as prove --register-bits / --semaphore-bits:
+  // the prover asks whether any register or semaphore passes them (docs/prover.md "Overflow"), an
+  // overflow refutes. Registers of 1..64 bits, signed semaphores of 2..64 bits; outside those,
+  // prove() throws.
+  unsigned register_bits = 32;
+  unsigned semaphore_bits = 32;
 };
 
 struct SYNCBISIM_API ProveResult {

@@ -90,6 +90,36 @@ TEST_CASE("check's widths: a counter past the register width is an overflow (doc
   CHECK_THROWS_AS(syncbisim::check(spec, impl, bad), syncbisim::Error);
 }
 
+TEST_CASE("prove's widths: the prover finds the counter past 8 bits, not past 32 (docs/prover.md \"Overflow\")") {
+  const auto spec = syncbisim::Program::load(source("tests/inputs/overflow/counter_spec.sb"));
+  const auto impl = syncbisim::Program::load(source("tests/inputs/overflow/counter_impl.sb"));
+  const auto wide = syncbisim::prove(spec, impl);
+  CHECK(wide.verdict == syncbisim::Answer::Proved);
+  CHECK(wide.text.find("never pass 32-bit registers, signed 32-bit semaphores") != std::string::npos);
+  syncbisim::ProveOptions narrow;
+  narrow.register_bits = 8;
+  const auto p = syncbisim::prove(spec, impl, narrow);
+  CHECK(p.verdict == syncbisim::Answer::Refuted);
+  CHECK(p.exit_status() == 1);
+  CHECK(p.text.find("overflow: register r (E0): register r on E0 reaches 256, past the 8-bit register's 255") !=
+        std::string::npos);
+  CHECK(p.json.find("\"register_bits\": 8") != std::string::npos);
+  CHECK(p.json.find("\"answer\": \"refuted\"") != std::string::npos);
+  syncbisim::ProveOptions narrow_semaphores;
+  narrow_semaphores.semaphore_bits = 4;
+  const auto sem =
+      syncbisim::prove(syncbisim::Program::load(source("tests/inputs/overflow/sem_spec.sb")),
+                       syncbisim::Program::load(source("tests/inputs/overflow/sem_impl.sb")), narrow_semaphores);
+  CHECK(sem.verdict == syncbisim::Answer::Refuted);
+  CHECK(sem.text.find("past the signed 4-bit semaphore's 7") != std::string::npos);
+  for (const auto& [r, s] : {std::pair{0U, 32U}, {65U, 32U}, {32U, 1U}, {32U, 65U}}) {
+    syncbisim::ProveOptions bad;
+    bad.register_bits = r;
+    bad.semaphore_bits = s;
+    CHECK_THROWS_AS(syncbisim::prove(spec, impl, bad), syncbisim::Error);
+  }
+}
+
 TEST_CASE("a violation comes with both sides' numbers and a trace") {
   const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
   const auto impl = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));

@@ -35,6 +35,17 @@ cases=(
   "$(spec_of corpus/good/fig1_per_loop.impl.sb) corpus/good/fig1_per_loop.impl.sb --no-reduction --max-states 1001"
   "corpus/figures/fig7_fig8.json corpus/figures/fig8_per_loop.impl.json --max-states 1"
   "$(spec_of corpus/good/tiled_matmul_kunrolled_per_loop.impl.sb) corpus/good/tiled_matmul_kunrolled_per_loop.impl.sb --max-trip 2"
+  # The widths (docs/semantics.md "Widths"): each kind of overflow, with its trace and count.
+  "tests/inputs/overflow/counter_spec.sb tests/inputs/overflow/counter_impl.sb --register-bits 8"
+  "tests/inputs/overflow/counter_spec.sb tests/inputs/overflow/counter_impl.sb --register-bits 9 --round-states 5"
+  "tests/inputs/overflow/counter_spec.sb tests/inputs/overflow/counter_impl.sb --register-bits 8 --max-states 100"
+  "tests/inputs/overflow/sem_spec.sb tests/inputs/overflow/sem_impl.sb --semaphore-bits 4 --no-reduction --round-states 2"
+  "tests/inputs/overflow/free_spec.sb tests/inputs/overflow/wrap_add.sb"
+  "tests/inputs/overflow/free_spec.sb tests/inputs/overflow/wrap_mul.sb --register-bits 64 --no-reduction"
+  "tests/inputs/overflow/counter_spec.sb tests/inputs/overflow/counter_impl.sb --register-bits 64 --semaphore-bits 2"
+  # A state with 100,001 steps (a range trip's choices): wider than 16 bits of step index.
+  "tests/inputs/limits/range_100k.spec.sb tests/inputs/limits/range_2p32.impl.sb --max-states 1000"
+  "tests/inputs/limits/range_100k.spec.sb tests/inputs/limits/range_2p32.impl.sb --max-states 100500 --round-states 4096"
 )
 
 fail=0
@@ -49,7 +60,7 @@ for c in "${cases[@]}"; do
     if [ "$a" = --round-states ]; then skip=1; continue; fi
     plain+=("$a")
   done
-  "$tool" check --json -q "${plain[@]}" >"$work/one.json" 2>"$work/one.err"
+  "$tool" check --json -q --threads 1 "${plain[@]}" >"$work/one.json" 2>"$work/one.err"
   want=$?
   "${launch[@]}" "$mpi_tool" check --json -q "${args[@]}" >"$work/many.json" 2>"$work/many.err"
   got=$?
@@ -72,5 +83,34 @@ if one != many:
 print("ok:", sys.argv[3], "->", one["verdict"], one["states"], "states", one["transitions"], "transitions",
       len(one["violations"]), "violations")
 PY
+done
+
+# A state with 2^33 steps (both engines choose a trip of 0..4294967295) is past the 2^31 a key holds
+# (docs/distributed.md "Limits"): inconclusive with the limit named, on every rank, no hang, no abort.
+want_limit="a state with 8589934592 steps (syncbisim-mpi takes at most 2147483648 a state)"
+timeout 120 "${launch[@]}" "$mpi_tool" check --json tests/inputs/limits/range_2p32.spec.sb \
+  tests/inputs/limits/range_2p32.impl.sb --max-states 1000 >"$work/wide.json" 2>"$work/wide.err"
+got=$?
+if [ "$got" != 3 ] || ! python3 - "$work/wide.json" "$want_limit" <<'PY'; then
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["verdict"] == "inconclusive" and not j["exhaustive"] and j["limit"] == sys.argv[2], j
+assert j["states"] == 1 and j["transitions"] == 0 and j["violations"] == [], j
+print("ok: a state with 2^33 steps ->", j["verdict"], "limit:", j["limit"])
+PY
+  echo "a state with 2^33 steps: exit $got with $ranks ranks, expected 3 with the limit named"; cat "$work/wide.err"; fail=1
+fi
+
+# The widths are checked as syncbisim check checks them (exit 2, rank 0's message once).
+for bad in "--register-bits 0" "--register-bits 65" "--semaphore-bits 1"; do
+  read -r -a b <<<"$bad"
+  "${launch[@]}" "$mpi_tool" check corpus/figures/fig7_fig8.json corpus/figures/fig8_per_loop.impl.json "${b[@]}" \
+    >"$work/bad.out" 2>"$work/bad.err"
+  got=$?
+  if [ "$got" != 2 ] || [ "$(grep -c -- "${b[0]}" "$work/bad.err")" != 1 ]; then
+    echo "$bad: exit $got with $ranks ranks, expected 2 and one message naming ${b[0]}"; cat "$work/bad.err"; fail=1
+  else
+    echo "ok: $bad refused"
+  fi
 done
 exit $fail

@@ -73,6 +73,25 @@ def test_the_widths_make_a_counter_past_them_an_overflow():
     assert err.value.rule == "bad-width"
 
 
+def test_prove_takes_the_widths_too():
+    spec = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_spec.sb")
+    impl = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_impl.sb")
+    assert syncbisim.prove(spec, impl).verdict == "proved"  # 32-bit registers by default
+    p = syncbisim.prove(spec, impl, register_bits=8)
+    assert p.verdict == "refuted" and p.exit_status == 1
+    doc = json.loads(p.to_json())
+    assert doc["widths"] == {"register_bits": 8, "semaphore_bits": 32}
+    assert [(o["kind"], o["name"], o["answer"], o["value"]) for o in doc["overflows"]] == [
+        ("register", "r", "refuted", "256")]
+    assert "past the 8-bit register's 255" in str(p)
+    sem = syncbisim.prove(os.path.join(SOURCE, "tests", "inputs", "overflow", "sem_spec.sb"),
+                          os.path.join(SOURCE, "tests", "inputs", "overflow", "sem_impl.sb"), semaphore_bits=4)
+    assert sem.verdict == "refuted" and "signed 4-bit semaphore's 7" in str(sem)
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.prove(spec, impl, register_bits=65)
+    assert err.value.rule == "bad-width"
+
+
 def test_a_violation_has_both_sides_numbers_and_a_trace():
     r = syncbisim.check(corpus("figures/fig7_fig8.json"), corpus("bugs/fig8_nk_off_by_one.sb"))
     assert r.verdict == "under-synchronized"

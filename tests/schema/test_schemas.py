@@ -361,8 +361,9 @@ def test_prove_json_and_trace_out(tmp_path, deep_pair):
     assert shortened, "no witness long enough to be shortened (trace_omitted) was met"
 
 
-def test_prove_json_of_overflows():
-    """The overflow questions (docs/prover.md "Overflow"): refuted with and without a trace, proved."""
+def test_prove_json_of_overflows(tmp_path):
+    """The overflow questions (docs/prover.md "Overflow"): refuted with and without a trace, proved;
+    a traced one in prove --trace-out as a witness closed by its overflow."""
     long = ["tests/inputs/prover/counter_long.spec.sb", "tests/inputs/prover/counter_long.impl.sb"]
     short = ["tests/inputs/prover/counter_300.spec.sb", "tests/inputs/prover/counter_300.impl.sb"]
     doc = run_json(["prove"] + long, "prove", (1,))
@@ -371,6 +372,17 @@ def test_prove_json_of_overflows():
     doc = run_json(["prove"] + short + ["--register-bits", "8"], "prove", (1,))
     reg = [o for o in doc["overflows"] if o["kind"] == "register"]
     assert reg and reg[0]["answer"] == "refuted" and reg[0]["trace"]["steps"] > 0, reg
+    for args, what, value in ((short + ["--register-bits", "8"], "register", 256),
+                              (["tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb",
+                                "--semaphore-bits", "4"], "semaphore", 8)):
+        trace = str(tmp_path / "witnesses.json")
+        run_json(["prove"] + args + ["--trace-out", trace], "prove", (1,))
+        with open(trace) as f:
+            traces = json.load(f)
+        check_document(traces, f"prove --trace-out {args}", "traces")
+        found = [w for w in traces["witnesses"] if w["kind"] == "overflow"]
+        assert found and found[0]["trace"][-1]["step"] == "overflow", traces
+        assert found[0]["trace"][-1]["what"] == what and found[0]["trace"][-1]["value"] == value, found[0]["trace"][-1]
     doc = run_json(["prove"] + long + ["--semaphore-bits", "64"], "prove", (0,))
     assert all(o["answer"] == "proved" for o in doc["overflows"]) and doc["widths"]["semaphore_bits"] == 64
 
@@ -410,14 +422,20 @@ def test_replay_json_of_every_stored_trace_and_a_misfit():
         "fig5_trip_reg_in_expr.trace.json": ("corpus/figures/fig5_offset_two.json", "corpus/bugs/fig5_trip_reg_in_expr.sb"),
         "fig8_nk_off_by_one.prove.json": ("corpus/figures/fig7_fig8.json", "corpus/bugs/fig8_nk_off_by_one.sb"),
         "fig1_offset_too_small.no_reduction.check.json": ("corpus/figures/fig1_motivating.json", "corpus/bugs/fig1_offset_too_small.sb"),
+        # overflows (docs/semantics.md "Widths"), replayed at the widths they were found at
+        "counter_4bit_overflow.trace.json": ("tests/inputs/overflow/counter_spec.sb", "tests/inputs/overflow/counter_impl.sb", "--register-bits", "4"),
+        "sem_4bit_overflow.trace.json": ("tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4"),
+        "sem_4bit_overflow.prove.trace.json": ("tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4"),
     }
-    for name, (spec, impl) in traces.items():
+    for name, (spec, impl, *widths) in traces.items():
         path = os.path.join("tests", "inputs", "traces", name)
         with open(os.path.join(SOURCE, path)) as f:
             stored = json.load(f)
         check_document(stored, path)
-        doc = run_json(["replay", spec, impl, path], "replay", (1,))
+        doc = run_json(["replay", spec, impl, path] + widths, "replay", (1,))
         assert doc["fits"]
+        if widths:
+            assert doc["violations"] == ["overflow"] and doc["reproduced"], doc
     # Every stored trace is one of those above, or the one of a version replay refuses (the schema too).
     stored = {os.path.basename(p) for p in glob.glob(os.path.join(SOURCE, "tests", "inputs", "traces", "*.json"))}
     assert stored == set(traces) | {"fig5_trip_reg_in_expr.check2.json"}, stored
