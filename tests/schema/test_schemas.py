@@ -499,6 +499,11 @@ def test_simulate_stats_and_table2_json():
         run_json(["stats", impl], "stats", (0,))
     run_json(["stats", "--compare", "corpus/figures/fig1_motivating.json"], "stats-compare", (0,))
     run_json(["stats", "--compare", "corpus/kernels/tiled_matmul.json"], "stats-compare", (0,))
+    # A tight budget: the barrier baseline's row says why it does not fit, the others how exact they stayed.
+    tight = run_json(["stats", "--compare", "corpus/kernels/flash_attention.json", "--max-semaphores", "2"], "stats-compare", (0,))
+    assert [r["strategy"] for r in tight["rows"] if "over_budget" in r] == ["barrier"], tight["rows"]
+    assert all(r["budget"]["semaphores"]["used"] <= 2 and not r["exact"] for r in tight["rows"] if "over_budget" not in r)
+    run_json(["stats", "corpus/good/fig1_per_loop.impl.sb", "--max-semaphores", "1"], "stats", (0,))
     run_json(["table2", "corpus/kernels/tiled_matmul.json", "--unroll", "k"], "table2", (0,))
     run_json(["table2", "corpus/kernels/adamw.json", "corpus/kernels/rmsnorm.json"], "table2", (0,))
 
