@@ -269,4 +269,26 @@ model::Result<model::Program> unroll(const model::Program& spec, const model::Pr
   return cur;
 }
 
+std::string UnrolledSpec::note() const {
+  std::string names;
+  for (const auto& l : loops) names += (names.empty() ? "" : ", ") + l;
+  return "the impl unrolls loop " + names + "; checked against the spec with it unrolled (instance k of X named X.L.k)";
+}
+
+model::Result<std::optional<UnrolledSpec>> unrolled_to_match(const model::Program& spec, const model::ProgramIndex& ix,
+                                                             const model::ProgramIndex& impl) {
+  auto loops = unrolled_loops(ix, impl);
+  if (loops.empty()) return std::optional<UnrolledSpec>{};
+  auto u = unroll(spec, ix, loops);
+  if (!u) {
+    auto d = u.error();
+    d.message = "the impl unrolls " + loops.front() + (loops.size() > 1 ? " and more" : "") +
+                ", which the spec cannot be unrolled to match: " + d.message;
+    return d;
+  }
+  auto uix = model::ProgramIndex::build(*u);
+  if (!uix) return uix.error();
+  return std::optional<UnrolledSpec>{UnrolledSpec{std::move(*u), std::move(*uix), std::move(loops)}};
+}
+
 }  // namespace syncbisim::allocator

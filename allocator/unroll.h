@@ -14,6 +14,7 @@
 // can say exactly what is owed (a producer that may run 0 times in an iteration of the loop, a
 // distance both at the loop and inside it, a nested backward producer at offset 0 moved into S
 // itself), unrolling is refused with rule "unroll-inexact" rather than approximated.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,19 @@ model::Result<model::Program> unroll(const model::Program& spec, const model::Pr
 // "X.L.k" for an instruction X of the spec inside L (the name may carry further ".M.j" copies
 // of loops unrolled with it, in any order). Empty when the impl keeps the spec's tree.
 std::vector<std::string> unrolled_loops(const model::ProgramIndex& spec, const model::ProgramIndex& impl);
+
+// The spec an impl that unrolls loops of `spec` is checked against: `spec` with those loops
+// unrolled, which owes exactly what the original owes (docs/allocator.md "Unrolling"), instance k
+// of X being X.L.k. Every command and the public API take a pair through this one function.
+struct UnrolledSpec {
+  model::Program program;
+  model::ProgramIndex index;
+  std::vector<std::string> loops;  // the loops unrolled, as unrolled_loops found them
+  std::string note() const;        // "the impl unrolls loop A; checked against the spec with it unrolled ..."
+};
+// Nothing when the impl keeps the spec's tree; an error (the unroll's rule, its message saying
+// which loop the impl unrolls) when the spec cannot be unrolled to match.
+model::Result<std::optional<UnrolledSpec>> unrolled_to_match(const model::Program& spec, const model::ProgramIndex& ix,
+                                                             const model::ProgramIndex& impl);
 
 }  // namespace syncbisim::allocator

@@ -115,11 +115,12 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
+  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
   semantics::Options so;
   so.fuse_commit = options.reduction;
   so.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
-  auto pair =
-      checker::ProgramPair::make(spec.data().program, impl.data().program, checker::PairOptions{so, options.max_trip});
+  auto pair = checker::ProgramPair::make(matched.data().program, impl.data().program,
+                                         checker::PairOptions{so, options.max_trip});
   if (!pair) api::detail::raise(pair.error(), impl.data().name);
   const checker::CheckOptions o{.reduction = options.reduction,
                                 .max_states = options.max_states,
@@ -129,14 +130,14 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
                                 .depth = options.depth};
   const auto& both = (*pair)->lockstep();
   const auto r = checker::check(**pair, o);
-  const auto j = checker::render_json(both, spec.data().program, r);
+  const auto j = checker::render_json(both, matched.data().program, r);
   CheckResult out{.verdict = verdict_of(r.verdict),
                   .exhaustive = r.exhaustive,
                   .limit = r.limit,
                   .states = r.states,
                   .transitions = r.transitions,
                   .seconds = r.seconds,
-                  .text = checker::render_text(both, spec.data().program, r),
+                  .text = checker::render_text(both, matched.data().program, r),
                   .json = j.dump(2) + "\n"};
   for (std::size_t i = 0; i < r.violations.size(); ++i)
     out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));

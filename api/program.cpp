@@ -1,6 +1,7 @@
 // Programs, errors and stop tokens of the public API (include/syncbisim/syncbisim.h).
 #include <filesystem>
 
+#include "allocator/unroll.h"
 #include "api/detail/program_data.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
@@ -61,6 +62,13 @@ void require_order(const Program& spec, const Program& impl) {
   if (spec.data().program.kind == model::ProgramKind::Impl && impl.data().program.kind == model::ProgramKind::Spec)
     throw Error(spec.data().name, "", "wrong-order",
                 "this is an impl and " + impl.data().name + " a spec: give the spec first, then the impl");
+}
+
+Program matched_spec(const Program& spec, const Program& impl) {
+  auto u = allocator::unrolled_to_match(spec.data().program, spec.data().index, impl.data().index);
+  if (!u) raise(u.error(), spec.data().name);
+  if (!*u) return spec;
+  return wrap(std::move((*u)->program), std::move((*u)->index), spec.data().name);
 }
 
 }  // namespace api::detail

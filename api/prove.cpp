@@ -34,7 +34,8 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  if (auto s = analysis::check_correspondence(spec.data().program, spec.data().index, impl.data().program,
+  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
+  if (auto s = analysis::check_correspondence(matched.data().program, matched.data().index, impl.data().program,
                                               impl.data().index);
       !s)
     api::detail::raise(s.error(), impl.data().name);
@@ -42,7 +43,7 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   o.z3_timeout_ms = options.z3_timeout_ms;
   o.replay = options.replay;
   o.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
-  const auto r = prover::prove(spec.data().program, spec.data().index, impl.data().program, impl.data().index, o);
+  const auto r = prover::prove(matched.data().program, matched.data().index, impl.data().program, impl.data().index, o);
   ProveResult out;
   out.verdict = answer_of(r.verdict);
   out.seconds = r.seconds;

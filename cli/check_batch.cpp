@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "allocator/unroll.h"
 #include "formats/load.h"
 
 namespace syncbisim::cli {
@@ -155,7 +156,17 @@ BatchResult run_one(const BatchEntry& e, const BatchOptions& o) {
     r.error = impl.error().to_string();
     return r;
   }
-  auto pair = checker::ProgramPair::make(spec->program, impl->program, o.pair);
+  // An impl that unrolls loops of its spec is checked against the spec unrolled to match, as
+  // `check` does (allocator/unroll.h).
+  auto unrolled = allocator::unrolled_to_match(spec->program, spec->index, impl->index);
+  if (!unrolled) {
+    auto d = unrolled.error();
+    d.file = e.spec;
+    r.error = d.to_string();
+    return r;
+  }
+  const auto& matched = *unrolled ? (*unrolled)->program : spec->program;
+  auto pair = checker::ProgramPair::make(matched, impl->program, o.pair);
   if (!pair) {
     auto d = pair.error();
     d.file = e.impl;

@@ -65,27 +65,17 @@ std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::str
   // An impl that unrolls constant-trip loops of the spec (copies named X.L.k, docs/formats.md
   // "Unrolled programs") is checked against the spec with those loops unrolled: the unrolled spec
   // owes exactly what the original owes (allocator/unroll.h), instance k of X being X.L.k.
-  if (const auto loops = allocator::unrolled_loops(spec->index, impl->index); !loops.empty()) {
-    auto u = allocator::unroll(spec->program, spec->index, loops);
-    if (!u) {
-      auto d = u.error();
-      d.file = spec_path;
-      d.message = "the impl unrolls " + loops.front() + (loops.size() > 1 ? " and more" : "") +
-                  ", which the spec cannot be unrolled to match: " + d.message;
-      status = input_error(d);
-      return std::nullopt;
-    }
-    auto uix = model::ProgramIndex::build(*u);
-    if (!uix) {
-      status = input_error(uix.error());
-      return std::nullopt;
-    }
-    std::string names;
-    for (const auto& l : loops) names += (names.empty() ? "" : ", ") + l;
-    std::cerr << spec_path << ": note: the impl unrolls loop " << names
-              << "; checked against the spec with it unrolled (instance k of X named X.L.k)\n";
-    spec->program = std::move(*u);
-    spec->index = std::move(*uix);
+  auto unrolled = allocator::unrolled_to_match(spec->program, spec->index, impl->index);
+  if (!unrolled) {
+    auto d = unrolled.error();
+    d.file = spec_path;
+    status = input_error(d);
+    return std::nullopt;
+  }
+  if (*unrolled) {
+    std::cerr << spec_path << ": note: " << (*unrolled)->note() << "\n";
+    spec->program = std::move((*unrolled)->program);
+    spec->index = std::move((*unrolled)->index);
   }
   auto checked = checker::ProgramPair::make(spec->program, impl->program, options);
   if (!checked) {

@@ -36,6 +36,10 @@ Program wrap(model::Program program, const std::string& name);
 void require_kind(const Program& p, model::ProgramKind kind, const char* role);
 // Throws Error (rule "wrong-order") when `spec` is an impl and `impl` a spec.
 void require_order(const Program& spec, const Program& impl);
+// The spec `impl` is checked against: `spec` itself, or, where the impl unrolls constant-trip loops
+// of it, the spec unrolled to match (allocator::unrolled_to_match, docs/formats.md "Unrolled
+// programs"), as every command does. Throws Error when the spec cannot be unrolled to match.
+Program matched_spec(const Program& spec, const Program& impl);
 allocator::Strategy strategy_of(Strategy s);
 // The widths of CheckOptions and ProveOptions (docs/semantics.md "Widths"); throws Error (rule
 // "bad-width") outside registers of 1..64 bits and signed semaphores of 2..64.

@@ -60,6 +60,16 @@ def test_allocate_check_prove_and_their_results():
         syncbisim.allocate(spec, strategy="fastest")
 
 
+def test_an_impl_that_unrolls_a_loop_is_judged_against_the_spec_unrolled_to_match():
+    spec = corpus("figures/fig1_motivating.json")
+    unrolled = os.path.join(SOURCE, "tests", "inputs", "unrolled")
+    assert syncbisim.check(spec, os.path.join(unrolled, "fig1_A_unrolled.impl.sb")).verdict == "bisimilar"
+    r = syncbisim.check(spec, os.path.join(unrolled, "fig1_A_unrolled_wrong_copy.impl.sb"))
+    assert r.verdict == "under-synchronized"
+    assert "I2.A.3" in str(r)
+    assert syncbisim.prove(spec, os.path.join(unrolled, "fig1_A_unrolled.impl.sb")).verdict == "proved"
+
+
 def test_the_widths_make_a_counter_past_them_an_overflow():
     spec = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_spec.sb")
     impl = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_impl.sb")
