@@ -1,7 +1,6 @@
 // syncbisim stats IMPL [--json] [--trips A=3,B=4]: the resource figures of an impl (paper
 // Table 1/2, docs/allocator.md). syncbisim stats --compare SPEC: one row per strategy.
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <memory>
 
@@ -131,9 +130,8 @@ int run(const StatsArgs& a) {
     auto s = figures(o, &alloc);
     if (!s && s.error().rule == "over-budget") {  // this strategy cannot fit: say so, go on
       rows.push_back({{"strategy", allocator::to_string(strategy)}, {"over_budget", s.error().message}});
-      table += std::string(allocator::to_string(strategy)) +
-               std::string(17 - std::strlen(allocator::to_string(strategy)), ' ') +
-               "over budget: " + s.error().message + "\n";
+      std::snprintf(line, sizeof line, "%-16s ", allocator::to_string(strategy));  // the rows' strategy column
+      table += line + ("over budget: " + s.error().message) + "\n";
       continue;
     }
     if (!s) return input_error(s.error());
