@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "allocator/unroll.h"
+#include "cli/inputs.h"
 #include "formats/load.h"
 
 namespace syncbisim::cli {
@@ -157,23 +157,14 @@ BatchResult run_one(const BatchEntry& e, const BatchOptions& o) {
     return r;
   }
   // An impl that unrolls loops of its spec is checked against the spec unrolled to match, as
-  // `check` does (allocator/unroll.h).
-  auto unrolled = allocator::unrolled_to_match(spec->program, spec->index, impl->index);
-  if (!unrolled) {
-    auto d = unrolled.error();
-    d.file = e.spec;
-    r.error = d.to_string();
-    return r;
-  }
-  const auto& matched = *unrolled ? (*unrolled)->program : spec->program;
-  auto pair = checker::ProgramPair::make(matched, impl->program, o.pair);
+  // `check` does; the note that says so is left out of the batch's table.
+  std::string note;
+  auto pair = make_pair(std::move(*spec), std::move(*impl), e.spec, e.impl, o.pair, note);
   if (!pair) {
-    auto d = pair.error();
-    d.file = e.impl;
-    r.error = d.to_string();
+    r.error = pair.error().to_string();
     return r;
   }
-  r.check = checker::check(**pair, o.check);
+  r.check = checker::check(*pair->checked, o.check);
   const std::string verdict = checker::to_string(r.check.verdict);
   r.status = e.expected ? (*e.expected == verdict ? 0 : 1) : checker::exit_status(r.check.verdict);
   return r;

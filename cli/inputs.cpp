@@ -62,29 +62,40 @@ std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::str
   if (!spec) return std::nullopt;
   auto impl = load_impl(impl_path, status);
   if (!impl) return std::nullopt;
+  std::string note;
+  auto pair = make_pair(std::move(*spec), std::move(*impl), spec_path, impl_path, options, note);
+  if (!pair) {
+    status = input_error(pair.error());
+    return std::nullopt;
+  }
+  if (!note.empty()) std::cerr << spec_path << ": note: " << note << "\n";
+  return std::move(*pair);
+}
+
+model::Result<LoadedPair> make_pair(formats::LoadedProgram spec, formats::LoadedProgram impl,
+                                    const std::string& spec_path, const std::string& impl_path,
+                                    checker::PairOptions options, std::string& note) {
   // An impl that unrolls constant-trip loops of the spec (copies named X.L.k, docs/formats.md
   // "Unrolled programs") is checked against the spec with those loops unrolled: the unrolled spec
   // owes exactly what the original owes (allocator/unroll.h), instance k of X being X.L.k.
-  auto unrolled = allocator::unrolled_to_match(spec->program, spec->index, impl->index);
+  auto unrolled = allocator::unrolled_to_match(spec.program, spec.index, impl.index);
   if (!unrolled) {
     auto d = unrolled.error();
     d.file = spec_path;
-    status = input_error(d);
-    return std::nullopt;
+    return d;
   }
   if (*unrolled) {
-    std::cerr << spec_path << ": note: " << (*unrolled)->note() << "\n";
-    spec->program = std::move((*unrolled)->program);
-    spec->index = std::move((*unrolled)->index);
+    note = (*unrolled)->note();
+    spec.program = std::move((*unrolled)->program);
+    spec.index = std::move((*unrolled)->index);
   }
-  auto checked = checker::ProgramPair::make(spec->program, impl->program, options);
+  auto checked = checker::ProgramPair::make(spec.program, impl.program, options);
   if (!checked) {
     auto d = checked.error();
     d.file = impl_path;  // both files loaded: what is left is how the impl fits its spec
-    status = input_error(d);
-    return std::nullopt;
+    return d;
   }
-  return LoadedPair{std::move(*spec), std::move(*impl), std::move(*checked)};
+  return LoadedPair{std::move(spec), std::move(impl), std::move(*checked)};
 }
 
 std::optional<checker::TraceSteps> load_trace(const std::string& path, std::size_t which, int& status) {
