@@ -64,7 +64,7 @@ std::string Decision::to_string() const {
 
 model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& options, const Mix* mix) {
   const auto& spec = facts.spec;
-  const Mix static_mix = expert_static_mix();
+  const Mix static_mix = expert_static_mix(facts);
   if (!mix && options.strategy == Strategy::Expert) mix = &static_mix;
   Draft draft(facts);
   for (const auto& dl : facts.analysis.deadlocks) draft.note("spec deadlock: " + dl.message);

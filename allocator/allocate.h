@@ -100,7 +100,7 @@ struct Allocation {
 // `spec` normalized and `ix` built from it (formats::load_program_file gives both).
 model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options);
 // The same on facts computed once (allocator/spec_facts.h), for callers that allocate one spec
-// many times (`stats --compare`: five strategies, with and without the ALU reductions).
+// many times (`stats --compare`: every strategy, with and without the ALU reductions).
 struct SpecFacts;
 model::Result<Allocation> allocate(const SpecFacts& facts, const Options& options);
 

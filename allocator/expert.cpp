@@ -17,7 +17,14 @@ constexpr std::size_t kMaxJudgedPairs = 32;
 
 }  // namespace
 
-Mix expert_static_mix() { return Mix{}; }
+Mix expert_static_mix(const SpecFacts& facts) {
+  Mix m;
+  // paper §5.5: the mask of an offset-0 dependency, isgt(rh_S, 0), is 1 at every issue (the
+  // consumer runs inside an iteration of S): the expert omits it, exactly.
+  for (std::size_t d = 0; d < facts.analysis.deps.size(); ++d)
+    if (facts.dep(d).allocatable() && facts.dep(d).offset == 0) m.unmasked.insert(d);
+  return m;
+}
 
 model::Result<Allocation> allocate_expert(const SpecFacts& facts, const Options& options) {
   // The pairs where sharing differs from dedicated semaphores: two or more producers.
@@ -28,7 +35,7 @@ model::Result<Allocation> allocate_expert(const SpecFacts& facts, const Options&
   for (const auto& [p, ps] : producers)
     if (ps.size() >= 2) candidates.push_back(p);
 
-  Mix mix = expert_static_mix();
+  Mix mix = expert_static_mix(facts);
   auto best = allocate_once(facts, options, &mix);
   if (!best || !options.judge || candidates.empty()) {
     if (best && !candidates.empty())

@@ -19,8 +19,9 @@
 
 namespace syncbisim::allocator {
 
-// The static choice: every pair of producers its own semaphores (absent from Mix::pairs).
-Mix expert_static_mix();
+// The static choice: every pair of producers its own semaphores (absent from Mix::pairs), and no
+// mask on the dependencies of offset 0 (isgt(rh_S, 0) is 1 at every issue).
+Mix expert_static_mix(const SpecFacts& facts);
 
 // The expert's allocation of `facts` (options.strategy is Expert). Not yet validated against the spec
 // (allocate() does that, and fits the budget).

@@ -15,7 +15,23 @@ model::Expr rebuild(const model::Expr& x, std::uint32_t n, const std::set<std::s
     case model::ExprOp::Const: return num(node.value);
     case model::ExprOp::Reg:
       return bumped.count(node.reg) ? add(model::Expr::reg(node.reg), num(1)) : model::Expr::reg(node.reg);
-    default: return model::Expr::binary(node.op, rebuild(x, node.lhs, bumped), rebuild(x, node.rhs, bumped));
+    default: break;
+  }
+  // A bumped register against a constant c folds the + 1 into c, on the naturals:
+  // isgt(r + 1, c) = isgt(r, c - 1) (1 for c = 0) and (r + 1) - c = r - (c - 1) for c >= 1.
+  const auto& a = x.nodes[node.lhs];
+  const auto& b = x.nodes[node.rhs];
+  if (a.op == model::ExprOp::Reg && bumped.count(a.reg) && b.op == model::ExprOp::Const) {
+    const auto r = model::Expr::reg(a.reg);
+    if (node.op == model::ExprOp::IsGt) return b.value == 0 ? num(1) : isgt(r, num(b.value - 1));
+    if (node.op == model::ExprOp::Sub && b.value >= 1) return sub(r, num(b.value - 1));
+  }
+  const auto l = rebuild(x, node.lhs, bumped), rr = rebuild(x, node.rhs, bumped);
+  switch (node.op) {
+    case model::ExprOp::Add: return add(l, rr);
+    case model::ExprOp::Sub: return sub(l, rr);
+    case model::ExprOp::Mul: return mul(l, rr);
+    default: return isgt(l, rr);
   }
 }
 

@@ -21,7 +21,8 @@
 
 namespace syncbisim::allocator {
 
-// X with every register in `bumped` read as that register + 1.
+// X with every register in `bumped` read as that register + 1, the + 1 folded into a constant it is
+// compared with or subtracted from (isgt(r + 1, 0) is 1; the folds of expr_build.h).
 model::Expr next_iteration(const model::Expr& x, const std::set<std::string>& bumped);
 
 // Rewrites Plan::instrs[].wanted (before lower_waits) as above; returns how many threshold

@@ -134,8 +134,8 @@ TEST_CASE("expert: dedicated semaphores, one tail-updated threshold shared by th
   CHECK(expert.impl.semaphores == std::vector<std::string>{"s_P1", "s_P2", "s_Q"});
   CHECK(per_loop.impl.semaphores.size() == 5);
   // One threshold register on E1, computed before A and as the last item of A's body: the next
-  // iteration's isgt(rh_A, 1) * (r_A - 1).
-  const std::string next = "t_A := isgt(rh_A + 1, 1) * (r_A + 1 - 1)";
+  // iteration's isgt(rh_A, 1) * (r_A - 1), read with rh_A + 1 and r_A + 1: isgt(rh_A, 0) * r_A.
+  const std::string next = "t_A := isgt(rh_A, 0) * r_A";
   CHECK(e.assignments == std::vector<std::string>{"E1: " + next, "E1: " + next});
   CHECK(e.last_of_a_on_e1 == std::vector<std::string>{next});
   // The three waits read it directly, in two regions; R compares s_Q with the loop register r_D.
@@ -194,12 +194,13 @@ TEST_CASE("expert: a broken threshold is rejected by the checker") {
   CHECK(verdict(spec, with_threshold(expert.impl, parse("isgt(rh_A, 1) * (r_A - 1)"))) ==
         checker::Verdict::UnderSynchronized);
   // One too many: waits for a producer instance not owed yet.
-  CHECK(verdict(spec, with_threshold(expert.impl, parse("isgt(rh_A + 1, 1) * (r_A + 1)"))) ==
+  CHECK(verdict(spec, with_threshold(expert.impl, parse("isgt(rh_A, 0) * (r_A + 1)"))) ==
         checker::Verdict::OverSynchronized);
 }
 
 TEST_CASE("expert: next_iteration reads each bumped register as itself plus one") {
   const auto x = parse("isgt(rh_A, 2) * (3 * r_A - 1) + r_B");
-  CHECK(allocator::next_iteration(x, {"r_A", "rh_A"}).to_string() == "isgt(rh_A + 1, 2) * (3 * (r_A + 1) - 1) + r_B");
+  CHECK(allocator::next_iteration(x, {"r_A", "rh_A"}).to_string() == "isgt(rh_A, 1) * (3 * (r_A + 1) - 1) + r_B");
+  CHECK(allocator::next_iteration(parse("isgt(rh_A, 0) * (r_A - 2)"), {"r_A", "rh_A"}).to_string() == "r_A - 1");
   CHECK(allocator::next_iteration(x, {}).to_string() == x.to_string());
 }

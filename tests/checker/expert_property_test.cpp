@@ -12,6 +12,7 @@
 #include "formats/text_format.h"
 #include "generators/spec_gen.h"
 #include "model/index.h"
+#include "support/dep_shapes.h"
 #include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
@@ -20,9 +21,21 @@ TEST_CASE("expert: random specs, static or judged, bisimilar where exact, never 
   test::rc_check(
       "expert on random specs",
       [] {
-        auto opts = generators::checkable_spec_options();
-        opts.divergent = *rc::gen::arbitrary<bool>();
-        const auto spec = *generators::gen_spec(opts);
+        // Either a generated program (checkable_spec_options, sometimes divergent), at full size, or
+        // one of the dependency shapes of tests/support/dep_shapes.h (nested producers, offsets,
+        // multi-level distances, a second producer in the pair).
+        model::Program spec;
+        if (*rc::gen::arbitrary<bool>()) {
+          auto opts = generators::checkable_spec_options();
+          opts.divergent = *rc::gen::arbitrary<bool>();
+          spec = *rc::gen::resize(60, generators::gen_spec(opts));
+        } else {
+          auto text = formats::read_text(test::gen_shape_text());
+          RC_ASSERT(text.ok());
+          spec = std::move(*text);
+          model::normalize(spec);
+        }
+        RC_CLASSIFY(spec.deps.size() >= 2, "two or more dependencies");
         const auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());
         allocator::Options o{allocator::Strategy::Expert, *rc::gen::arbitrary<bool>()};
