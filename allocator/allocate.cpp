@@ -4,6 +4,7 @@
 
 #include "allocator/budget.h"
 #include "allocator/draft.h"
+#include "allocator/expert.h"
 #include "allocator/share_waits.h"
 #include "allocator/spec_facts.h"
 #include "allocator/strategies.h"
@@ -19,6 +20,7 @@ const char* to_string(Strategy s) {
     case Strategy::PerEngine: return "per-engine";
     case Strategy::Auto: return "auto";
     case Strategy::Mixed: return "mixed";
+    case Strategy::Expert: return "expert";
   }
   return "?";
 }
@@ -42,8 +44,14 @@ std::optional<Strategy> parse_strategy(const std::string& s) {
 }
 
 std::vector<Strategy> all_strategies() {
-  return {Strategy::Barrier,   Strategy::PerInstruction, Strategy::PerLoop,
-          Strategy::PerEngine, Strategy::Auto,           Strategy::Mixed};
+  return {Strategy::Barrier, Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine,
+          Strategy::Auto,    Strategy::Mixed,          Strategy::Expert};
+}
+
+std::string strategy_names() {
+  std::string s;
+  for (auto st : all_strategies()) s += (s.empty() ? "" : ", ") + std::string(to_string(st));
+  return s;
 }
 
 std::string Decision::to_string() const {
@@ -56,6 +64,8 @@ std::string Decision::to_string() const {
 
 model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& options, const Mix* mix) {
   const auto& spec = facts.spec;
+  const Mix static_mix = expert_static_mix(facts);
+  if (!mix && options.strategy == Strategy::Expert) mix = &static_mix;
   Draft draft(facts);
   for (const auto& dl : facts.analysis.deadlocks) draft.note("spec deadlock: " + dl.message);
 
@@ -95,8 +105,11 @@ model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& o
   }
   // --share-waits does the CSE at the stream level, and better (it distributes masks first, so the
   // decodes of one body share mask * N * r): the draft's own CSE would leave it nothing to share.
-  auto out = draft.finish(
-      prune, Reductions{options.licm, options.cse && !options.share_wait_values, options.direct_registers});
+  // The expert (expert.h) waits on single registers directly and keeps its thresholds in registers
+  // updated at loop tails.
+  const bool expert = options.strategy == Strategy::Expert;
+  auto out = draft.finish(prune, Reductions{options.licm, options.cse && !options.share_wait_values,
+                                            options.direct_registers || expert, expert});
   if (out && mix) out->recycling_barriers.assign(mix->boundaries.begin(), mix->boundaries.end());
   return out;
 }
@@ -118,7 +131,9 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
   const auto& ix = facts.ix;
   if (spec.kind != model::ProgramKind::Spec)
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
-  auto out = options.strategy == Strategy::Mixed ? fit_budget(facts, options) : allocate_once(facts, options, nullptr);
+  auto out = options.strategy == Strategy::Mixed    ? fit_budget(facts, options)
+             : options.strategy == Strategy::Expert ? allocate_expert(facts, options)
+                                                    : allocate_once(facts, options, nullptr);
   if (!out) return out;
   if (!usage_of(out->impl, ix).fits(options)) {
     if (options.strategy == Strategy::Barrier)

@@ -7,9 +7,13 @@
 //   per-engine       paper §6.1, one semaphore per engine, decoded from the loop registers
 //   auto             per-loop
 //   mixed            per dependency the least ALU per issue that fits the budget (paper §6.3)
+//   expert           paper §8.2's Manual variant (RQ3): dedicated semaphores where the decode would
+//                    cost time, thresholds in registers updated once per iteration at the loop's
+//                    tail, waits reading registers directly (allocator/expert.h)
 // Dependencies outside paper §5.2 get the extended closed forms of target_count.h (or, with
 // Options::barrier_fallback, the paper's non-resetting barriers).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,10 +25,12 @@
 
 namespace syncbisim::allocator {
 
-enum class Strategy : std::uint8_t { Barrier, PerInstruction, PerLoop, PerEngine, Auto, Mixed };
+enum class Strategy : std::uint8_t { Barrier, PerInstruction, PerLoop, PerEngine, Auto, Mixed, Expert };
 const char* to_string(Strategy s);
 std::optional<Strategy> parse_strategy(const std::string& s);
 std::vector<Strategy> all_strategies();
+// "barrier, per-instruction, per-loop, per-engine, auto, mixed, expert": for messages.
+std::string strategy_names();
 
 struct Options {
   Strategy strategy = Strategy::Auto;
@@ -47,6 +53,10 @@ struct Options {
   // (and the decisions say where) only when nothing exact fits.
   std::size_t max_semaphores = 256;
   std::size_t max_registers = 64;
+  // The expert strategy's judge (allocator/expert.h): the cost of a candidate impl of this spec,
+  // lower is better (the timing model's makespan: latency::timing_judge), or nullopt when it
+  // cannot say (a deadlock on the model). Without one the expert uses its static rule.
+  std::function<std::optional<std::uint64_t>(const model::Program& impl)> judge;
 };
 
 // How a dependency is synchronized.
@@ -90,7 +100,7 @@ struct Allocation {
 // `spec` normalized and `ix` built from it (formats::load_program_file gives both).
 model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options);
 // The same on facts computed once (allocator/spec_facts.h), for callers that allocate one spec
-// many times (`stats --compare`: five strategies, with and without the ALU reductions).
+// many times (`stats --compare`: every strategy, with and without the ALU reductions).
 struct SpecFacts;
 model::Result<Allocation> allocate(const SpecFacts& facts, const Options& options);
 

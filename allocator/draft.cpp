@@ -1,5 +1,7 @@
 #include "allocator/draft.h"
 
+#include "allocator/tail_thresholds.h"
+
 namespace syncbisim::allocator {
 
 Draft::Draft(const SpecFacts& facts)
@@ -35,6 +37,9 @@ void Draft::decide(std::size_t dep, Scheme scheme, std::string semaphore, std::o
 
 model::Result<Allocation> Draft::finish(bool prune, const Reductions& reductions) {
   regs_.finalize(prune);
+  if (reductions.tail_thresholds)
+    if (const auto n = tail_thresholds(facts_, regs_, reg_names_, plan_); n > 0)
+      note(std::to_string(n) + " wait thresholds in registers updated once per iteration at a loop's tail (expert)");
   lower_waits(facts_, regs_, reg_names_, plan_, reductions);
   Allocation out{emit_impl(facts_.spec, facts_.ix, plan_, regs_), {}, std::move(notes_)};
   for (auto& d : decisions_) {

@@ -179,8 +179,7 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
       count = *decode_engine(facts, regs, info, counted).value;
       scheme = Scheme::PerEngine;
     }
-    if (unmask)
-      with(unmask_exact ? "(budget) no mask: isgt(rh_S, 0) is 1 at every issue" : "(budget: not exact) no mask");
+    if (unmask) with(unmask_exact ? "no mask: isgt(rh_S, 0) is 1 at every issue" : "(budget: not exact) no mask");
     const auto value = draft.add_wait(info.consumer, sem[g], WaitValue{mask, count});
     draft.decide(l.dep, scheme, sem[g], value, detail, l.count.exact && (!unmask || unmask_exact));
   }

@@ -51,6 +51,10 @@ struct Emitter {
     }));
     auto inner = walk(body, l);
     out.insert(out.end(), inner.begin(), inner.end());
+    const auto& tail = plan.loops[l].tail;
+    if (std::any_of(tail.begin(), tail.end(), [](const auto& ops) { return !ops.empty(); }))
+      out.push_back(
+          every_engine([&](model::EngineId e) { return std::vector<model::Item>(tail[e].begin(), tail[e].end()); }));
     if (plan.loops[l].at_end)
       out.push_back(every_engine([&](model::EngineId) { return std::vector<model::Item>{*plan.loops[l].at_end}; }));
     return out;

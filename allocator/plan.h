@@ -5,6 +5,7 @@
 // the end of each iteration body. emit_impl() walks the spec tree once and produces the impl.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct LoopPlan {
   // Per engine, values computed once before the loop/cond statement (after the rh resets) and
   // read inside it (loop-invariant code motion, reductions.h).
   std::vector<std::vector<model::RegOp>> hoisted;
+  // Per engine, register operations at the end of every iteration body, after its last statement
+  // and before the end barrier (the expert's thresholds for the next iteration, tail_thresholds.h).
+  std::vector<std::vector<model::RegOp>> tail;
 };
 
 struct Plan {
@@ -45,9 +49,15 @@ struct Plan {
   // Barriers inside a straight-line region (analysis::BodyLayout::regions), in order: per
   // engine, how many of that engine's instructions of the region come before each.
   std::map<std::uint32_t, std::vector<std::vector<std::uint32_t>>> cuts;
+  // Registers (not maintained loop registers) a wait reads as they are, without a temporary:
+  // the expert's shared thresholds (tail_thresholds.h).
+  std::set<std::string> direct;
 
   Plan(const model::ProgramIndex& ix) : instrs(ix.instrs.size()), loops(ix.loops.size()) {
-    for (auto& l : loops) l.hoisted.resize(ix.engines.size());
+    for (auto& l : loops) {
+      l.hoisted.resize(ix.engines.size());
+      l.tail.resize(ix.engines.size());
+    }
   }
 };
 

@@ -236,7 +236,8 @@ void lower_waits(const SpecFacts& facts, const Registers& regs, NameTable& names
           }
           const auto& t = *residual[i][k];
           need(t);
-          if (t.op == ExprOp::Reg && (direct.count(t.reg) || (reductions.direct && regs.written_by(t.reg)))) {
+          if (t.op == ExprOp::Reg &&
+              (direct.count(t.reg) || plan.direct.count(t.reg) || (reductions.direct && regs.written_by(t.reg)))) {
             ip.waits.push_back(model::Wait{sem, t.reg});
             continue;
           }

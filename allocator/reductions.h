@@ -24,6 +24,8 @@ struct Reductions {
   // without a temporary: one register less per engine (used under a register budget; the
   // default keeps the paper's `[w := r_P] {s >= w}`).
   bool direct = false;
+  // The expert's thresholds in registers updated at loop tails (tail_thresholds.h), before LICM.
+  bool tail_thresholds = false;
 };
 
 // Turns every InstrPlan::wanted into InstrPlan::pre / waits and LoopPlan::hoisted. `regs` must

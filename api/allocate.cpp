@@ -2,6 +2,7 @@
 #include "allocator/allocate.h"
 
 #include "api/detail/program_data.h"
+#include "latency/judge.h"
 
 namespace syncbisim {
 
@@ -13,6 +14,7 @@ allocator::Strategy internal(Strategy s) {
     case Strategy::PerLoop: return allocator::Strategy::PerLoop;
     case Strategy::PerEngine: return allocator::Strategy::PerEngine;
     case Strategy::Auto: return allocator::Strategy::Auto;
+    case Strategy::Expert: return allocator::Strategy::Expert;
   }
   return allocator::Strategy::Auto;
 }
@@ -25,17 +27,19 @@ allocator::Strategy strategy_of(Strategy s) { return internal(s); }
 std::string to_string(Strategy s) { return allocator::to_string(internal(s)); }
 
 Strategy parse_strategy(const std::string& name) {
-  for (auto s : {Strategy::Barrier, Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto})
+  for (auto s : {Strategy::Barrier, Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto,
+                 Strategy::Expert})
     if (to_string(s) == name) return s;
   throw Error("", "", "usage",
-              "unknown strategy '" + name + "' (barrier, per-instruction, per-loop, per-engine, auto)");
+              "unknown strategy '" + name + "' (barrier, per-instruction, per-loop, per-engine, auto, expert)");
 }
 
 Allocation allocate(const Program& spec, const AllocateOptions& options) {
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   const auto& d = spec.data();
-  auto a =
-      allocator::allocate(d.program, d.index, allocator::Options{internal(options.strategy), options.prune_registers});
+  allocator::Options o{internal(options.strategy), options.prune_registers};
+  o.judge = latency::timing_judge(d.program, d.index);  // the expert's (allocator/expert.h)
+  auto a = allocator::allocate(d.program, d.index, o);
   if (!a) {
     auto e = a.error();
     if (e.file.empty()) e.file = d.name;

@@ -15,6 +15,7 @@
 #include "cli/inputs.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
+#include "latency/judge.h"
 
 namespace syncbisim::cli {
 
@@ -31,8 +32,8 @@ int run(const AllocateArgs& a) {
   int status = 0;
   const auto strategy = allocator::parse_strategy(a.strategy);
   if (!strategy) {
-    std::cerr << "syncbisim allocate: unknown strategy '" << a.strategy
-              << "' (barrier, per-instruction, per-loop, per-engine, auto, mixed)\n";
+    std::cerr << "syncbisim allocate: unknown strategy '" << a.strategy << "' (" << allocator::strategy_names()
+              << ")\n";
     return 2;
   }
   auto spec = load_spec(a.spec, status);
@@ -66,6 +67,7 @@ int run(const AllocateArgs& a) {
   o.share_wait_values = a.share;
   o.max_semaphores = a.max_semaphores;
   o.max_registers = a.max_registers;
+  o.judge = latency::timing_judge(spec->program, spec->index);  // the expert's (allocator/expert.h)
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
     auto d = r.error();
@@ -93,7 +95,8 @@ void add_allocate(CLI::App& app, Context& ctx) {
   auto [cmd, args] =
       add_command<AllocateArgs>(app, ctx, "allocate", "Allocate semaphores for a spec: write the impl program", run);
   add_spec_argument(cmd, args->spec);
-  cmd->add_option("--strategy", args->strategy, "barrier | per-instruction | per-loop | per-engine | auto | mixed")
+  cmd->add_option("--strategy", args->strategy,
+                  "barrier | per-instruction | per-loop | per-engine | auto | mixed | expert")
       ->capture_default_str();
   cmd->add_option("-o,--output", args->out, "write the impl here (atomically) instead of stdout");
   cmd->add_flag("--text", args->text, "write the text format instead of JSON");

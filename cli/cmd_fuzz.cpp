@@ -70,8 +70,7 @@ int run(FuzzArgs a) {
   if (!a.strategy.empty()) {
     strategy = allocator::parse_strategy(a.strategy);
     if (!strategy) {
-      std::cerr << "syncbisim fuzz: unknown strategy '" << a.strategy
-                << "' (barrier, per-instruction, per-loop, per-engine, auto, mixed)\n";
+      std::cerr << "syncbisim fuzz: unknown strategy '" << a.strategy << "' (" << allocator::strategy_names() << ")\n";
       return 2;
     }
   }
@@ -158,8 +157,9 @@ int run(FuzzArgs a) {
 void add_fuzz(CLI::App& app, Context& ctx) {
   auto [cmd, a] = add_command<FuzzArgs>(app, ctx, "fuzz",
                                         "Fuzz an allocator: generate specs, allocate, check, minimize failures", run);
-  cmd->add_option("--strategy", a->strategy,
-                  "one of the tool's strategies: barrier | per-instruction | per-loop | per-engine | auto (default)");
+  cmd->add_option(
+      "--strategy", a->strategy,
+      "one of the tool's strategies: barrier | per-instruction | per-loop | per-engine | auto (default) | mixed | expert");
   cmd->add_option("--allocator", a->allocator,
                   "your allocator as a command: run under /bin/sh -c, spec JSON on stdin (path in $SYNCBISIM_SPEC), "
                   "impl (JSON or text) on stdout, exit 0; another exit status declines the spec");

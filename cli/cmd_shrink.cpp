@@ -58,8 +58,8 @@ int run(const ShrinkArgs& a) {
   } else {
     const auto strategy = allocator::parse_strategy(a.strategy);
     if (!strategy) {
-      std::cerr << "syncbisim shrink: unknown strategy '" << a.strategy
-                << "' (barrier, per-instruction, per-loop, per-engine, auto, mixed)\n";
+      std::cerr << "syncbisim shrink: unknown strategy '" << a.strategy << "' (" << allocator::strategy_names()
+                << ")\n";
       return 2;
     }
     mode = fuzz::DerivedImpl{fuzz::allocate_with(*strategy), false};

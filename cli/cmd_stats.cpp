@@ -12,6 +12,7 @@
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "latency/judge.h"
 
 namespace syncbisim::cli {
 
@@ -126,6 +127,7 @@ int run(const StatsArgs& a) {
     o.strategy = strategy;
     o.max_semaphores = a.max_semaphores;
     o.max_registers = a.max_registers;
+    o.judge = latency::timing_judge(spec->program, spec->index);  // the expert's (allocator/expert.h)
     allocator::Allocation alloc;
     auto s = figures(o, &alloc);
     if (!s && s.error().rule == "over-budget") {  // this strategy cannot fit: say so, go on

@@ -1,6 +1,7 @@
 #include "fuzz/allocate_fn.h"
 
 #include "formats/load.h"
+#include "latency/judge.h"
 
 namespace syncbisim::fuzz {
 
@@ -19,7 +20,9 @@ const char* to_string(AllocatorFault f) {
 AllocateFn allocate_with(allocator::Strategy strategy) {
   return [strategy](const model::Program& spec, const model::ProgramIndex& ix) {
     AllocatorReply reply;
-    auto a = allocator::allocate(spec, ix, allocator::Options{strategy, false});
+    allocator::Options o{strategy, false};
+    o.judge = latency::timing_judge(spec, ix);  // the expert's (allocator/expert.h), as the CLI's
+    auto a = allocator::allocate(spec, ix, o);
     if (a) reply.answer = Allocated{std::move(a->impl)};
     else reply.answer = Faulted{AllocatorFault::Error, a.error().to_string()};
     return reply;

@@ -365,7 +365,7 @@ PYBIND11_MODULE(syncbisim, m) {
       },
       py::arg("spec"), py::arg("strategy") = "auto", py::arg("prune_registers") = false,
       "Semaphores for a spec with one of the tool's strategies (barrier, per-instruction, per-loop, per-engine, "
-      "auto).");
+      "auto, expert).");
 
   m.def(
       "check",

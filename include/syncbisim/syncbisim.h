@@ -94,7 +94,8 @@ class SYNCBISIM_API Program {
 // ---- allocation ----------------------------------------------------------------------------
 
 // The tool's strategies (docs/allocator.md).
-enum class Strategy { Barrier, PerInstruction, PerLoop, PerEngine, Auto };
+// Expert: paper §8.2's Manual variant, judged by the timing model (docs/allocator.md "The expert strategy").
+enum class Strategy { Barrier, PerInstruction, PerLoop, PerEngine, Auto, Expert };
 SYNCBISIM_API std::string to_string(Strategy s);                 // "per-loop"
 SYNCBISIM_API Strategy parse_strategy(const std::string& name);  // throws Error (rule "usage")
 

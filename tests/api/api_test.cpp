@@ -71,6 +71,15 @@ TEST_CASE("allocate, check and prove a figure") {
   CHECK_THROWS_AS(syncbisim::parse_strategy("fastest"), syncbisim::Error);
 }
 
+TEST_CASE("allocate with the expert strategy (judged by the timing model), check and prove a kernel") {
+  CHECK(syncbisim::parse_strategy("expert") == syncbisim::Strategy::Expert);
+  CHECK(syncbisim::to_string(syncbisim::Strategy::Expert) == "expert");
+  const auto spec = syncbisim::Program::load(source("corpus/kernels/dropless_moe_384.json"));
+  const auto a = syncbisim::allocate(spec, {syncbisim::Strategy::Expert});
+  CHECK(syncbisim::check(spec, a.impl).verdict == syncbisim::Verdict::Bisimilar);
+  CHECK(syncbisim::prove(spec, a.impl).verdict == syncbisim::Answer::Proved);
+}
+
 TEST_CASE("check's widths: a counter past the register width is an overflow (docs/semantics.md \"Widths\")") {
   const auto spec = syncbisim::Program::load(source("tests/inputs/overflow/counter_spec.sb"));
   const auto impl = syncbisim::Program::load(source("tests/inputs/overflow/counter_impl.sb"));

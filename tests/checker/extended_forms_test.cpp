@@ -20,7 +20,8 @@ using allocator::Strategy;
 
 namespace {
 
-const Strategy kBarrierFree[] = {Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto};
+const Strategy kBarrierFree[] = {Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto,
+                                 Strategy::Expert};
 
 bool has_barrier(const model::Program& impl) { return formats::write_text(impl).find("barrier") != std::string::npos; }
 

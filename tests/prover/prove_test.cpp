@@ -84,7 +84,7 @@ TEST_CASE("prover: every barrier-free strategy's output on every figure and kern
   for (const auto& rel : specs) {
     const auto spec = test::load_corpus(rel, model::ProgramKind::Spec);
     for (auto strategy : {allocator::Strategy::PerInstruction, allocator::Strategy::PerLoop,
-                          allocator::Strategy::PerEngine, allocator::Strategy::Auto}) {
+                          allocator::Strategy::PerEngine, allocator::Strategy::Auto, allocator::Strategy::Expert}) {
       // The prover does not read registers hoisted out of a loop by LICM (computed before the
       // loop, not in the consumer's region), so it is off here (docs/allocator.md).
       allocator::Options o{strategy, false};

@@ -60,6 +60,13 @@ def test_allocate_check_prove_and_their_results():
         syncbisim.allocate(spec, strategy="fastest")
 
 
+def test_the_expert_strategy_is_checked_and_proved():
+    spec = syncbisim.load(corpus("kernels/tiled_matmul.json"))
+    a = syncbisim.allocate(spec, strategy="expert")
+    assert syncbisim.check(spec, a.impl).verdict == "bisimilar"
+    assert syncbisim.prove(spec, a.impl).verdict == "proved"
+
+
 def test_an_impl_that_unrolls_a_loop_is_judged_against_the_spec_unrolled_to_match():
     spec = corpus("figures/fig1_motivating.json")
     unrolled = os.path.join(SOURCE, "tests", "inputs", "unrolled")
