@@ -171,6 +171,10 @@ class Encoder {
   Value expr_value(const model::Expr& e, const Point& at, int depth);
   // ---- the two sides (spec_side.cpp, impl_side.cpp) ----
   void encode_spec();
+  // A multi-level dependency's owed count, exactly, where the trips below the loop under its
+  // outermost distance allow (spec_side.cpp); nullopt elsewhere (then only bounds are known).
+  std::optional<smt::Term> window_owed(const analysis::DependencyInfo& d, std::size_t outer, const smt::Term& lo,
+                                       const smt::Term& hi);
   void encode_impl();
   smt::Term semaphore(const std::string& sem);
   bool resets(const BarrierPlace& b, const std::string& sem) const;

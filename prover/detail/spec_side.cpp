@@ -7,6 +7,48 @@
 
 namespace syncbisim::prover::detail {
 
+std::optional<smt::Term> Encoder::window_owed(const analysis::DependencyInfo& d, std::size_t outer, const smt::Term& lo,
+                                              const smt::Term& hi) {
+  // Exact when every common loop below L1 = c_{outer+1} down to S, and every loop from P up to
+  // S, runs one constant trip on e (L1 itself and the loops above it may vary). Then inside the
+  // D-iteration α = j_D - δ_D every S-iteration holds the same number h of P-entries, and the
+  // S-iterations of α that are ⪯ t number lin + 1 = Σ_{i > outer} (τ_i - 1)·W_i + 1 (τ_i = j_i - δ_i,
+  // W_i the product of the trips below c_i down to S) while τ_1 is within α's trip of L1, all of
+  // them otherwise, and lin + 1 exceeds all of them exactly then: owed = min(lo + h·(lin + 1), hi),
+  // hi - lo being α's P-entries (α has ended: α < j_D). Docs/prover.md "Spec side"; the
+  // allocator's `window` form (docs/allocator.md) is this argument on registers.
+  const auto& ix = places_.index();
+  auto constant_trip = [&](model::LoopId l) -> std::optional<std::uint64_t> {
+    const auto b = bounds_on_engine(l);
+    if (b.lo != b.hi) return std::nullopt;
+    return b.lo;
+  };
+  const auto m = d.common.size() - 1;
+  std::vector<std::uint64_t> trip(d.common.size(), 0);
+  for (std::size_t i = outer + 2; i <= m; ++i) {
+    const auto c = constant_trip(*ix.loop(spec_ix_.loops[d.common[i]].name));
+    if (!c) return std::nullopt;
+    trip[i] = *c;
+  }
+  const auto S = *ix.loop(spec_ix_.loops[d.S].name);
+  std::uint64_t h = 1;
+  for (auto x = *ix.loop(spec_ix_.loops[d.P].name); x != S; x = places_.parent(x)) {
+    const auto c = constant_trip(x);
+    if (!c) return std::nullopt;
+    h *= *c;
+  }
+  // lin + 1, with W_m = 1 and W_i = T_{c_(i+1)}·W_(i+1); every τ_i >= 1 where nothing underflows.
+  smt::Term lin = ctx_.nat(1);
+  std::uint64_t w = 1;
+  for (std::size_t i = m; i > outer; --i) {
+    const auto tau = j(*ix.loop(spec_ix_.loops[d.common[i]].name)) - static_cast<std::uint64_t>(d.distance[i]);
+    lin = lin + w * (tau - 1);
+    w *= i > outer + 1 ? trip[i] : 1;
+  }
+  const auto upto = lo + h * lin;
+  return ite(upto <= hi, upto, hi);
+}
+
 void Encoder::encode_spec() {
   const auto& ix = places_.index();
   std::vector<smt::Term> all;
@@ -46,6 +88,7 @@ void Encoder::encode_spec() {
       const auto hi = C(t.P, Point{D, back, static_cast<std::uint32_t>(places_.body(D).size()), 0, engine_});
       t.owed = nat("owed_" + spec_ix_.instrs[d->producer].name);
       facts_.push_back(implies(!t.underflow, t.owed >= lo && t.owed <= hi && lo >= 0));
+      if (const auto exact = window_owed(*d, outer, lo, hi)) facts_.push_back(implies(!t.underflow, t.owed == *exact));
     }
     t.satisfied = t.underflow || R(t.producer) >= t.owed;
     all.push_back(t.satisfied);
