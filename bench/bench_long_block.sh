@@ -6,9 +6,11 @@
 # `stats --compare`d in under 10 s (docs/allocator.md "Complexity").
 # Usage: bench/bench_long_block.sh [BUILD] [SIZES] [SHAPES] [LIMIT]
 #   defaults: build, "16000 100000", "chain many loop", 60 (seconds before a command is cut off);
-#   PROVE_LIMIT (environment) cuts `prove` off sooner: it is still superlinear in the block's length
-#   (each consumer's query names every signal of the semaphores it reads; 4.6 s at 200 instructions
-#   per engine, 54 s at 500, for `chain`: docs/prover.md "Complexity").
+#   PROVE_LIMIT (environment) cuts `prove` off sooner or later than LIMIT: it is linear in the
+#   block's length now but costs about 5 to 10 ms per consumer (three Z3 queries of a size
+#   independent of N: 9.5 s for `chain` at 1,000 instructions per engine, 22 s at 2,000,
+#   docs/prover.md "Complexity"), so 16,000 instructions take about 3 minutes: PROVE_LIMIT=300
+#   lets it finish; the default of LIMIT cuts it off there.
 set -u
 build=${1:-build}
 sizes=${2:-16000 100000}

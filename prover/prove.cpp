@@ -80,6 +80,9 @@ struct Job {
   const checker::ProgramPair& pair;
   const analysis::DependencyAnalysis& analysis;
   const ProveOptions& o;
+  // What every consumer's encoding reads of the whole program, built once (docs/prover.md
+  // "Complexity").
+  std::shared_ptr<const detail::ProgramTables> tables;
 };
 
 Answer combine(Answer a, Answer b) {
@@ -97,7 +100,7 @@ class ConsumerProof {
         holdable_(holdable),
         solver_(ctx_, job.o.z3_timeout_ms),
         enc_deps_(std::move(deps)),
-        enc_(ctx_, job.places, job.spec_ix, job.analysis, c) {
+        enc_(ctx_, job.places, job.spec_ix, job.analysis, c, job.tables) {
     const auto& sp = job.pair.spec_code();
     for (semantics::LoopId l = 0; l < sp.loops.size(); ++l) loop_id_[sp.loops[l].name] = l;
     for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) instr_id_[sp.instrs[i].name] = i;
@@ -409,7 +412,8 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   const auto& ix = norm_ix.ok() ? *norm_ix : impl_ix;
   const auto places = Places::build(norm_ix.ok() ? norm : impl, ix);
   const auto analysis = analysis::analyze_dependencies(spec, spec_ix);
-  Job job{spec, impl, spec_ix, places, *result.pair, analysis, options};
+  Job job{spec,         impl,     spec_ix, places,
+          *result.pair, analysis, options, detail::ProgramTables::build(places, spec_ix, analysis)};
   const auto held = first_after_barrier(result.pair->impl_code());
   const auto& sp = result.pair->spec_code();
   // Each consumer's dependencies and spec instruction by name, found once (not a scan per

@@ -7,6 +7,7 @@
 // its engine; docs/prover.md says why, fact by fact.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -76,15 +77,63 @@ struct Found {
   bool inside = false;
 };
 
+// What every consumer's encoding reads of the whole program, built once per program (docs/prover.md
+// "Complexity"): the control facts, the signals of each semaphore by block stream, the
+// dependencies in impl ids by consumer, and each engine's register writes. Before, each consumer
+// scanned every instruction for these, which on one long block is quadratic.
+struct ProgramTables {
+  // Instructions no loop with a per-engine rule encloses (see Encoder::shared_), whether every
+  // barrier is such, and whether some loop or cond has a per-engine rule.
+  std::vector<std::uint8_t> shared;
+  bool barriers_shared = true;
+  bool divergent = false;
+  // One block statement's stream of one engine: (loop, statement, engine).
+  using StreamKey = std::tuple<model::LoopId, std::uint32_t, model::EngineId>;
+  struct Semaphore {
+    std::vector<model::InstrId> signals;  // in instruction order
+    bool ever_reset = false;              // some barrier's release resets it
+    std::optional<std::uint64_t> add;     // every signal adds this (absent: they differ)
+    // Its signals per stream, in stream order.
+    std::map<StreamKey, std::vector<model::InstrId>> by_stream;
+    // Signals that are the consumer of a causal dependency (DepRef::causal) whose producer signals
+    // this semaphore too, per stream; and those whose producer lies on a given engine.
+    std::map<StreamKey, std::vector<model::InstrId>> pinned;
+    std::map<std::pair<StreamKey, model::EngineId>, std::vector<model::InstrId>> pinned_from;
+  };
+  std::map<std::string, Semaphore> semaphores;
+  // The spec's dependencies, by the consumer's name, in the analysis' order.
+  std::map<std::string, std::vector<const analysis::DependencyInfo*>> deps_of;
+  // The same with both ends in impl ids; `causal`: both directly in one loop S with an offset at S
+  // only, and no offset or S directly in @top (frontier.cpp's causality facts).
+  struct DepRef {
+    model::InstrId producer = 0, consumer = 0;
+    std::uint32_t offset = 0;
+    bool causal = false;
+  };
+  std::vector<DepRef> deps;
+  std::vector<std::vector<std::size_t>> deps_by_consumer;   // impl instruction -> indices in deps
+  std::vector<std::map<std::string, RegisterWrites>> regs;  // per engine
+
+  static std::shared_ptr<const ProgramTables> build(const Places& impl, const model::ProgramIndex& spec_ix,
+                                                    const analysis::DependencyAnalysis& analysis);
+  const Semaphore* semaphore(const std::string& sem) const {
+    const auto it = semaphores.find(sem);
+    return it == semaphores.end() ? nullptr : &it->second;
+  }
+};
+
 class Encoder {
  public:
   // `analysis` is the spec's; the consumer's own dependencies are picked from it by name.
+  // `tables` are ProgramTables::build of the same program (built here when absent).
   Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-          const analysis::DependencyAnalysis& analysis, model::InstrId consumer);
+          const analysis::DependencyAnalysis& analysis, model::InstrId consumer,
+          std::shared_ptr<const ProgramTables> tables = nullptr);
   // The walk of `engine` up to `at` (an item of a block on that engine), with no consumer: for
   // the overflow questions (docs/prover.md "Overflow"), which read only one engine's walk.
   Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-          const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at);
+          const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at,
+          std::shared_ptr<const ProgramTables> tables = nullptr);
 
   // Builds both sides and the facts. Throws Outside.
   void encode();
@@ -134,7 +183,7 @@ class Encoder {
 
  private:
   // ---- the walk (walk.cpp) ----
-  void init_control();  // divergent_, shared_, barriers_shared_
+  void init_control();  // divergent_, barriers_shared_ from the tables
   bool on_path(model::LoopId l) const;
   model::LoopId junction(model::LoopId l) const;
   model::LoopId path_child(model::LoopId a) const;
@@ -177,6 +226,11 @@ class Encoder {
                                        const smt::Term& hi);
   void encode_impl();
   smt::Term semaphore(const std::string& sem);
+  // Σ add_I · R(I) over the signals of sem, a straight-line run of signals no other fact names
+  // standing as one term (runs.cpp, docs/prover.md "Complexity").
+  smt::Term signal_sum(const std::string& sem);
+  // Instructions the query names on their own: the producers of the consumer's dependencies.
+  std::vector<model::InstrId> named_;
   bool resets(const BarrierPlace& b, const std::string& sem) const;
   smt::Term R(model::InstrId i);
   // ---- frontiers (frontier.cpp) ----
@@ -260,6 +314,7 @@ class Encoder {
 
   smt::Context& ctx_;
   const Places& places_;
+  std::shared_ptr<const ProgramTables> tables_;
   const model::ProgramIndex& spec_ix_;
   model::InstrId consumer_;
   model::EngineId engine_;
@@ -271,14 +326,14 @@ class Encoder {
   // same way up to any point (paper §7.1, uniform control), so facts relating several engines'
   // frontiers may name them; and whether every barrier is such (then every engine meets the
   // same barriers in the same order).
-  std::vector<std::uint8_t> shared_;
+  // (ProgramTables::shared, copied from the tables by init_control.)
   bool barriers_shared_ = true;
   bool divergent_ = false;  // some loop or cond has a per-engine rule
-  bool shared(model::InstrId i) const { return shared_[i] != 0; }
+  bool shared(model::InstrId i) const { return tables_->shared[i] != 0; }
   // Its executions before a point of the consumer's walk are known: shared, or on the consumer's
   // own engine (whose walk it is).
   bool countable(model::InstrId i) const { return shared(i) || places_.instr(i).engine == engine_; }
-  std::map<std::string, RegisterWrites> regs_;
+  const std::map<std::string, RegisterWrites>& regs_;
 
   std::vector<std::string> approximated_;
   std::vector<smt::Term> facts_;     // true in every reachable state (over-approximation)

@@ -23,13 +23,17 @@ void Encoder::add_frontier_facts() {
     for (model::InstrId i = 0; i < places_.index().instrs.size(); ++i)
       if (countable(i)) R(i);
   // The producers of what the two sides read take part too (causality below): one level.
+  // (In the analysis' order, as found by the tables' index of the dependencies by consumer.)
+  auto deps_of_named = [&] {
+    std::vector<std::size_t> out;
+    for (const auto& [i, r] : R_)
+      for (const auto d : tables_->deps_by_consumer[i]) out.push_back(d);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
   {
-    const auto& ix = places_.index();
     std::vector<model::InstrId> more;
-    for (const auto& d : analysis_.deps) {
-      const auto q = *ix.instr(spec_ix_.instrs[d.consumer].name);
-      if (R_.count(q)) more.push_back(*ix.instr(spec_ix_.instrs[d.producer].name));
-    }
+    for (const auto d : deps_of_named()) more.push_back(tables_->deps[d].producer);
     for (const auto p : more) R(p);
   }
   // Alternation. For I before J directly in one loop body on one engine, R(J) <= R(I) <=
@@ -58,15 +62,9 @@ void Encoder::add_frontier_facts() {
   // on its engine and needs n - k retirements of p, unless its iteration is among the first k of
   // its trip. With k = 0 there are none such: R(p) >= R(q). With k > 0, when S runs one trip in
   // all (its parent is @top), only its first k iterations: R(p) + k >= R(q).
-  const auto& ix = places_.index();
-  for (const auto& d : analysis_.deps) {
-    const auto q = *ix.instr(spec_ix_.instrs[d.consumer].name);
-    if (d.P != d.S || spec_ix_.loops[d.S].name != ix.loops[places_.instr(q).at.loop].name) continue;
-    bool above = false;
-    for (std::size_t i = 0; i + 1 < d.distance.size(); ++i) above = above || d.distance[i] != 0;
-    if (above || (d.offset > 0 && spec_ix_.loops[d.S].parent != model::kTop)) continue;
-    const auto p = *ix.instr(spec_ix_.instrs[d.producer].name);
-    if (R_.count(p) && R_.count(q)) facts_.push_back(R_.at(p) + d.offset >= R_.at(q));
+  for (const auto k : deps_of_named()) {
+    const auto& d = tables_->deps[k];
+    if (d.causal && R_.count(d.producer)) facts_.push_back(R_.at(d.producer) + d.offset >= R_.at(d.consumer));
   }
   // The consumer's engine has issued exactly what precedes c in its walk.
   const auto c = consumer_point();

@@ -50,17 +50,18 @@ std::vector<Encoder::Spot> Encoder::last_reset(const std::string& sem) {
 }
 
 smt::Term Encoder::semaphore(const std::string& sem) {
-  const auto& ix = places_.index();
-  std::vector<model::InstrId> signals;
-  for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
-    const auto& s = places_.instr(i).signal;
-    if (s && s->sem == sem) signals.push_back(i);
-  }
+  // Its signals and whether any barrier resets it: ProgramTables, built once per program.
+  static const std::vector<model::InstrId> kNone;
+  const auto* table = tables_->semaphore(sem);
+  const auto& signals = table ? table->signals : kNone;
   bool ever_reset = false;
-  for (const auto& b : places_.barriers()) ever_reset = ever_reset || resets(b, sem);
+  if (table) ever_reset = table->ever_reset;
+  else
+    for (const auto& b : places_.barriers()) ever_reset = ever_reset || resets(b, sem);
   std::vector<Spot> cases;
   if (!ever_reset) {
-    cases.push_back(Spot{ctx_.truth(true), Found{ctx_.truth(true), std::nullopt, nullptr, nullptr, model::kTop}});
+    // Never reset: the sum of every signal retired, with runs folded (runs.cpp).
+    return signal_sum(sem);
   } else {
     std::string why;
     if (!places_.barrier_misalignment().empty()) why = places_.barrier_misalignment();
@@ -80,10 +81,9 @@ smt::Term Encoder::semaphore(const std::string& sem) {
       // Where its last reset was is not known: its value lies between none and all of the
       // signals retired (an over-approximation, never a wrong fact).
       approximated_.push_back("semaphore " + sem + " is reset by barriers the prover cannot place (" + why + ")");
-      std::vector<smt::Term> all;
-      for (const auto i : signals) all.push_back(places_.instr(i).signal->add * R(i));
+      const auto all = signal_sum(sem);
       auto v = nat("sem_" + sem);
-      facts_.push_back(v <= ctx_.sum(all));
+      facts_.push_back(v <= all);
       return v;
     }
   }

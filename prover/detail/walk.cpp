@@ -39,58 +39,54 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 }  // namespace
 
 Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-                 const analysis::DependencyAnalysis& analysis, model::InstrId consumer)
+                 const analysis::DependencyAnalysis& analysis, model::InstrId consumer,
+                 std::shared_ptr<const ProgramTables> tables)
     : ctx_(ctx),
       places_(impl),
+      tables_(tables ? std::move(tables) : ProgramTables::build(impl, spec_ix, analysis)),
       spec_ix_(spec_ix),
       consumer_(consumer),
       engine_(impl.instr(consumer).engine),
       point_(impl.instr(consumer).at),
       path_(impl.index().path(impl.instr(consumer).at.loop)),
       analysis_(analysis),
-      regs_(register_writes(impl, impl.instr(consumer).engine)) {
-  const auto& name = impl.index().instrs[consumer].name;
-  for (const auto& d : analysis.deps)
-    if (spec_ix.instrs[d.consumer].name == name) dep_infos_.push_back(&d);
+      regs_(tables_->regs[impl.instr(consumer).engine]) {
+  if (const auto it = tables_->deps_of.find(impl.index().instrs[consumer].name); it != tables_->deps_of.end())
+    dep_infos_ = it->second;
   init_control();
 }
 
 Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-                 const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at)
+                 const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at,
+                 std::shared_ptr<const ProgramTables> tables)
     : ctx_(ctx),
       places_(impl),
+      tables_(tables ? std::move(tables) : ProgramTables::build(impl, spec_ix, analysis)),
       spec_ix_(spec_ix),
       consumer_(static_cast<model::InstrId>(-1)),
       engine_(engine),
       point_(at),
       path_(impl.index().path(at.loop)),
       analysis_(analysis),
-      regs_(register_writes(impl, engine)) {
+      regs_(tables_->regs[engine]) {
   init_control();
   for (const auto l : path_)
     if (l != model::kTop) j(l);  // the model names the iteration of every loop around the point
 }
 
 void Encoder::init_control() {
-  const auto& impl = places_;
-  const auto& spec_ix = spec_ix_;
-  const auto& ix = impl.index();
-  auto divergent_around = [&](model::LoopId l) {
-    for (; l != model::kTop; l = ix.loops[l].parent)
-      if (const auto sl = spec_ix.loop(ix.loops[l].name);
-          sl && spec_ix.loops[*sl].trip && spec_ix.loops[*sl].trip->divergent)
-        return true;
-    return false;
-  };
-  for (model::LoopId l = 1; l < ix.loops.size(); ++l) divergent_ = divergent_ || divergent_around(l);
-  shared_.resize(ix.instrs.size());
-  for (model::InstrId i = 0; i < ix.instrs.size(); ++i) shared_[i] = !divergent_around(impl.instr(i).at.loop);
-  for (const auto& b : impl.barriers()) barriers_shared_ = barriers_shared_ && !divergent_around(b.at.loop);
+  // Built once per program (ProgramTables::build, runs.cpp).
+  divergent_ = tables_->divergent;
+  barriers_shared_ = tables_->barriers_shared;
 }
 
 void Encoder::encode() {
   for (const auto l : path_)
     if (l != model::kTop) j(l);  // the instance a directed run drives to names every one
+  // The producers of c's dependencies are named by the spec side and the landmarks: a run of
+  // signals folded into one term (runs.cpp) never holds one.
+  for (const auto* d : dep_infos_)
+    if (const auto p = places_.index().instr(spec_ix_.instrs[d->producer].name)) named_.push_back(*p);
   encode_impl();
   encode_spec();
   add_frontier_facts();
