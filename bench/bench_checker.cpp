@@ -1,6 +1,6 @@
 // The checker on a kernel-sized program (docs/checker.md "Performance"): product states per second and
 // bytes per stored state, with and without reductions, and the reduction factor.
-// Usage: bench_checker [SPEC [STRATEGY [SECONDS [THREADS]]]] (default: corpus/kernels/stress_5engine.json,
+// Usage: bench_checker [SPEC [STRATEGY [SECONDS [THREADS [tree]]]]] (default: corpus/kernels/stress_5engine.json,
 // per-loop, 60 s cap for the unreduced search, 0 skips it; THREADS a comma-separated list of thread
 // counts to run each search with, default 1, e.g. 1,2 for the scaling figures of docs/checker.md).
 #include <cstdio>
@@ -19,7 +19,7 @@ using namespace syncbisim;
 namespace {
 
 checker::CheckResult run(const formats::LoadedProgram& spec, const model::Program& impl, bool reduce, double seconds,
-                         unsigned threads) {
+                         unsigned threads, bool compress) {
   auto pair = checker::ProgramPair::make(spec.program, impl, semantics::Options{reduce});
   if (!pair) {
     std::fprintf(stderr, "%s\n", pair.error().to_string().c_str());
@@ -30,6 +30,7 @@ checker::CheckResult run(const formats::LoadedProgram& spec, const model::Progra
   o.reduction = reduce;
   o.max_seconds = seconds;
   o.threads = threads;
+  o.compress_states = compress;
   return checker::check(both, o);
 }
 
@@ -64,14 +65,16 @@ int main(int argc, char** argv) {
     std::istringstream list(argc > 4 ? argv[4] : "1");
     for (std::string t; std::getline(list, t, ',');) threads.push_back(static_cast<unsigned>(std::stoul(t)));
   }
+  // A fifth argument `tree` keeps the visited set as trees of pairs (CheckOptions::compress_states).
+  const bool compress = argc > 5 && std::string(argv[5]) == "tree";
   checker::CheckResult reduced, full;
   for (const unsigned t : threads) {
-    reduced = run(*spec, alloc->impl, true, seconds, t);
+    reduced = run(*spec, alloc->impl, true, seconds, t, compress);
     print("reduced", t, reduced);
   }
   if (seconds <= 0) return 0;  // the reduced search only
   for (const unsigned t : threads) {
-    full = run(*spec, alloc->impl, false, seconds, t);
+    full = run(*spec, alloc->impl, false, seconds, t, compress);
     print("no-reduction", t, full);
   }
   std::printf("reduction factor: %s%.1fx fewer states\n", full.exhaustive ? "" : "at least ",

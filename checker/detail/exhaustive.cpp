@@ -20,7 +20,10 @@ Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       codec_(both),
       reducer_(both),
       classifier_(both),
-      states_(codec_.parts()),
+      compress_(o.compress_states),
+      tree_(codec_.parts()),
+      flat_(codec_.parts()),
+      unfolded_(codec_.parts()),
       successors_(both, codec_, parts_) {}
 
 CheckResult Exhaustive::run() {
@@ -60,7 +63,7 @@ CheckResult Exhaustive::run() {
         }
       }
       const auto id = static_cast<std::uint32_t>(next);
-      const LockstepState& s = successors_.load(states_.tuple(id));
+      const LockstepState& s = successors_.load(tuple(id));
       steps.clear();
       mismatches.clear();
       both_.visible(s, steps, &mismatches);
@@ -139,32 +142,49 @@ bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clo
 
 void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent) {
   // The state set's slot for this tuple is fetched now and looked at later, after the next
-  // successor (or the next state) has been built: the cache miss overlaps that work.
-  const std::uint64_t h = states_.hash(tuple.data());
-  states_.prefetch(h);
-  pending_tuples_.insert(pending_tuples_.end(), tuple.begin(), tuple.end());
-  pending_.push_back(Pending{h, parent});
+  // successor (or the next state) has been built: the cache miss overlaps that work. A tree's
+  // subtrees are interned now (their tables are small and mostly hit), its root later.
+  if (compress_) {
+    const std::uint64_t root = tree_.root_of(tuple.data());
+    const std::uint64_t h = PairTable::hash(root);
+    tree_.prefetch(h);
+    pending_.push_back(Pending{h, root, parent});
+  } else {
+    const std::uint64_t h = flat_.hash(tuple.data());
+    flat_.prefetch(h);
+    pending_tuples_.insert(pending_tuples_.end(), tuple.begin(), tuple.end());
+    pending_.push_back(Pending{h, 0, parent});
+  }
   if (pending_.size() >= kMaxPending) flush();
 }
 
 void Exhaustive::flush() {
   const std::size_t width = codec_.parts();
-  for (std::size_t k = 0; k < pending_.size(); ++k)
-    if (states_.insert(pending_tuples_.data() + k * width, pending_[k].hash).second)
-      parents_.push_back(pending_[k].parent);
+  for (std::size_t k = 0; k < pending_.size(); ++k) {
+    const bool added = compress_ ? tree_.insert_root(pending_[k].root, pending_[k].hash).second
+                                 : flat_.insert(pending_tuples_.data() + k * width, pending_[k].hash).second;
+    if (added) parents_.push_back(pending_[k].parent);
+  }
   pending_.clear();
   pending_tuples_.clear();
+}
+
+const std::uint32_t* Exhaustive::tuple(std::uint32_t id) const {
+  if (!compress_) return flat_.tuple(id);
+  tree_.tuple(id, unfolded_.data());
+  return unfolded_.data();
 }
 
 std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
   for (std::uint32_t cur = id; cur != kNoParent; cur = parents_[cur]) path.push_back(cur);
   std::reverse(path.begin(), path.end());
-  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
+  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return tuple(state); });
 }
 
 std::uint64_t Exhaustive::bytes() const {
-  return parts_.bytes() + states_.bytes() + parents_.bytes() + successors_.memo().bytes();
+  return parts_.bytes() + (compress_ ? tree_.bytes() : flat_.bytes()) + parents_.bytes() + successors_.memo().bytes() +
+         unfolded_.capacity() * sizeof(std::uint32_t);
 }
 
 }  // namespace syncbisim::checker::detail

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "checker/detail/classifier.h"
+#include "checker/detail/parent_log.h"
 #include "checker/detail/reducer.h"
 #include "checker/detail/row_store.h"
 #include "checker/detail/stopwatch.h"
@@ -13,6 +14,7 @@
 #include "checker/explorer.h"
 #include "checker/part_table.h"
 #include "checker/state_codec.h"
+#include "checker/tree_states.h"
 
 namespace syncbisim::checker::detail {
 
@@ -29,7 +31,7 @@ class Exhaustive {
   CheckResult run();
 
  private:
-  static constexpr std::uint32_t kNoParent = UINT32_MAX;
+  static constexpr std::uint32_t kNoParent = ParentLog::kNone;
   static constexpr std::size_t kMemoBytesPerState = 4;
   static constexpr std::uint64_t kLimitStride = 1024;  // successors of one state between time checks
 
@@ -40,8 +42,8 @@ class Exhaustive {
   void enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent);
   // Adds the pending states to the set; the new ones get ids and parents.
   void flush();
-  // The steps that lead to state `id`. Only parents are stored (4 bytes a state): the step from a
-  // parent to its child is found again by expanding the parent as the search did.
+  // The steps that lead to state `id`. Only parents are stored (about 2 bits a state): the step
+  // from a parent to its child is found again by expanding the parent as the search did.
   std::vector<semantics::Step> trace_to(std::uint32_t id) const;
   std::uint64_t bytes() const;
 
@@ -52,17 +54,24 @@ class Exhaustive {
   StateCodec codec_;
   Reducer reducer_;
   Classifier classifier_;
-  PartTable parts_;                     // engine and global parts (all parts share one table)
-  StateSet states_;                     // tuples of part ids
-  RowStore<std::uint32_t> parents_{1};  // by state id
+  PartTable parts_;  // engine and global parts (all parts share one table)
+  // The tuple of state `id` (valid until the next call).
+  const std::uint32_t* tuple(std::uint32_t id) const;
+
+  bool compress_;                                // opt_.compress_states: tree_ holds the states, else flat_
+  TreeStates tree_;                              // tuples of part ids as trees of pairs
+  StateSet flat_;                                // or flat
+  ParentLog parents_;                            // by state id
+  mutable std::vector<std::uint32_t> unfolded_;  // tuple()'s
   SuccessorBuilder successors_;
   struct Pending {
     std::uint64_t hash;
+    std::uint64_t root;  // compress_: the tuple's root pair (the tuple itself is not kept)
     std::uint32_t parent;
   };
   static constexpr std::size_t kMaxPending = 16;
   std::vector<Pending> pending_;               // successors not yet in states_, in order
-  std::vector<std::uint32_t> pending_tuples_;  // their tuples, back to back
+  std::vector<std::uint32_t> pending_tuples_;  // !compress_: their tuples, back to back
 };
 
 }  // namespace syncbisim::checker::detail
