@@ -63,9 +63,15 @@ class TripBounds {
         case model::ExprOp::IsGt: v.push_back(1); break;
       }
     }
-    // The largest value computed on the way, not only the result: each one must fit the width
-    // (docs/semantics.md "Widths").
-    return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+    // The largest value computed on the way, not only the result: each constant, sum and
+    // product must fit the width (docs/semantics.md "Widths"); a register operand is that
+    // register's own question, a difference or isgt at most an operand.
+    std::uint64_t most = v.empty() ? 0 : v.back();
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (const auto op = x.nodes[k].op;
+          op == model::ExprOp::Const || op == model::ExprOp::Add || op == model::ExprOp::Mul)
+        most = std::max(most, v[k]);
+    return most;
   }
 
  private:
