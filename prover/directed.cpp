@@ -47,6 +47,7 @@ class Run {
     const auto engines = sp_.engine_count();
     std::vector<std::uint8_t> visiting(engines, 0);
     const auto e = r_.engine;
+    if (r_.goal == Goal::Overflow && r_.watch.semaphore) return every_engine();
     while (!out_.found && !out_.overflowed) {
       if (over_budget()) return finish();
       if (at_target()) {
@@ -79,6 +80,43 @@ class Run {
   }
 
  private:
+  // A semaphore's overflow: every engine issues and chooses whenever it can, e first, and every
+  // retirement is taken at once. A semaphore only grows between resets, and a reset waits for
+  // every engine at its barrier, so running everyone as far as they go before each release
+  // reaches the largest value of each stretch between resets (issuing more only satisfies more
+  // waits and dependencies); the run ends at the overflow or where no engine can move.
+  DirectedResult every_engine() {
+    const auto engines = sp_.engine_count();
+    std::vector<std::uint8_t> visiting(engines, 0);
+    while (!out_.overflowed) {
+      if (over_budget()) return finish();
+      bool moved = false;
+      for (EngineId k = 0; k < engines && !out_.overflowed; ++k) {
+        const auto h = static_cast<EngineId>((r_.engine + k) % engines);
+        if (can_issue(h)) {
+          apply(Step{StepKind::Issue, h, spec_op(h).a, 0});
+          moved = true;
+        } else if (const auto ch = choice(h)) {
+          apply(*ch);
+          moved = true;
+        }
+      }
+      if (moved || out_.overflowed) continue;
+      for (EngineId h = 0; h < engines && !moved; ++h) {
+        std::fill(visiting.begin(), visiting.end(), 0);
+        moved = !finished(h) && help(h, visiting);
+      }
+      if (!moved) {
+        bool all_done = true;
+        for (EngineId h = 0; h < engines; ++h) all_done = all_done && finished(h);
+        out_.why_not = all_done ? "every engine finished with the semaphore within its width"
+                                : "the run got stuck with the semaphore within its width (" + stuck_at() + ")";
+        return finish();
+      }
+    }
+    return finish();
+  }
+
   DirectedResult finish() {
     if (done()) out_.why_not.clear();
     out_.at = where();
@@ -272,7 +310,14 @@ class Run {
     if (r_.goal == Goal::Overflow) {
       const auto& w = r_.watch;
       const auto v = w.semaphore ? s_.impl.sems[w.id] : s_.impl.regs[e][w.id];
+      out_.watched = v;
       if (v > w.max) out_.overflowed = true;
+      // A register operation whose value passed 2^64 - 1 leaves its register as it was; the
+      // engine stops before it (docs/semantics.md "Widths").
+      if (!w.semaphore && s_.impl.overflow[e] == static_cast<std::uint8_t>(semantics::OverflowKind::PastU64) &&
+          both_.impl().control().next_op(s_.impl.control, e).kind == OpKind::RegOp &&
+          ip_.regops[both_.impl().control().next_op(s_.impl.control, e).a].dst == w.id)
+        out_.overflowed = true;
       return;
     }
     const auto& sop = spec_op(e);

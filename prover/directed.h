@@ -23,7 +23,8 @@ enum class Goal : std::uint8_t {
   UnderSync,  // impl may issue the consumer, spec may not
   OverSync,   // spec may issue it, impl may not
   AtBarrier,  // the impl holds the consumer's engine at a barrier while the spec could issue it
-  Overflow,   // a register or semaphore of the impl passes `watch.max` (no mismatch is looked for)
+  Overflow,   // a register or semaphore of the impl passes `watch.max` (no mismatch is looked for);
+              // for a semaphore every engine runs whenever it can, so that all of them signal it
 };
 
 // Goal::Overflow: the value watched after every step.
@@ -63,8 +64,9 @@ struct DirectedResult {
   std::vector<std::pair<semantics::LoopId, std::uint32_t>> other_at;
   // The consumer engine's iteration of every loop around the consumer at the end of `trace`.
   std::vector<std::pair<semantics::LoopId, std::uint32_t>> at;
-  bool overflowed = false;  // Goal::Overflow: the watched value is past its max at the end of `trace`
-  std::string why_not;      // nothing of the goal's kind: where the run stopped and why
+  bool overflowed = false;    // Goal::Overflow: the watched value is past its max at the end of `trace`
+  std::uint64_t watched = 0;  // Goal::Overflow: the watched value at the end of the run
+  std::string why_not;        // nothing of the goal's kind: where the run stopped and why
   std::uint64_t steps = 0;
   // The run outgrew max_trace_steps: `trace` is empty and `steps` its length (and the same for
   // the other kind's trace, `other_steps` long).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "prover/detail/encoder.h"
@@ -62,7 +63,15 @@ class TripBounds {
         case model::ExprOp::IsGt: v.push_back(1); break;
       }
     }
-    return v.empty() ? 0 : v.back();
+    // The largest value computed on the way, not only the result: each constant, sum and
+    // product must fit the width (docs/semantics.md "Widths"); a register operand is that
+    // register's own question, a difference or isgt at most an operand.
+    std::uint64_t most = v.empty() ? 0 : v.back();
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (const auto op = x.nodes[k].op;
+          op == model::ExprOp::Const || op == model::ExprOp::Add || op == model::ExprOp::Mul)
+        most = std::max(most, v[k]);
+    return most;
   }
 
  private:
@@ -119,15 +128,34 @@ class Questions {
     for (const auto& w : places_.writes()) {
       if (w.engine != e || w.dst != r) continue;
       const auto at = r + " := " + w.expr.to_string() + where(w.at.loop);
+      // Every value the expression computes is asked about (docs/semantics.md "Widths": the ALU
+      // works in registers of the width), in evaluation order, the written value last: each
+      // constant and each sum and product. A register operand holds what an earlier write wrote
+      // (that write's question), a difference is at most its left operand and isgt at most 1.
+      const auto& nodes = w.expr.nodes;
+      std::vector<std::uint32_t> asked;
+      for (std::uint32_t n = 0; n + 1 < nodes.size(); ++n) {
+        const auto op = nodes[n].op;
+        if (op == model::ExprOp::Add || op == model::ExprOp::Mul ||
+            (op == model::ExprOp::Const && nodes[n].value > out.max))
+          asked.push_back(n);
+      }
+      asked.push_back(static_cast<std::uint32_t>(nodes.size() - 1));
       try {
         detail::Encoder enc(ctx_, places_, spec_ix_, analysis_, e, w.at);
-        const auto v = enc.written_value(w);
-        const auto answer = ask(enc, v, out.max, out, at);
-        if (answer == Answer::Refuted) {
-          trace(out, enc, false, e, w.at);
-          return out;
+        for (const auto n : asked) {
+          const bool root = n + 1 == nodes.size();
+          model::Expr part;
+          part.nodes.assign(nodes.begin(), nodes.begin() + n + 1);
+          const auto here = root ? at : at + ", its intermediate value " + part.to_string();
+          const auto v = root ? enc.written_value(w) : enc.node_value(w, n);
+          const auto answer = ask(enc, v, out.max, out, here);
+          if (answer == Answer::Refuted) {
+            trace(out, false, e, false);
+            return out;
+          }
+          if (answer == Answer::Unknown && unknown.empty()) unknown = out.reason;
         }
-        if (answer == Answer::Unknown && unknown.empty()) unknown = out.reason;
       } catch (const detail::Outside& x) {
         if (unknown.empty()) unknown = "at " + at + ": " + x.reason;
       }
@@ -142,66 +170,98 @@ class Questions {
     out.max = o_.widths.semaphore_max();
     std::vector<model::InstrId> signals;
     std::set<model::EngineId> engines;
+    std::map<model::InstrId, std::uint64_t> caps;  // each signal's part at most, by the trip bounds
     std::uint64_t all = 0;
     for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
       const auto& p = places_.instr(i);
       if (!p.signal || p.signal->sem != s) continue;
       signals.push_back(i);
       engines.insert(p.engine);
-      all = sat_add(all, sat_mul(p.signal->add, bounds_.runs(p.at, p.engine)));
+      caps[i] = sat_mul(p.signal->add, bounds_.runs(p.at, p.engine));
+      all = sat_add(all, caps[i]);
     }
     if (within(all, out.max)) {
       out.found_by = "trip bounds";
       return out;
     }
     out.found_by = "z3";
-    // Signalled from k engines: each engine's part since the last reset is at most max/k, then the
-    // sum is within max (a semaphore only grows between resets, so its largest value is at most
-    // the sum of each engine's largest part). One engine's part alone past max is an overflow,
-    // since the others add to it.
+    // A semaphore only grows between resets, so its largest values come just after a signal
+    // retires. For each signal I of an engine e: e's part then is exact (own), and the whole
+    // semaphore at most `total`, e's part plus every other engine's signals since that reset up
+    // to a place it cannot have passed (detail/overflow.cpp). e's part past max is an overflow on
+    // e's walk; `total` within max for every I proves the semaphore. A `total` past max may be
+    // the bound's slack: refuted only by a run of the pair that gets s past max (every engine
+    // running to its signals), else unknown. Independently, each engine's part within max/k for
+    // every signal of k engines proves the sum within max too.
     const auto k = engines.size();
     const auto share = out.max / k;
-    std::string unknown;
+    bool all_shares = true;
+    std::string unknown, sum_unknown;
     for (const auto i : signals) {
       const auto& p = places_.instr(i);
       const auto at = ix.instrs[i].name + " (" + ix.engines[p.engine] + ")" + where(p.at.loop);
       try {
         detail::Encoder enc(ctx_, places_, spec_ix_, analysis_, p.engine, p.at);
-        const auto own = enc.own_signals_after(s);
+        const auto own = enc.own_signals_after(s, caps);
         auto q = enc.facts();
-        q.push_back(own.value > share);
-        const auto first = solver_.check(q);
-        if (first.status == smt::Status::Unsat) continue;
-        if (first.status == smt::Status::Unknown) {
-          if (unknown.empty()) unknown = "at " + at + ": z3: " + first.reason;
+        q.push_back(own.value > out.max);
+        const auto alone = solver_.check(q);
+        if (alone.status == smt::Status::Unknown) {
+          if (unknown.empty()) unknown = "at " + at + ": z3: " + alone.reason;
+          all_shares = false;
           continue;
         }
-        if (!own.exact) {
-          if (unknown.empty())
-            unknown = "at " + at + ": " + ix.engines[p.engine] + "'s signals of " + s + " since the start reach " +
-                      first.model->decimal(own.value) + ", past " + std::to_string(share) + ", and " + own.why;
+        if (alone.status == smt::Status::Sat && own.exact) {
+          // e's own part alone passes max: the others only add to it.
+          out.engine = ix.engines[p.engine];
+          const auto answer = ask(enc, own.value, out.max, out, at);
+          if (answer == Answer::Refuted) {
+            trace(out, true, p.engine, false);
+            if (out.answer == Answer::Refuted) return out;
+            if (unknown.empty()) unknown = out.reason;
+          } else if (answer == Answer::Unknown && unknown.empty()) {
+            unknown = out.reason;
+          }
+          out = reset_finding(out);
+          all_shares = false;
           continue;
         }
-        out.engine = ix.engines[p.engine];
-        const auto answer = ask(enc, own.value, out.max, out, at);
+        if (k > 1 && all_shares) {
+          auto qs = enc.facts();
+          qs.push_back(own.value > share);
+          all_shares = solver_.check(qs).status == smt::Status::Unsat;
+        }
+        if (alone.status == smt::Status::Unsat && k == 1) continue;
+        auto qt = enc.facts();
+        qt.push_back(own.total > out.max);
+        const auto sum = solver_.check(qt);
+        if (sum.status == smt::Status::Unsat) continue;
+        if (sum.status == smt::Status::Unknown) {
+          if (sum_unknown.empty()) sum_unknown = "at " + at + ": z3: " + sum.reason;
+          continue;
+        }
+        // A candidate: the bound passes max. Only a run of the pair decides it.
+        std::string names;
+        for (const auto h : engines) names += (names.empty() ? "" : ", ") + ix.engines[h];
+        const auto what = "the signals of " + s + " from " + std::to_string(k) + " engine" + (k > 1 ? "s" : "") + " (" +
+                          names + ") after " + at + (own.exact ? "" : ", " + own.why);
+        const auto answer = ask(enc, own.total, out.max, out, at);
         if (answer == Answer::Refuted) {
-          trace(out, enc, true, p.engine, p.at);
-          return out;
+          trace(out, true, p.engine, true);
+          if (out.answer == Answer::Refuted) return out;
+          if (sum_unknown.empty()) sum_unknown = what + ": " + out.reason;
+        } else if (answer == Answer::Unknown && sum_unknown.empty()) {
+          sum_unknown = what + ": " + out.reason;
         }
-        if (answer == Answer::Unknown && unknown.empty()) unknown = out.reason;
-        if (answer == Answer::Proved && unknown.empty()) {
-          std::string names;
-          for (const auto h : engines) names += (names.empty() ? "" : ", ") + ix.engines[h];
-          unknown = "signalled from " + std::to_string(k) + " engines (" + names + "): the prover bounds each " +
-                    "engine's part since the last reset by " + std::to_string(out.max) + "/" + std::to_string(k) +
-                    ", and " + ix.engines[p.engine] + "'s part after " + at + " can pass it (" +
-                    first.model->decimal(own.value) + "); their sum is not encoded";
-        }
+        out = reset_finding(out);
       } catch (const detail::Outside& x) {
         if (unknown.empty()) unknown = "at " + at + ": " + x.reason;
+        all_shares = false;
       }
     }
     out.engine.clear();
+    // Each part within max/k: the sum is within max, whatever the bound on the sum said.
+    if (unknown.empty() && !(k > 1 && all_shares)) unknown = sum_unknown;
     settle(out, unknown);
     return out;
   }
@@ -209,6 +269,14 @@ class Questions {
  private:
   std::string where(model::LoopId l) const {
     return l == model::kTop ? std::string(" at the top level") : " in loop " + places_.index().loops[l].name;
+  }
+
+  // A question's result before any finding: what a refutation that did not hold set is cleared.
+  static OverflowResult reset_finding(const OverflowResult& o) {
+    OverflowResult r{o.kind, o.name, ""};
+    r.max = o.max;
+    r.found_by = o.found_by;
+    return r;
   }
 
   void settle(OverflowResult& out, const std::string& unknown) {
@@ -264,17 +332,29 @@ class Questions {
   }
 
   // A run of the pair at the model's trips until the value is past max (prover/directed.h,
-  // Goal::Overflow), at most overflow_trace_max_steps long.
-  void trace(OverflowResult& out, const detail::Encoder&, bool semaphore, model::EngineId e, const Place&) {
+  // Goal::Overflow; for a semaphore every engine runs to its signals), at most
+  // overflow_trace_max_steps long. `must_run`: the model's value is an upper bound only (a
+  // semaphore's sum over several engines), so the finding stands only if the run gets there.
+  void trace(OverflowResult& out, bool semaphore, model::EngineId e, bool must_run) {
     const auto& ix = places_.index();
     std::string trips;
     for (const auto& [l, t] : out.model->trips) trips += (trips.empty() ? "" : ", ") + l + " = " + std::to_string(t);
     std::string iter;
     for (const auto& [l, j] : out.model->iteration) iter += (iter.empty() ? "" : ", ") + l + " = " + std::to_string(j);
-    out.reason = out.kind + " " + out.name + " on " + ix.engines[e] + " reaches " + out.value + ", past the " +
-                 width_text(semaphore, o_.widths) + "'s " + std::to_string(out.max) + ", at " + out.at +
-                 (iter.empty() ? "" : ", iteration " + iter) + (trips.empty() ? "" : " (trips " + trips + ")");
+    const auto tail = ", past the " + width_text(semaphore, o_.widths) + "'s " + std::to_string(out.max) + ", at " +
+                      out.at + (iter.empty() ? "" : ", iteration " + iter) +
+                      (trips.empty() ? "" : " (trips " + trips + ")");
+    out.reason = out.kind + " " + out.name + " on " + ix.engines[e] + " reaches " + out.value + tail;
+    // Not a finding without the run: the value is the bound's.
+    auto undecided = [&](const std::string& why) {
+      out.answer = Answer::Unknown;
+      out.reason = "at trips " + (trips.empty() ? std::string("(none)") : trips) + " the bound reaches " + out.value +
+                   ", and " + why;
+      out.model.reset();
+      out.value.clear();
+    };
     if (!o_.replay) {
+      if (must_run) return undecided("no run of the pair checks it (--no-replay)");
       out.no_trace = "not built (--no-replay)";
       return;
     }
@@ -297,6 +377,7 @@ class Questions {
         has_instr = true;
       }
     if (!has_instr) {
+      if (must_run) return undecided("engine " + ename + " has no instruction a run could drive to");
       out.no_trace = "not built: engine " + ename + " has no instruction to drive to";
       return;
     }
@@ -316,17 +397,44 @@ class Questions {
     req.max_seconds = o_.directed_max_seconds;
     auto dr = directed_run(pair_.lockstep(), req);
     if (dr.overflowed) {
+      if (semaphore) {
+        // The semantics' own value, and the signal that got it there (the run's last step).
+        out.value = std::to_string(dr.watched);
+        if (!dr.trace.empty() && dr.trace.back().kind == semantics::StepKind::Retire) {
+          const auto& last = sp.instrs[dr.trace.back().arg];
+          const auto li = *ix.instr(last.name);
+          // The model's iteration is e's, where the bound passes max; a sum's run gets there
+          // wherever the signals add up, so only the trips are the model's then.
+          if (must_run ||
+              last.name + " (" + sp.engines[last.engine] + ")" + where(places_.instr(li).at.loop) != out.at) {
+            out.at = last.name + " (" + sp.engines[last.engine] + ")" + where(places_.instr(li).at.loop);
+            out.model->iteration.clear();
+            iter.clear();
+          }
+          out.engine = sp.engines[last.engine];
+        }
+        const auto sum_tail = ", past the " + width_text(true, o_.widths) + "'s " + std::to_string(out.max) + ", at " +
+                              out.at + (iter.empty() ? "" : ", iteration " + iter) +
+                              (trips.empty() ? "" : " (trips " + trips + ")");
+        out.reason = must_run ? "semaphore " + out.name + " reaches " + out.value +
+                                    " with the signals of several engines" + sum_tail
+                              : "semaphore " + out.name + " on " + out.engine + " reaches " + out.value + sum_tail;
+      }
       out.trace = std::move(dr.trace);
       out.traced = true;
       return;
     }
     if (dr.steps >= req.max_steps) {
+      if (must_run)
+        return undecided("the run of the pair that would check it is longer than " + std::to_string(req.max_steps) +
+                         " steps (the overflow trace's limit)");
       out.no_trace = "not built: the run to it is longer than " + std::to_string(req.max_steps) +
                      " steps (the overflow trace's limit)";
       return;
     }
     // The engine's walk reaches the value at these trips, yet the pair did not get there in this
     // schedule (a deadlock on the way, most often): not a finding.
+    if (must_run) return undecided("the run of the pair at those trips did not reach it: " + dr.why_not);
     out.answer = Answer::Unknown;
     out.reason = out.reason + "; the run of the pair at those trips did not reach it: " + dr.why_not;
     out.model.reset();

@@ -401,7 +401,11 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
                   const model::ProgramIndex& impl_ix, const ProveOptions& options) {
   const auto start = Clock::now();
   ProveResult result;
-  auto made = checker::ProgramPair::make(spec, impl);
+  // At the widths asked about: an overflow run (a register's intermediate value, a semaphore past
+  // a narrow width) stops where the semantics does, and its trace replays at those widths.
+  semantics::Options so;
+  so.widths = options.widths;
+  auto made = checker::ProgramPair::make(spec, impl, checker::PairOptions{so});
   if (!made) throw std::invalid_argument("prover: the programs do not form a pair: " + made.error().to_string());
   result.pair = std::shared_ptr<const checker::ProgramPair>(std::move(*made));
   // Places count statements of normalized bodies (consecutive blocks are one region); loaders

@@ -141,17 +141,25 @@ class Encoder {
   // The value the register write at the walk's point writes (its expression evaluated just
   // before it: an increment's register there plus its constant).
   smt::Term written_value(const RegWrite& w);
+  // The value of node `node` of w's expression there (an operand or an operator's result: the
+  // engine's ALU computes every one in a register, docs/semantics.md "Widths").
+  smt::Term node_value(const RegWrite& w, std::uint32_t node);
   // The part of semaphore `sem` that the walk's own engine signalled since its last reset, just
   // after the instruction at the walk's point retires (an engine retires in issue order,
   // docs/semantics.md §3, so then exactly what it issued before, and that instruction, have
   // retired). `exact` false: the last reset could not be placed (`why`), and `value` counts
   // every signal since the start, an upper bound.
+  // `total` bounds the whole semaphore then from above: `value` plus, for every other engine
+  // signalling sem, its signals since that reset up to a place it cannot have passed (the next
+  // barrier of this engine, or the end of its walk); `caps` bounds the part of a signal whose
+  // counts this walk does not know (under a per-engine rule), by its trip bounds.
   struct OwnSignals {
     smt::Term value;
     bool exact = true;
     std::string why;
+    smt::Term total;
   };
-  OwnSignals own_signals_after(const std::string& sem);
+  OwnSignals own_signals_after(const std::string& sem, const std::map<model::InstrId, std::uint64_t>& caps = {});
 
   // True in every reachable state where c is e's next instruction (the impl possibly held at
   // a barrier before it).

@@ -426,6 +426,7 @@ def test_replay_json_of_every_stored_trace_and_a_misfit():
         "counter_4bit_overflow.trace.json": ("tests/inputs/overflow/counter_spec.sb", "tests/inputs/overflow/counter_impl.sb", "--register-bits", "4"),
         "sem_4bit_overflow.trace.json": ("tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4"),
         "sem_4bit_overflow.prove.trace.json": ("tests/inputs/overflow/sem_spec.sb", "tests/inputs/overflow/sem_impl.sb", "--semaphore-bits", "4"),
+        "accumulate_sum.prove.trace.json": ("tests/inputs/prover/overflow/accumulate.spec.sb", "tests/inputs/prover/overflow/accumulate.impl.sb", "--semaphore-bits", "32"),
     }
     for name, (spec, impl, *widths) in traces.items():
         path = os.path.join("tests", "inputs", "traces", name)
