@@ -90,10 +90,11 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
       const auto p = facts.dep(l.dep).producer;
       counted[p] = kind(p) == GroupKind::Engine && !demoted.count(pair_of(p));
     }
+    const CountedInstrs index(facts, counted);  // `counted` is fixed for the pass
     for (const auto& l : live) {
       const auto& info = facts.dep(l.dep);
       if (!counted[info.producer]) continue;
-      if (decode_engine(facts, regs, info, counted).value) continue;
+      if (decode_engine(facts, regs, info, index).value) continue;
       demoted.insert(pair_of(info.producer));
       changed = true;
     }
@@ -151,7 +152,19 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
   for (auto b : bounds) draft.barrier_before_stmt(model::kTop, b, model::Barrier{pool, {}});
   for (const auto& [g, ms] : members)
     for (auto p : ms) draft.signal(p, sem[g]);
+  // paper (4)'s N and K of a Loop group: its signalling producers in body order, worked out once
+  // per group (per dependency it would be quadratic in a long body's producers).
+  std::map<Group, std::uint32_t> group_size;
+  std::map<model::InstrId, std::uint32_t> position;  // a producer is in one group (group_of)
+  for (const auto& [g, set] : members) {
+    if (g.kind != GroupKind::Loop) continue;
+    std::vector<model::InstrId> ms(set.begin(), set.end());
+    std::stable_sort(ms.begin(), ms.end(), [&](auto a, auto b) { return facts.counts.k[a] < facts.counts.k[b]; });
+    group_size[g] = static_cast<std::uint32_t>(ms.size());
+    for (std::size_t i = 0; i < ms.size(); ++i) position[ms[i]] = static_cast<std::uint32_t>(i + 1);
+  }
 
+  const CountedInstrs final_counts(facts, counted);
   for (const auto& l : live) {
     const auto& info = facts.dep(l.dep);
     const auto g = group_of(info.producer);
@@ -168,15 +181,13 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
     model::Expr count = l.count.value.count;
     if (g.kind == GroupKind::Loop) {
       // paper (4) over the pair's signalling producers only, in body order.
-      std::vector<model::InstrId> ms(members[g].begin(), members[g].end());
-      std::sort(ms.begin(), ms.end(), [&](auto a, auto b) { return facts.counts.k[a] < facts.counts.k[b]; });
-      const auto n = static_cast<std::uint32_t>(ms.size());
-      const auto k = static_cast<std::uint32_t>(std::find(ms.begin(), ms.end(), info.producer) - ms.begin() + 1);
+      const auto n = group_size.at(g);
+      const auto k = position.at(info.producer);
       count = sub(mul(num(n), count), num(n - k));
       scheme = Scheme::PerLoop;
       with("N=" + std::to_string(n) + " K=" + std::to_string(k));
     } else if (g.kind == GroupKind::Engine) {
-      count = *decode_engine(facts, regs, info, counted).value;
+      count = *decode_engine(facts, regs, info, final_counts).value;
       scheme = Scheme::PerEngine;
     }
     if (unmask) with(unmask_exact ? "no mask: isgt(rh_S, 0) is 1 at every issue" : "(budget: not exact) no mask");

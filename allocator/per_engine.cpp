@@ -25,6 +25,7 @@
 // control) cannot be decoded: that producer's (loop, engine) pair is given its own per-loop
 // semaphore, excluded from s_E's count, and the dependency is allocated per-loop.
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "allocator/expr_build.h"
@@ -46,23 +47,43 @@ std::uint32_t min_trip(const model::LoopInfo& l) {
 }  // namespace
 
 // counted[i]: whether instruction i signals its engine's semaphore (only E's matter).
+CountedInstrs::CountedInstrs(const SpecFacts& facts, const std::vector<bool>& counted)
+    : counted_(counted),
+      stmts_(facts.ix.engines.size(), std::vector<std::vector<std::uint32_t>>(facts.ix.loops.size())),
+      ranks_(stmts_) {
+  for (model::InstrId i = 0; i < facts.ix.instrs.size(); ++i) {
+    if (!counted[i]) continue;
+    const auto& in = facts.ix.instrs[i];
+    stmts_[in.engine][in.parent].push_back(facts.counts.stmt[i]);
+    ranks_[in.engine][in.parent].push_back(facts.counts.k[i]);
+  }
+  for (auto* table : {&stmts_, &ranks_})
+    for (auto& by_loop : *table)
+      for (auto& v : by_loop) std::sort(v.begin(), v.end());
+}
+
+std::uint64_t CountedInstrs::before_stmt(model::EngineId e, model::LoopId l, std::uint32_t stmt) const {
+  const auto& v = stmts_[e][l];
+  return static_cast<std::uint64_t>(std::lower_bound(v.begin(), v.end(), stmt) - v.begin());
+}
+
+std::uint64_t CountedInstrs::up_to_rank(model::EngineId e, model::LoopId l, std::uint32_t k) const {
+  const auto& v = ranks_[e][l];
+  return static_cast<std::uint64_t>(std::upper_bound(v.begin(), v.end(), k) - v.begin());
+}
+
 EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const analysis::DependencyInfo& d,
-                           const std::vector<bool>& counted) {
+                           const CountedInstrs& counted) {
   const auto& ix = facts.ix;
   const auto E = d.producer_engine;  // the registers named below are read on the consumer's engine
   const LoopId S = d.S, P = d.P;
   // E's counted instructions directly in a loop: all of them, or before statement `stmt`.
-  const auto counted_in = [&](LoopId l, std::uint32_t stmt) {
-    std::uint64_t n = 0;
-    for (model::InstrId i = 0; i < ix.instrs.size(); ++i)
-      n += counted[i] && ix.instrs[i].engine == E && ix.instrs[i].parent == l && facts.counts.stmt[i] < stmt;
-    return n;
-  };
+  const auto counted_in = [&](LoopId l, std::uint32_t stmt) { return counted.before_stmt(E, l, stmt); };
   for (const auto& l : ix.loops)
     if (l.trip && l.trip->divergent)
       return {std::nullopt, "divergent control: engines may count iterations differently"};
   if (!d.allocatable()) return {std::nullopt, "outside paper §5.2 (the decode needs its shapes)"};
-  if (!counted[d.producer]) return {std::nullopt, "the producer's loop is on its own semaphore"};
+  if (!counted.counted(d.producer)) return {std::nullopt, "the producer's loop is on its own semaphore"};
   std::uint32_t k_eff = d.offset;
   if (d.cls != analysis::DepClass::ProducerInS) {
     if (d.exclusive_branches)
@@ -130,9 +151,7 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
     const auto L = path[i];
     std::uint64_t b = 0;
     if (L == P) {  // K: the producer's place among the counted instructions directly in P
-      for (model::InstrId j = 0; j < ix.instrs.size(); ++j)
-        b += counted[j] && ix.instrs[j].engine == E && ix.instrs[j].parent == P &&
-             facts.counts.k[j] <= facts.counts.k[d.producer];
+      b = counted.up_to_rank(E, P, facts.counts.k[d.producer]);
     } else {
       b = counted_in(L, facts.counts.loops[path[i + 1]].stmt);
     }
@@ -153,11 +172,12 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
   const auto counted_instrs = [&] {
     std::vector<bool> c(ix.instrs.size());
     for (model::InstrId i = 0; i < ix.instrs.size(); ++i) c[i] = counted[ix.instrs[i].engine][ix.instrs[i].parent];
-    return c;
+    return CountedInstrs(facts, c);
   };
   std::vector<std::string> why(facts.analysis.deps.size());
   for (bool changed = true; changed;) {
     changed = false;
+    std::optional<CountedInstrs> index;  // built again only after `counted` changed
     for (auto d : deps) {
       const auto& info = facts.dep(d);
       if (!why[d].empty()) continue;
@@ -165,12 +185,14 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
         why[d] = "never binds";  // no wait, nothing to split
         continue;
       }
-      const auto r = decode_engine(facts, regs, info, counted_instrs());
+      if (!index) index.emplace(counted_instrs());
+      const auto r = decode_engine(facts, regs, info, *index);
       if (r.value) continue;
       why[d] = "per-engine decode impossible: " + r.why_not;
       if (counted[info.producer_engine][info.P]) {
         counted[info.producer_engine][info.P] = false;
         changed = true;
+        index.reset();
       }
     }
   }
@@ -182,13 +204,14 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
     draft.signal(i, sem[e]);
   }
   std::vector<std::size_t> per_loop;
+  const auto index = counted_instrs();
   for (auto d : deps) {
     const auto& info = facts.dep(d);
     if (!why[d].empty()) {
       per_loop.push_back(d);
       continue;
     }
-    const auto r = decode_engine(facts, regs, info, counted_instrs());
+    const auto r = decode_engine(facts, regs, info, index);
     const auto value = draft.add_wait(info.consumer, sem[info.producer_engine], masked(regs, info, *r.value));
     draft.decide(d, Scheme::PerEngine, sem[info.producer_engine], value, "");
   }

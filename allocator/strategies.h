@@ -45,8 +45,25 @@ struct EngineDecode {
   std::optional<model::Expr> value;  // X, unmasked
   std::string why_not;
 };
+// The instructions an engine's semaphore counts (`counted[i]`), indexed once for every decode:
+// per engine and loop, the statement positions and body ranks of the counted instructions
+// directly in that loop, sorted, so a decode counts by binary search instead of scanning the
+// program (a scan per dependency is quadratic in a long block: docs/allocator.md "Complexity").
+class CountedInstrs {
+ public:
+  CountedInstrs(const SpecFacts& facts, const std::vector<bool>& counted);
+  bool counted(model::InstrId i) const { return counted_[i]; }
+  // Counted instructions of engine e directly in loop l at a statement before `stmt`.
+  std::uint64_t before_stmt(model::EngineId e, model::LoopId l, std::uint32_t stmt) const;
+  // Those whose rank among e's direct instructions of l (BodyCounts::k) is at most `k`.
+  std::uint64_t up_to_rank(model::EngineId e, model::LoopId l, std::uint32_t k) const;
+
+ private:
+  std::vector<bool> counted_;
+  std::vector<std::vector<std::vector<std::uint32_t>>> stmts_, ranks_;  // [engine][loop], sorted
+};
 EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const analysis::DependencyInfo& d,
-                           const std::vector<bool>& counted);
+                           const CountedInstrs& counted);
 // paper §6.1; dependencies it cannot decode go per-loop through `sems`.
 void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems,
                          const std::vector<std::size_t>& deps);
