@@ -16,8 +16,20 @@ std::string sanitize(const std::string& raw) {
 
 std::string NameTable::fresh(const std::string& prefix, const std::string& raw) {
   const std::string base = prefix + sanitize(raw);
-  std::string name = base;
-  for (int n = 2; used(name); ++n) name = base + "_" + std::to_string(n);
+  // Every suffix below next_suffix_[base] was handed out or already used, and names are never
+  // released: starting there gives the same name as trying "_2", "_3", ... from the start, without
+  // the square of the count (a long body asks for thousands of names of one base).
+  auto& next = next_suffix_[base];
+  if (next == 0) {
+    next = 2;
+    if (!used(base)) {
+      used_.insert(base);
+      return base;
+    }
+  }
+  std::string name;
+  do name = base + "_" + std::to_string(next++);
+  while (used(name));
   used_.insert(name);
   return name;
 }

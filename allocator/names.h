@@ -2,6 +2,7 @@
 // Names the allocator invents (registers, semaphores) must be identifiers the expression parser
 // and the text format accept ([A-Za-z_][A-Za-z0-9_]*), and must not collide: loop ids such as
 // "C.then" become "C_then", and "A.b" vs "A_b" get a numeric suffix.
+#include <map>
 #include <set>
 #include <string>
 
@@ -20,6 +21,7 @@ class NameTable {
 
  private:
   std::set<std::string> used_;
+  std::map<std::string, unsigned> next_suffix_;  // per base: the first suffix not yet tried
 };
 
 }  // namespace syncbisim::allocator

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "model/quote.h"
+#include "model/walk.h"
 
 namespace syncbisim::allocator {
 
@@ -29,8 +30,14 @@ std::string Count::to_string() const {
 
 namespace {
 
+// The engine a stream names (a valid program declares it; anything else counts as the first).
+std::size_t engine_of(const model::Program& p, const std::string& name) {
+  const auto it = std::find(p.engines.begin(), p.engines.end(), name);
+  return it == p.engines.end() ? 0 : static_cast<std::size_t>(it - p.engines.begin());
+}
+
 struct Counter {
-  const model::ProgramIndex& ix;
+  const model::Program& impl;
   const std::map<std::string, std::uint32_t>& trips;
   const ByteModel& bytes;
   Stats& st;
@@ -92,7 +99,7 @@ struct Counter {
   }
 
   void block(const model::Stream& s, Count times) {
-    const auto e = *ix.engine(s.engine);
+    const auto e = engine_of(impl, s.engine);
     std::vector<const model::RegOp*> window;  // since the previous instruction
     for (const auto& item : s.items) {
       if (const auto* r = std::get_if<model::RegOp>(&item)) {
@@ -124,20 +131,27 @@ struct Counter {
 
 }  // namespace
 
-model::Result<Stats> compute_stats(const model::Program& impl, const model::ProgramIndex& ix,
-                                   const std::map<std::string, std::uint32_t>& trips, const ByteModel& bytes) {
-  for (const auto& [name, n] : trips) {
-    const auto l = ix.loop(name);
-    const bool is_cond = ix.loop(model::then_loop(name)).has_value();
-    if (!l && !is_cond) return model::make_error("--trips", "bad-trips", "no loop or cond named '" + name + "'");
-    if (is_cond && n > 1) return model::make_error("--trips", "bad-trips", "cond '" + name + "' takes then or else");
+model::Result<Stats> compute_stats(const model::Program& impl, const std::map<std::string, std::uint32_t>& trips,
+                                   const ByteModel& bytes) {
+  if (!trips.empty()) {
+    std::set<std::string> loops, conds;
+    model::for_each_stmt(impl.body, [&](const model::Stmt& s, const model::LoopPath&) {
+      if (const auto* l = std::get_if<model::Loop>(&s.node)) loops.insert(l->id);
+      else if (const auto* c = std::get_if<model::Cond>(&s.node)) conds.insert(c->id);
+    });
+    for (const auto& [name, n] : trips) {
+      const bool is_cond = conds.count(name) != 0;
+      if (!loops.count(name) && !is_cond)
+        return model::make_error("--trips", "bad-trips", "no loop or cond named '" + name + "'");
+      if (is_cond && n > 1) return model::make_error("--trips", "bad-trips", "cond '" + name + "' takes then or else");
+    }
   }
   Stats st;
   st.semaphores = impl.semaphores.size();
-  Counter c{ix, trips, bytes, st, std::vector<std::set<std::string>>(ix.engines.size()), {}};
+  Counter c{impl, trips, bytes, st, std::vector<std::set<std::string>>(impl.engines.size()), {}};
   c.body(impl.body, Count{1});
-  for (std::size_t e = 0; e < ix.engines.size(); ++e) {
-    st.registers_per_engine.emplace_back(ix.engines[e], c.regs[e].size());
+  for (std::size_t e = 0; e < impl.engines.size(); ++e) {
+    st.registers_per_engine.emplace_back(impl.engines[e], c.regs[e].size());
     st.registers_max = std::max(st.registers_max, c.regs[e].size());
   }
   if (!c.alu.empty()) {

@@ -47,9 +47,11 @@ struct Stats {
 };
 
 // `trips`: loop id -> iterations per trip; cond id -> 0 (then) or 1 (else). Loops not given run
-// their maximum trip; conds take `then` unless their rule only allows `else`.
-model::Result<Stats> compute_stats(const model::Program& impl, const model::ProgramIndex& ix,
-                                   const std::map<std::string, std::uint32_t>& trips, const ByteModel& bytes = {});
+// their maximum trip; conds take `then` unless their rule only allows `else`. `impl` must be a
+// valid program (ProgramIndex::build accepts it); the figures need no index of it, which matters
+// where one spec is allocated many times (docs/allocator.md "Complexity").
+model::Result<Stats> compute_stats(const model::Program& impl, const std::map<std::string, std::uint32_t>& trips,
+                                   const ByteModel& bytes = {});
 
 // Parses "A=3,B=4,C=else" (rule "bad-trips").
 model::Result<std::map<std::string, std::uint32_t>> parse_trips(const std::string& text);

@@ -49,10 +49,8 @@ int demo(const fs::path& corpus) {
   for (auto strategy : allocator::all_strategies()) {
     auto alloc = allocator::allocate(fig1->program, fig1->index, allocator::Options{strategy, false});
     if (!alloc) return input_error(alloc.error());
-    auto iix = model::ProgramIndex::build(alloc->impl);
-    if (!iix) return input_error(iix.error());
     const auto c = check_pair(*fig1, alloc->impl);
-    const auto st = allocator::compute_stats(alloc->impl, *iix, {});
+    const auto st = allocator::compute_stats(alloc->impl, {});
     std::printf("%-16s %-18s %8llu %5zu %5zu %5u %6llu\n", allocator::to_string(strategy),
                 checker::to_string(c.result.verdict), static_cast<unsigned long long>(c.result.states),
                 st ? st->semaphores : 0, st ? st->registers_max : 0, st ? st->alu_max : 0,

@@ -86,7 +86,7 @@ int run(const StatsArgs& a) {
   if (!a.impl.empty()) {
     auto impl = load_impl(a.impl, status);
     if (!impl) return status;
-    auto s = allocator::compute_stats(impl->program, impl->index, *trips);
+    auto s = allocator::compute_stats(impl->program, *trips);
     if (!s) return input_error(s.error());
     if (a.json) {
       auto j = to_json(*s);
@@ -116,9 +116,7 @@ int run(const StatsArgs& a) {
       d.file = a.compare;
       return d;
     }
-    auto ix = model::ProgramIndex::build(alloc->impl);
-    if (!ix) return ix.error();
-    auto s = allocator::compute_stats(alloc->impl, *ix, *trips);
+    auto s = allocator::compute_stats(alloc->impl, *trips);  // allocate checked the impl
     if (keep) *keep = std::move(*alloc);
     return s;
   };

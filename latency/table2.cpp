@@ -167,7 +167,7 @@ model::Result<Row> table2_row(const model::Program& spec, const std::string& key
     auto sim = timing::simulate_pair(p->spec, *six, p->impl, *iix, o.costs, {});
     if (!sim) return sim.error();
     if (v == 0) row.trips = sim->trips;
-    auto st = allocator::compute_stats(p->impl, *iix, {});
+    auto st = allocator::compute_stats(p->impl, {});
     if (!st) return st.error();
     f.available = true;
     f.makespan = sim->makespan;

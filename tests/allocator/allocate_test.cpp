@@ -147,7 +147,7 @@ TEST_CASE("Figure 1: resource figures of each strategy") {
     const auto a = run(spec, w.s);
     auto ix = model::ProgramIndex::build(a.impl);
     REQUIRE(ix.ok());
-    const auto st = allocator::compute_stats(a.impl, *ix, {});
+    const auto st = allocator::compute_stats(a.impl, {});
     REQUIRE(st.ok());
     CHECK(st->semaphores == w.sema);
     CHECK(st->registers_max == w.regs);
@@ -160,7 +160,7 @@ TEST_CASE("Figure 1: resource figures of each strategy") {
   const auto pruned = run(spec, Strategy::PerLoop, true);
   auto ix = model::ProgramIndex::build(pruned.impl);
   REQUIRE(ix.ok());
-  const auto st = allocator::compute_stats(pruned.impl, *ix, {{"A", 5}});
+  const auto st = allocator::compute_stats(pruned.impl, {{"A", 5}});
   REQUIRE(st.ok());
   CHECK(st->registers_per_engine[0].second == 0);
   CHECK(st->registers_per_engine[2].second == 3);

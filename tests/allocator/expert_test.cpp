@@ -150,8 +150,8 @@ TEST_CASE("expert: dedicated semaphores, one tail-updated threshold shared by th
   auto ix_p = model::ProgramIndex::build(per_loop.impl);
   REQUIRE(ix_e.ok());
   REQUIRE(ix_p.ok());
-  const auto se = allocator::compute_stats(expert.impl, *ix_e, {});
-  const auto sp = allocator::compute_stats(per_loop.impl, *ix_p, {});
+  const auto se = allocator::compute_stats(expert.impl, {});
+  const auto sp = allocator::compute_stats(per_loop.impl, {});
   REQUIRE(se.ok());
   REQUIRE(sp.ok());
   CHECK(se->alu_max == 0);

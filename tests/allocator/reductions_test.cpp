@@ -33,7 +33,7 @@ allocator::Allocation run(const formats::LoadedProgram& spec, Strategy s, bool l
 allocator::Stats stats(const allocator::Allocation& a) {
   auto ix = model::ProgramIndex::build(a.impl);
   REQUIRE(ix.ok());
-  auto s = allocator::compute_stats(a.impl, *ix, {});
+  auto s = allocator::compute_stats(a.impl, {});
   REQUIRE(s.ok());
   return *s;
 }

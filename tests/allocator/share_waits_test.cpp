@@ -29,7 +29,7 @@ formats::LoadedProgram parse(const std::string& text) {
 double alu_mean(const model::Program& impl) {
   auto ix = model::ProgramIndex::build(impl);
   REQUIRE(ix.ok());
-  auto s = allocator::compute_stats(impl, *ix, {});
+  auto s = allocator::compute_stats(impl, {});
   REQUIRE(s.ok());
   return s->alu_mean;
 }
