@@ -1,15 +1,14 @@
 #include "cli/check_batch.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <thread>
 
 #include "cli/inputs.h"
+#include "cli/run_indexed.h"
 #include "formats/load.h"
 
 namespace syncbisim::cli {
@@ -182,14 +181,7 @@ model::Result<std::vector<BatchEntry>> read_batch(const std::string& path) {
 
 std::vector<BatchResult> run_batch(const std::vector<BatchEntry>& entries, const BatchOptions& options) {
   std::vector<BatchResult> out(entries.size());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < entries.size();) out[i] = run_one(entries[i], options);
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned j = 1; j < std::max(1u, options.jobs); ++j) helpers.emplace_back(work);
-  work();
-  for (auto& t : helpers) t.join();
+  run_indexed(entries.size(), options.jobs, [&](std::size_t i) { out[i] = run_one(entries[i], options); });
   return out;
 }
 

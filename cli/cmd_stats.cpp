@@ -12,6 +12,7 @@
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/run_indexed.h"
 #include "latency/judge.h"
 
 namespace syncbisim::cli {
@@ -21,6 +22,7 @@ namespace {
 struct StatsArgs {
   std::string impl, compare, trips;
   bool json = false;
+  unsigned jobs = 0;  // 0: every core
   std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
 };
 
@@ -107,27 +109,44 @@ int run(const StatsArgs& a) {
                 "regs", "alu-max", "alu-mean", "regops", "barriers", "fallbk", "inexact", "code", "regs", "alu-max",
                 "alu-mean");
   table += line;
-  // One allocation's figures, or the first error (its file named).
-  const allocator::SpecFacts facts(spec->program, spec->index);  // once for all ten allocations (a spec: load_spec)
-  const auto figures = [&](allocator::Options o, allocator::Allocation* keep) -> model::Result<allocator::Stats> {
-    auto alloc = allocator::allocate(facts, o);
-    if (!alloc) {
-      auto d = alloc.error();
-      d.file = a.compare;
-      return d;
-    }
-    auto s = allocator::compute_stats(alloc->impl, *trips);  // allocate checked the impl
-    if (keep) *keep = std::move(*alloc);
-    return s;
+  // Every strategy's allocation, and the same before paper §6.2's ALU reductions (LICM and CSE
+  // off): independent jobs, run on --jobs threads and gathered in the table's order, so the
+  // output does not depend on the threads. A job keeps the figures and the decisions' counts,
+  // not the impl (at 100,000 instructions fourteen impls would not fit beside each other).
+  struct Figures {
+    model::Result<allocator::Stats> stats = model::make_error("", "not-run", "");
+    std::size_t fallback = 0, inexact = 0;
+    bool exact = false;
   };
-  for (auto strategy : allocator::all_strategies()) {
+  const auto strategies = allocator::all_strategies();
+  const allocator::SpecFacts facts(spec->program, spec->index);  // once for every job (a spec: load_spec)
+  std::vector<Figures> jobs(2 * strategies.size());
+  run_indexed(jobs.size(), a.jobs > 0 ? a.jobs : every_core(), [&](std::size_t i) {
     allocator::Options o;
-    o.strategy = strategy;
+    o.strategy = strategies[i / 2];
     o.max_semaphores = a.max_semaphores;
     o.max_registers = a.max_registers;
     o.judge = latency::timing_judge(spec->program, spec->index);  // the expert's (allocator/expert.h)
-    allocator::Allocation alloc;
-    auto s = figures(o, &alloc);
+    if (i % 2 == 1) o.licm = o.cse = false;
+    auto alloc = allocator::allocate(facts, o);
+    auto& f = jobs[i];
+    if (!alloc) {
+      auto d = alloc.error();
+      d.file = a.compare;
+      f.stats = d;
+      return;
+    }
+    f.stats = allocator::compute_stats(alloc->impl, *trips);  // allocate checked the impl
+    for (const auto& d : alloc->decisions) {
+      f.fallback += d.scheme == allocator::Scheme::Fallback;
+      f.inexact += !d.exact;
+    }
+    f.exact = alloc->exact();
+  });
+  for (std::size_t k = 0; k < strategies.size(); ++k) {
+    const auto strategy = strategies[k];
+    const auto& after = jobs[2 * k];
+    const auto& s = after.stats;
     if (!s && s.error().rule == "over-budget") {  // this strategy cannot fit: say so, go on
       rows.push_back({{"strategy", allocator::to_string(strategy)}, {"over_budget", s.error().message}});
       std::snprintf(line, sizeof line, "%-16s ", allocator::to_string(strategy));  // the rows' strategy column
@@ -135,27 +154,21 @@ int run(const StatsArgs& a) {
       continue;
     }
     if (!s) return input_error(s.error());
-    o.licm = o.cse = false;  // the same allocation before paper §6.2's ALU reductions
-    auto before = figures(o, nullptr);
+    const auto& before = jobs[2 * k + 1].stats;
     if (!before) return input_error(before.error());
-    std::size_t fallback = 0, inexact = 0;
-    for (const auto& d : alloc.decisions) {
-      fallback += d.scheme == allocator::Scheme::Fallback;
-      inexact += !d.exact;
-    }
     auto row = to_json(*s);
     row["strategy"] = allocator::to_string(strategy);
-    row["fallback_deps"] = fallback;
-    row["inexact_deps"] = inexact;
-    row["exact"] = alloc.exact();
+    row["fallback_deps"] = after.fallback;
+    row["inexact_deps"] = after.inexact;
+    row["exact"] = after.exact;
     row["budget"] = budget_json(*s, a);
     row["before_reductions"] = {{"registers_max", before->registers_max},
                                 {"alu_per_issue", {{"max", before->alu_max}, {"mean", before->alu_mean}}}};
     rows.push_back(row);
     std::snprintf(line, sizeof line, "%-16s %5zu %5zu %7u %8.2f %8s %8s %6zu %7zu %9llu | %5zu %7u %8.2f\n",
                   allocator::to_string(strategy), s->semaphores, s->registers_max, s->alu_max, s->alu_mean,
-                  count_cell(s->regops_executed).c_str(), count_cell(s->barriers_executed).c_str(), fallback, inexact,
-                  static_cast<unsigned long long>(s->code_bytes), before->registers_max, before->alu_max,
+                  count_cell(s->regops_executed).c_str(), count_cell(s->barriers_executed).c_str(), after.fallback,
+                  after.inexact, static_cast<unsigned long long>(s->code_bytes), before->registers_max, before->alu_max,
                   before->alu_mean);
     table += line;
   }
@@ -177,6 +190,8 @@ void add_stats(CLI::App& app, Context& ctx) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--trips", args->trips, "iterations per trip, e.g. A=3,B=4,C=else (default: each loop's maximum)");
   cmd->add_flag("--json", args->json, "print JSON");
+  cmd->add_option("--jobs", args->jobs,
+                  "with --compare: allocations at once, the same table for any number (default: every core)");
   cmd->add_option("--max-semaphores", args->max_semaphores,
                   "the semaphore budget to report against (and, with --compare, to allocate in)")
       ->capture_default_str();
