@@ -144,46 +144,39 @@ loop A {
   // x = 4398046510080 < 2^48; r * 1024 <= 3072; w = 0 always.
   CHECK_MESSAGE(question(r, "register", "w").answer == Answer::Proved, question(r, "register", "w").reason);
   CHECK(question(r, "register", "x").answer == Answer::Proved);
-  // Only the product passes 32 bits (from r = 2); the difference written is at most 2^31 + 1.
-  const auto impl2 = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [w := (r * 2147483648) - 4294967295] C
-}
-)");
-  const auto r2 = test::prove_pair(spec, impl2.program);
-  const auto& w = question(r2, "register", "w");
-  REQUIRE_MESSAGE(w.answer == Answer::Refuted, w.reason);
-  CHECK(w.at.find("its intermediate value r * 2147483648") != std::string::npos);
-  CHECK(w.value == "4294967296");  // r = 2: the product passes 2^32 - 1, the difference is 1
-  check_trace(r2, w);
-  // The explorer finds the same overflow at these widths.
-  const auto x = explore(spec, impl2.program, {}, "w");
-  CHECK(x.complete);
-  CHECK(x.reg);
-  // Without the intermediate the same values are fine: (r * 1073741824) - 4294967295.
-  const auto impl3 = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [w := (r * 1073741824) - 4294967295] C
-}
-)");
-  const auto r3 = test::prove_pair(spec, impl3.program);
-  CHECK_MESSAGE(question(r3, "register", "w").answer == Answer::Proved, question(r3, "register", "w").reason);
-  CHECK_FALSE(explore(spec, impl3.program, {}, "w").reg);
+  // E1's loop writing w as `assignment` says, E0 signalling s.
+  auto impl_writing = [](const std::string& assignment) {
+    return test::load_inline(
+        "syncbisim impl/1\nengines E0 E1\nsemaphores s\nloop A {\n  E0: P {s += 1}\n  E1: " + assignment + " C\n}\n");
+  };
+  // Only the product passes 32 bits (from r = 2; the difference written is at most 2^31 + 1), and
+  // the explorer finds the same overflow at these widths. Without the intermediate past the width
+  // the same values are fine.
+  struct Case {
+    const char* factor;
+    bool past;
+  };
+  for (const auto& [factor, past] : {Case{"2147483648", true}, Case{"1073741824", false}}) {
+    const auto assignment = std::string("[r := r + 1] [w := (r * ") + factor + ") - 4294967295]";
+    INFO("case: ", assignment, past ? ", the product past the width" : ", every value within the width");
+    const auto impl2 = impl_writing(assignment);
+    const auto r2 = test::prove_pair(spec, impl2.program);
+    const auto& w = question(r2, "register", "w");
+    const auto x = explore(spec, impl2.program, {}, "w");
+    if (!past) {
+      CHECK_MESSAGE(w.answer == Answer::Proved, w.reason);
+      CHECK_FALSE(x.reg);
+      continue;
+    }
+    REQUIRE_MESSAGE(w.answer == Answer::Refuted, w.reason);
+    CHECK(w.at.find(std::string("its intermediate value r * ") + factor) != std::string::npos);
+    CHECK(w.value == "4294967296");  // r = 2: the product passes 2^32 - 1, the difference is 1
+    check_trace(r2, w);
+    CHECK(x.complete);
+    CHECK(x.reg);
+  }
   // A constant past the width is a value the ALU computes too.
-  const auto impl4 = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [w := 8589934592 - 8589934592] C
-}
-)");
+  const auto impl4 = impl_writing("[w := 8589934592 - 8589934592]");
   const auto r4 = test::prove_pair(spec, impl4.program);
   CHECK(question(r4, "register", "w").answer == Answer::Refuted);
   CHECK(question(r4, "register", "w").value == "8589934592");
