@@ -104,10 +104,11 @@ std::string width_text(bool semaphore, const model::ValueWidths& w) {
 // facts as scoped extras (smt::Solver::check), so one encoder's facts never meet another's.
 class Questions {
  public:
-  Questions(const model::ProgramIndex& spec_ix, const Places& places, const checker::ProgramPair& pair,
-            const analysis::DependencyAnalysis& analysis, const ProveOptions& o)
+  Questions(const model::ProgramIndex& spec_ix, const Places& places, const detail::ProgramTables& tables,
+            const checker::ProgramPair& pair, const analysis::DependencyAnalysis& analysis, const ProveOptions& o)
       : spec_ix_(spec_ix),
         places_(places),
+        tables_(tables),
         pair_(pair),
         analysis_(analysis),
         o_(o),
@@ -142,7 +143,7 @@ class Questions {
       }
       asked.push_back(static_cast<std::uint32_t>(nodes.size() - 1));
       try {
-        detail::Encoder enc(ctx_, places_, spec_ix_, analysis_, e, w.at);
+        detail::Encoder enc(ctx_, places_, spec_ix_, analysis_, e, w.at, tables_);
         for (const auto n : asked) {
           const bool root = n + 1 == nodes.size();
           model::Expr part;
@@ -201,7 +202,7 @@ class Questions {
       const auto& p = places_.instr(i);
       const auto at = ix.instrs[i].name + " (" + ix.engines[p.engine] + ")" + where(p.at.loop);
       try {
-        detail::Encoder enc(ctx_, places_, spec_ix_, analysis_, p.engine, p.at);
+        detail::Encoder enc(ctx_, places_, spec_ix_, analysis_, p.engine, p.at, tables_);
         const auto own = enc.own_signals_after(s, caps);
         auto q = enc.facts();
         q.push_back(own.value > out.max);
@@ -443,6 +444,7 @@ class Questions {
 
   const model::ProgramIndex& spec_ix_;
   const Places& places_;
+  const detail::ProgramTables& tables_;  // one build for every encoder (docs/prover.md "Complexity")
   const checker::ProgramPair& pair_;
   const analysis::DependencyAnalysis& analysis_;
   const ProveOptions& o_;
@@ -455,10 +457,10 @@ class Questions {
 }  // namespace
 
 std::vector<OverflowResult> prove_overflow(const model::ProgramIndex& spec_ix, const Places& places,
-                                           const checker::ProgramPair& pair,
+                                           const detail::ProgramTables& tables, const checker::ProgramPair& pair,
                                            const analysis::DependencyAnalysis& analysis, const ProveOptions& o) {
   std::vector<OverflowResult> out;
-  Questions q(spec_ix, places, pair, analysis, o);
+  Questions q(spec_ix, places, tables, pair, analysis, o);
   const auto& ix = places.index();
   for (model::EngineId e = 0; e < ix.engines.size(); ++e) {
     std::vector<std::string> regs;

@@ -14,10 +14,15 @@
 
 namespace syncbisim::prover {
 
+namespace detail {
+struct ProgramTables;
+}
+
 // One result per register of an engine and per semaphore that the impl writes or signals, in
-// that order (engines, then registers and semaphores by first use).
+// that order (engines, then registers and semaphores by first use). `tables` are the encoders'
+// tables of `places` (detail::ProgramTables::build), built once per program by prove().
 std::vector<OverflowResult> prove_overflow(const model::ProgramIndex& spec_ix, const Places& places,
-                                           const checker::ProgramPair& pair,
+                                           const detail::ProgramTables& tables, const checker::ProgramPair& pair,
                                            const analysis::DependencyAnalysis& analysis, const ProveOptions& o);
 
 }  // namespace syncbisim::prover

@@ -100,7 +100,7 @@ class ConsumerProof {
         holdable_(holdable),
         solver_(ctx_, job.o.z3_timeout_ms),
         enc_deps_(std::move(deps)),
-        enc_(ctx_, job.places, job.spec_ix, job.analysis, c, job.tables) {
+        enc_(ctx_, job.places, job.spec_ix, job.analysis, c, *job.tables) {
     const auto& sp = job.pair.spec_code();
     for (semantics::LoopId l = 0; l < sp.loops.size(); ++l) loop_id_[sp.loops[l].name] = l;
     for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) instr_id_[sp.instrs[i].name] = i;
@@ -449,7 +449,8 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     result.consumers.push_back(std::move(r));
   }
   result.widths = options.widths;
-  if (options.overflow) result.overflows = prove_overflow(spec_ix, places, *result.pair, analysis, options);
+  if (options.overflow)
+    result.overflows = prove_overflow(spec_ix, places, *job.tables, *result.pair, analysis, options);
   bool refuted = false, unknown = false;
   for (const auto& r : result.consumers) {
     refuted = refuted || r.answer == Answer::Refuted;

@@ -125,15 +125,15 @@ struct ProgramTables {
 class Encoder {
  public:
   // `analysis` is the spec's; the consumer's own dependencies are picked from it by name.
-  // `tables` are ProgramTables::build of the same program (built here when absent).
+  // `tables` are ProgramTables::build of the same program, built once by prove() for every
+  // encoder of the program (they outlive it).
   Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-          const analysis::DependencyAnalysis& analysis, model::InstrId consumer,
-          std::shared_ptr<const ProgramTables> tables = nullptr);
+          const analysis::DependencyAnalysis& analysis, model::InstrId consumer, const ProgramTables& tables);
   // The walk of `engine` up to `at` (an item of a block on that engine), with no consumer: for
   // the overflow questions (docs/prover.md "Overflow"), which read only one engine's walk.
   Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
           const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at,
-          std::shared_ptr<const ProgramTables> tables = nullptr);
+          const ProgramTables& tables);
 
   // Builds both sides and the facts. Throws Outside.
   void encode();
@@ -322,7 +322,7 @@ class Encoder {
 
   smt::Context& ctx_;
   const Places& places_;
-  std::shared_ptr<const ProgramTables> tables_;
+  const ProgramTables& tables_;
   const model::ProgramIndex& spec_ix_;
   model::InstrId consumer_;
   model::EngineId engine_;
@@ -337,7 +337,7 @@ class Encoder {
   // (ProgramTables::shared, copied from the tables by init_control.)
   bool barriers_shared_ = true;
   bool divergent_ = false;  // some loop or cond has a per-engine rule
-  bool shared(model::InstrId i) const { return tables_->shared[i] != 0; }
+  bool shared(model::InstrId i) const { return tables_.shared[i] != 0; }
   // Its executions before a point of the consumer's walk are known: shared, or on the consumer's
   // own engine (whose walk it is).
   bool countable(model::InstrId i) const { return shared(i) || places_.instr(i).engine == engine_; }

@@ -27,13 +27,13 @@ void Encoder::add_frontier_facts() {
   auto deps_of_named = [&] {
     std::vector<std::size_t> out;
     for (const auto& [i, r] : R_)
-      for (const auto d : tables_->deps_by_consumer[i]) out.push_back(d);
+      for (const auto d : tables_.deps_by_consumer[i]) out.push_back(d);
     std::sort(out.begin(), out.end());
     return out;
   };
   {
     std::vector<model::InstrId> more;
-    for (const auto d : deps_of_named()) more.push_back(tables_->deps[d].producer);
+    for (const auto d : deps_of_named()) more.push_back(tables_.deps[d].producer);
     for (const auto p : more) R(p);
   }
   // Alternation. For I before J directly in one loop body on one engine, R(J) <= R(I) <=
@@ -63,7 +63,7 @@ void Encoder::add_frontier_facts() {
   // its trip. With k = 0 there are none such: R(p) >= R(q). With k > 0, when S runs one trip in
   // all (its parent is @top), only its first k iterations: R(p) + k >= R(q).
   for (const auto k : deps_of_named()) {
-    const auto& d = tables_->deps[k];
+    const auto& d = tables_.deps[k];
     if (d.causal && R_.count(d.producer)) facts_.push_back(R_.at(d.producer) + d.offset >= R_.at(d.consumer));
   }
   // The consumer's engine has issued exactly what precedes c in its walk.

@@ -52,7 +52,7 @@ std::vector<Encoder::Spot> Encoder::last_reset(const std::string& sem) {
 smt::Term Encoder::semaphore(const std::string& sem) {
   // Its signals and whether any barrier resets it: ProgramTables, built once per program.
   static const std::vector<model::InstrId> kNone;
-  const auto* table = tables_->semaphore(sem);
+  const auto* table = tables_.semaphore(sem);
   const auto& signals = table ? table->signals : kNone;
   bool ever_reset = false;
   if (table) ever_reset = table->ever_reset;

@@ -97,7 +97,7 @@ std::shared_ptr<const ProgramTables> ProgramTables::build(const Places& impl, co
 }
 
 smt::Term Encoder::signal_sum(const std::string& sem) {
-  const auto* t = tables_->semaphore(sem);
+  const auto* t = tables_.semaphore(sem);
   if (!t) return ctx_.nat(0);
   // The terms in the order of their first signal, so that a sum with nothing folded is the one
   // the instructions' order gives.

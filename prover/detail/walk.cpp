@@ -39,36 +39,35 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 }  // namespace
 
 Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
-                 const analysis::DependencyAnalysis& analysis, model::InstrId consumer,
-                 std::shared_ptr<const ProgramTables> tables)
+                 const analysis::DependencyAnalysis& analysis, model::InstrId consumer, const ProgramTables& tables)
     : ctx_(ctx),
       places_(impl),
-      tables_(tables ? std::move(tables) : ProgramTables::build(impl, spec_ix, analysis)),
+      tables_(tables),
       spec_ix_(spec_ix),
       consumer_(consumer),
       engine_(impl.instr(consumer).engine),
       point_(impl.instr(consumer).at),
       path_(impl.index().path(impl.instr(consumer).at.loop)),
       analysis_(analysis),
-      regs_(tables_->regs[impl.instr(consumer).engine]) {
-  if (const auto it = tables_->deps_of.find(impl.index().instrs[consumer].name); it != tables_->deps_of.end())
+      regs_(tables_.regs[impl.instr(consumer).engine]) {
+  if (const auto it = tables_.deps_of.find(impl.index().instrs[consumer].name); it != tables_.deps_of.end())
     dep_infos_ = it->second;
   init_control();
 }
 
 Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramIndex& spec_ix,
                  const analysis::DependencyAnalysis& analysis, model::EngineId engine, const Place& at,
-                 std::shared_ptr<const ProgramTables> tables)
+                 const ProgramTables& tables)
     : ctx_(ctx),
       places_(impl),
-      tables_(tables ? std::move(tables) : ProgramTables::build(impl, spec_ix, analysis)),
+      tables_(tables),
       spec_ix_(spec_ix),
       consumer_(static_cast<model::InstrId>(-1)),
       engine_(engine),
       point_(at),
       path_(impl.index().path(at.loop)),
       analysis_(analysis),
-      regs_(tables_->regs[engine]) {
+      regs_(tables_.regs[engine]) {
   init_control();
   for (const auto l : path_)
     if (l != model::kTop) j(l);  // the model names the iteration of every loop around the point
@@ -76,8 +75,8 @@ Encoder::Encoder(smt::Context& ctx, const Places& impl, const model::ProgramInde
 
 void Encoder::init_control() {
   // Built once per program (ProgramTables::build, runs.cpp).
-  divergent_ = tables_->divergent;
-  barriers_shared_ = tables_->barriers_shared;
+  divergent_ = tables_.divergent;
+  barriers_shared_ = tables_.barriers_shared;
 }
 
 void Encoder::encode() {

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,27 +15,10 @@
 #include "checker/program_pair.h"
 #include "checker/tree_states.h"
 #include "random_pairs.h"
+#include "support/check_summary.h"
 #include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
-
-namespace {
-
-std::string summary(const checker::CheckResult& r) {
-  std::ostringstream out;
-  out << checker::to_string(r.verdict) << " exhaustive=" << r.exhaustive << " limit=[" << r.limit
-      << "] states=" << r.states << " transitions=" << r.transitions << "\n";
-  for (const auto& v : r.violations) {
-    out << checker::to_string(v.kind) << " engine " << v.engine << " instr " << (v.instr ? int(*v.instr) : -1)
-        << " trace";
-    for (const auto& st : v.trace)
-      out << " " << static_cast<int>(st.kind) << ":" << st.engine << ":" << st.arg << ":" << st.aux;
-    out << "\n";
-  }
-  return out.str();
-}
-
-}  // namespace
 
 TEST_CASE("parent log: every parent read back, across marks, long gaps and long runs") {
   for (const std::uint32_t seed : {1U, 2U, 3U}) {
@@ -122,7 +104,7 @@ TEST_CASE("tree states: the search over trees of pairs is the search over flat t
         const auto flat = checker::check(*pair, o);
         RC_CLASSIFY(!flat.violations.empty(), "violations");
         o.compress_states = true;
-        RC_ASSERT(summary(checker::check(*pair, o)) == summary(flat));
+        RC_ASSERT(test::summary(checker::check(*pair, o)) == test::summary(flat));
       },
       150);
 }

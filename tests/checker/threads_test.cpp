@@ -14,29 +14,13 @@
 #include "checker/program_pair.h"
 #include "formats/load.h"
 #include "random_pairs.h"
+#include "support/check_summary.h"
 #include "support/rapidcheck_doctest.h"
 #include "support/test_files.h"
 
 using namespace syncbisim;
 
 namespace {
-
-// Everything a search reports but its time and its bytes, as text, so a difference shows.
-std::string summary(const checker::CheckResult& r) {
-  std::ostringstream out;
-  out << checker::to_string(r.verdict) << " exhaustive=" << r.exhaustive << " limit=[" << r.limit
-      << "] states=" << r.states << " transitions=" << r.transitions << "\n";
-  for (const auto& v : r.violations) {
-    out << checker::to_string(v.kind) << " engine " << v.engine << " instr " << (v.instr ? int(*v.instr) : -1)
-        << " spec-deadlocks " << v.spec_deadlocks_too << " stuck";
-    for (auto e : v.stuck) out << " " << e;
-    out << " trace";
-    for (const auto& st : v.trace)
-      out << " " << static_cast<int>(st.kind) << ":" << st.engine << ":" << st.arg << ":" << st.aux;
-    out << "\n";
-  }
-  return out.str();
-}
 
 checker::CheckResult run(const checker::ProgramPair& pair, bool reduce, std::uint64_t max_states, unsigned threads) {
   checker::CheckOptions o;
@@ -95,10 +79,10 @@ TEST_CASE("threads: every corpus pair gives the single-threaded results on 2 and
       // Whole (up to 150,000 states: the kernel-sized unreduced searches are cut, which tests the
       // cut), and cut early, in the middle of some level.
       for (const std::uint64_t cap : {std::uint64_t{150000}, std::uint64_t{777}}) {
-        const auto one = summary(run(**pair, reduce, cap, 1));
+        const auto one = test::summary(run(**pair, reduce, cap, 1));
         for (const unsigned threads : {2U, 3U}) {
           INFO(np.name, reduce ? " reduced" : " unreduced", " max-states ", cap, " threads ", threads);
-          CHECK(summary(run(**pair, reduce, cap, threads)) == one);
+          CHECK(test::summary(run(**pair, reduce, cap, threads)) == one);
         }
       }
     }
@@ -116,7 +100,8 @@ TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 
         const auto one = run(*pair, reduce, cap, 1);
         RC_CLASSIFY(!one.violations.empty(), "violations");
         RC_CLASSIFY(!one.exhaustive, "cut");
-        for (const unsigned threads : {2U, 4U}) RC_ASSERT(summary(run(*pair, reduce, cap, threads)) == summary(one));
+        for (const unsigned threads : {2U, 4U})
+          RC_ASSERT(test::summary(run(*pair, reduce, cap, threads)) == test::summary(one));
       },
       150);
 }

@@ -7,48 +7,17 @@
 #include <rapidcheck.h>
 
 #include "checker/explorer.h"
+#include "prover/overflow_support.h"
 #include "prover/prove_support.h"
 #include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
 using prover::Answer;
+using test::check_trace;
+using test::overflow_input;
+using test::question;
 
 namespace {
-
-formats::LoadedProgram input(const std::string& name, model::ProgramKind kind) {
-  return test::load_input("overflow/" + name, kind);
-}
-
-const prover::OverflowResult& question(const prover::ProveResult& r, const std::string& kind, const std::string& name) {
-  for (const auto& o : r.overflows)
-    if (o.kind == kind && o.name == name) return o;
-  FAIL("no overflow question for ", kind, " ", name);
-  return r.overflows.front();
-}
-
-// The trace replays through the semantics to a state where the value is past max, and that
-// state is the first one: no step before the last had it there.
-void check_trace(const prover::ProveResult& r, const prover::OverflowResult& o) {
-  REQUIRE(o.traced);
-  REQUIRE_FALSE(o.trace.empty());
-  const auto& both = r.pair->lockstep();
-  auto s = both.initial();
-  const auto& ip = r.pair->impl_code();
-  auto value = [&] {
-    if (o.kind == "semaphore")
-      return s.impl.sems[std::find(ip.semaphores.begin(), ip.semaphores.end(), o.name) - ip.semaphores.begin()];
-    const auto id = std::find(ip.registers.begin(), ip.registers.end(), o.name) - ip.registers.begin();
-    const auto e = std::find(ip.engines.begin(), ip.engines.end(), o.engine) - ip.engines.begin();
-    return s.impl.regs[e][id];
-  };
-  for (std::size_t k = 0; k < o.trace.size(); ++k) {
-    CHECK_FALSE(both.impl().overflowed(s.impl));
-    both.apply(s, o.trace[k]);
-  }
-  CHECK(both.impl().overflowed(s.impl));
-  CHECK(value() > o.max);
-  if (o.kind == "semaphore") CHECK(std::to_string(value()) == o.value);
-}
 
 // Does the explorer, exhaustive at these widths, find an overflow of `what` (a semaphore, or a
 // register operation's destination)?
@@ -81,14 +50,14 @@ Explored explore(const formats::LoadedProgram& spec, const model::Program& impl,
 
 TEST_CASE("prover overflow: two engines' parts of one semaphore, each past half its width, summed within it") {
   // E0 adds 1.5e9 and E1 6e8 an iteration, reset by the barrier ending it: at most 2.1e9.
-  const auto spec = input("sum2.spec.sb", model::ProgramKind::Spec);
-  const auto r = test::prove_pair(spec, input("sum2_within.impl.sb", model::ProgramKind::Impl).program);
+  const auto spec = overflow_input("sum2.spec.sb", model::ProgramKind::Spec);
+  const auto r = test::prove_pair(spec, overflow_input("sum2_within.impl.sb", model::ProgramKind::Impl).program);
   const auto& s = question(r, "semaphore", "s");
   CHECK_MESSAGE(s.answer == Answer::Proved, s.reason);
   CHECK(s.found_by == "z3");
   // Three engines, each of two past a third of the width: 8e8 + 8e8 + 5e8.
-  const auto r3 = test::prove_pair(input("sum3.spec.sb", model::ProgramKind::Spec),
-                                   input("sum3_within.impl.sb", model::ProgramKind::Impl).program);
+  const auto r3 = test::prove_pair(overflow_input("sum3.spec.sb", model::ProgramKind::Spec),
+                                   overflow_input("sum3_within.impl.sb", model::ProgramKind::Impl).program);
   CHECK_MESSAGE(question(r3, "semaphore", "s").answer == Answer::Proved, question(r3, "semaphore", "s").reason);
 }
 
@@ -96,8 +65,8 @@ TEST_CASE("prover overflow: two or three engines' parts, each within the width, 
   for (const auto& [spec_name, impl_name, value] : {std::tuple{"sum2.spec.sb", "sum2_past.impl.sb", "2200000000"},
                                                     std::tuple{"sum3.spec.sb", "sum3_past.impl.sb", "2200000000"}}) {
     INFO(impl_name);
-    const auto spec = input(spec_name, model::ProgramKind::Spec);
-    const auto impl = input(impl_name, model::ProgramKind::Impl);
+    const auto spec = overflow_input(spec_name, model::ProgramKind::Spec);
+    const auto impl = overflow_input(impl_name, model::ProgramKind::Impl);
     const auto r = test::prove_pair(spec, impl.program);
     const auto& s = question(r, "semaphore", "s");
     REQUIRE_MESSAGE(s.answer == Answer::Refuted, s.reason);
@@ -123,8 +92,8 @@ TEST_CASE(
   for (const auto& [spec_name, impl_name, first_trip] : {std::tuple{"accumulate.spec.sb", "accumulate.impl.sb", 11},
                                                          std::tuple{"accumulate3.spec.sb", "accumulate3.impl.sb", 8}}) {
     INFO(impl_name);
-    const auto spec = input(spec_name, model::ProgramKind::Spec);
-    const auto r = test::prove_pair(spec, input(impl_name, model::ProgramKind::Impl).program);
+    const auto spec = overflow_input(spec_name, model::ProgramKind::Spec);
+    const auto r = test::prove_pair(spec, overflow_input(impl_name, model::ProgramKind::Impl).program);
     const auto& s = question(r, "semaphore", "s");
     REQUIRE_MESSAGE(s.answer == Answer::Refuted, s.reason);
     REQUIRE(s.model);
@@ -136,23 +105,23 @@ TEST_CASE(
         first_trip == 11
             ? std::string("syncbisim spec/1\nengines E0 E1\nloop A trip 0..10 {\n  E0: P\n  E1: Q\n}\n")
             : std::string("syncbisim spec/1\nengines E0 E1 E2\nloop A trip 0..7 {\n  E0: P\n  E1: Q\n  E2: R\n}\n"));
-    const auto r2 = test::prove_pair(shorter, input(impl_name, model::ProgramKind::Impl).program);
+    const auto r2 = test::prove_pair(shorter, overflow_input(impl_name, model::ProgramKind::Impl).program);
     CHECK_MESSAGE(question(r2, "semaphore", "s").answer == Answer::Proved, question(r2, "semaphore", "s").reason);
   }
 }
 
 TEST_CASE("prover overflow: a bound on the sum that no run reaches stays unknown, with the run's reason") {
   // Q waits on a semaphore nobody signals: only P's part is ever in s.
-  const auto r = test::prove_pair(input("sum2.spec.sb", model::ProgramKind::Spec),
-                                  input("sum2_blocked.impl.sb", model::ProgramKind::Impl).program);
+  const auto r = test::prove_pair(overflow_input("sum2.spec.sb", model::ProgramKind::Spec),
+                                  overflow_input("sum2_blocked.impl.sb", model::ProgramKind::Impl).program);
   const auto& s = question(r, "semaphore", "s");
   CHECK(s.answer == Answer::Unknown);
   CHECK_MESSAGE(s.reason.find("did not reach it") != std::string::npos, s.reason);
   // Without runs the same bound is not decided either.
   prover::ProveOptions o;
   o.replay = false;
-  const auto r2 = test::prove_pair(input("sum2.spec.sb", model::ProgramKind::Spec),
-                                   input("sum2_past.impl.sb", model::ProgramKind::Impl).program, o);
+  const auto r2 = test::prove_pair(overflow_input("sum2.spec.sb", model::ProgramKind::Spec),
+                                   overflow_input("sum2_past.impl.sb", model::ProgramKind::Impl).program, o);
   CHECK(question(r2, "semaphore", "s").answer == Answer::Unknown);
   CHECK(question(r2, "semaphore", "s").reason.find("--no-replay") != std::string::npos);
 }
@@ -175,46 +144,39 @@ loop A {
   // x = 4398046510080 < 2^48; r * 1024 <= 3072; w = 0 always.
   CHECK_MESSAGE(question(r, "register", "w").answer == Answer::Proved, question(r, "register", "w").reason);
   CHECK(question(r, "register", "x").answer == Answer::Proved);
-  // Only the product passes 32 bits (from r = 2); the difference written is at most 2^31 + 1.
-  const auto impl2 = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [w := (r * 2147483648) - 4294967295] C
-}
-)");
-  const auto r2 = test::prove_pair(spec, impl2.program);
-  const auto& w = question(r2, "register", "w");
-  REQUIRE_MESSAGE(w.answer == Answer::Refuted, w.reason);
-  CHECK(w.at.find("its intermediate value r * 2147483648") != std::string::npos);
-  CHECK(w.value == "4294967296");  // r = 2: the product passes 2^32 - 1, the difference is 1
-  check_trace(r2, w);
-  // The explorer finds the same overflow at these widths.
-  const auto x = explore(spec, impl2.program, {}, "w");
-  CHECK(x.complete);
-  CHECK(x.reg);
-  // Without the intermediate the same values are fine: (r * 1073741824) - 4294967295.
-  const auto impl3 = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [r := r + 1] [w := (r * 1073741824) - 4294967295] C
-}
-)");
-  const auto r3 = test::prove_pair(spec, impl3.program);
-  CHECK_MESSAGE(question(r3, "register", "w").answer == Answer::Proved, question(r3, "register", "w").reason);
-  CHECK_FALSE(explore(spec, impl3.program, {}, "w").reg);
+  // E1's loop writing w as `assignment` says, E0 signalling s.
+  auto impl_writing = [](const std::string& assignment) {
+    return test::load_inline(
+        "syncbisim impl/1\nengines E0 E1\nsemaphores s\nloop A {\n  E0: P {s += 1}\n  E1: " + assignment + " C\n}\n");
+  };
+  // Only the product passes 32 bits (from r = 2; the difference written is at most 2^31 + 1), and
+  // the explorer finds the same overflow at these widths. Without the intermediate past the width
+  // the same values are fine.
+  struct Case {
+    const char* factor;
+    bool past;
+  };
+  for (const auto& [factor, past] : {Case{"2147483648", true}, Case{"1073741824", false}}) {
+    const auto assignment = std::string("[r := r + 1] [w := (r * ") + factor + ") - 4294967295]";
+    INFO("case: ", assignment, past ? ", the product past the width" : ", every value within the width");
+    const auto impl2 = impl_writing(assignment);
+    const auto r2 = test::prove_pair(spec, impl2.program);
+    const auto& w = question(r2, "register", "w");
+    const auto x = explore(spec, impl2.program, {}, "w");
+    if (!past) {
+      CHECK_MESSAGE(w.answer == Answer::Proved, w.reason);
+      CHECK_FALSE(x.reg);
+      continue;
+    }
+    REQUIRE_MESSAGE(w.answer == Answer::Refuted, w.reason);
+    CHECK(w.at.find(std::string("its intermediate value r * ") + factor) != std::string::npos);
+    CHECK(w.value == "4294967296");  // r = 2: the product passes 2^32 - 1, the difference is 1
+    check_trace(r2, w);
+    CHECK(x.complete);
+    CHECK(x.reg);
+  }
   // A constant past the width is a value the ALU computes too.
-  const auto impl4 = test::load_inline(R"(syncbisim impl/1
-engines E0 E1
-semaphores s
-loop A {
-  E0: P {s += 1}
-  E1: [w := 8589934592 - 8589934592] C
-}
-)");
+  const auto impl4 = impl_writing("[w := 8589934592 - 8589934592]");
   const auto r4 = test::prove_pair(spec, impl4.program);
   CHECK(question(r4, "register", "w").answer == Answer::Refuted);
   CHECK(question(r4, "register", "w").value == "8589934592");

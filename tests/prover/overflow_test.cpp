@@ -3,47 +3,24 @@
 // to it is short, a trace that replays to a state where the value is past the width.
 #include <doctest/doctest.h>
 
+#include "prover/overflow_support.h"
 #include "prover/prove_support.h"
 #include "prover/report.h"
 
 using namespace syncbisim;
 using prover::Answer;
+using test::check_trace;
+using test::overflow_input;
+using test::question;
 
 namespace {
 
 // tests/inputs/prover: a loop of up to 2^32 - 1 iterations, and its per-loop allocation.
 formats::LoadedProgram long_spec() { return test::load_input("counter_long.spec.sb", model::ProgramKind::Spec); }
 formats::LoadedProgram counter_impl() { return test::load_input("counter_long.impl.sb", model::ProgramKind::Impl); }
-formats::LoadedProgram overflow_input(const std::string& name, model::ProgramKind kind) {
-  return test::load_input("overflow/" + name, kind);
-}
 
 std::string spec_with_trip(const std::string& trip) {
   return "syncbisim spec/1\nengines E0 E1\nloop A trip " + trip + " {\n  E0: P\n  E1: C\n}\ndep P -> C\n";
-}
-
-const prover::OverflowResult& question(const prover::ProveResult& r, const std::string& kind, const std::string& name) {
-  for (const auto& o : r.overflows)
-    if (o.kind == kind && o.name == name) return o;
-  FAIL("no overflow question for ", kind, " ", name);
-  return r.overflows.front();
-}
-
-// The trace's last state holds the value past max (the semantics' own numbers).
-void check_trace(const prover::ProveResult& r, const prover::OverflowResult& o) {
-  REQUIRE(o.traced);
-  const auto& both = r.pair->lockstep();
-  auto s = both.initial();
-  for (const auto& st : o.trace) both.apply(s, st);
-  const auto& ip = r.pair->impl_code();
-  if (o.kind == "semaphore") {
-    const auto id = std::find(ip.semaphores.begin(), ip.semaphores.end(), o.name) - ip.semaphores.begin();
-    CHECK(s.impl.sems[id] > o.max);
-  } else {
-    const auto id = std::find(ip.registers.begin(), ip.registers.end(), o.name) - ip.registers.begin();
-    const auto e = std::find(ip.engines.begin(), ip.engines.end(), o.engine) - ip.engines.begin();
-    CHECK(s.impl.regs[e][id] > o.max);
-  }
 }
 
 }  // namespace
@@ -169,7 +146,8 @@ E1: [w := 18446744073709551615 + 1] [v := w * 4294967296] C
   CHECK(question(r, "register", "v").value == "79228162514264337593543950336");
 }
 
-TEST_CASE("prover overflow: a semaphore two engines signal past its width only after 10^9 iterations: unknown, no run that long") {
+TEST_CASE(
+    "prover overflow: a semaphore two engines signal past its width only after 10^9 iterations: unknown, no run that long") {
   const auto spec = overflow_input("two_signallers.spec.sb", model::ProgramKind::Spec);
   const auto impl = overflow_input("two_signallers.impl.sb", model::ProgramKind::Impl);
   const auto r = test::prove_pair(spec, impl.program);
