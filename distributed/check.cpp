@@ -22,7 +22,7 @@ using checker::detail::ViolationKey;
 
 // Rank 0 rebuilds a violation from the steps that reach its state: replaying them from the
 // initial state and classifying that state as the search did.
-Violation replay(const semantics::Lockstep& both, const std::vector<std::uint32_t>& path, const ViolationKey& key) {
+Violation replay(const semantics::Lockstep& both, const std::vector<std::uint64_t>& path, const ViolationKey& key) {
   auto s = both.initial();
   std::vector<semantics::Step> trace;
   semantics::Steps steps;

@@ -3,9 +3,10 @@
 // states partitioned by hash over the ranks. Every rank calls it with the same pair and options.
 // It finds what the one-process search finds: the same verdict, state and transition counts,
 // violations in the same order with the same (shortest) traces, and the same cut by --max-states.
-// Only --max-seconds cuts where the clock says, at the end of an exchange round; and a state with
-// more than 2^31 steps (a range trip's choices) stops the search there, inconclusive, the limit
-// named (docs/distributed.md "Limits").
+// Only --max-seconds and --max-memory cut where the clock and the store say, at the end of an
+// exchange round (a wide fan-out is expanded in slices over rounds); and a state with more steps
+// than its level's keys hold stops the search there, inconclusive, the limit named
+// (docs/distributed.md "Limits").
 #include <cstddef>
 #include <cstdint>
 

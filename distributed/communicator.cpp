@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -105,6 +106,11 @@ std::string Communicator::gather(const std::string& s) const {
   std::vector<std::uint64_t> v(s.begin(), s.end());
   const auto all = gather(v);
   return std::string(all.begin(), all.end());
+}
+
+void Communicator::abort(int status) const {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::abort();  // MPI_Abort does not return
 }
 
 }  // namespace syncbisim::distributed

@@ -41,6 +41,10 @@ class Communicator {
 
   std::uint64_t sent_bytes() const { return sent_bytes_; }
 
+  // Ends every rank of the job with `status` (MPI_Abort): for a failure on one rank that the
+  // others, waiting in a collective, cannot learn of.
+  [[noreturn]] void abort(int status) const;
+
  private:
   int rank_ = 0;
   int size_ = 1;

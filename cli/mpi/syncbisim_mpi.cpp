@@ -1,8 +1,10 @@
 // syncbisim-mpi check SPEC IMPL: the exhaustive check of `syncbisim check` with the states
 // partitioned over the ranks of an MPI job (docs/distributed.md). Run it under mpirun; rank 0
 // prints the report, every rank exits with the check's status (docs/formats.md).
+#include <cstdio>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -19,7 +21,7 @@ using namespace syncbisim;
 struct Args {
   std::string spec, impl, trace_out;
   bool json = false, no_reduction = false, quiet = false;
-  std::uint64_t max_states = 0;
+  std::uint64_t max_states = 0, max_memory = 0;
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
   model::ValueWidths widths;  // --register-bits, --semaphore-bits, as for syncbisim check
@@ -37,6 +39,7 @@ int check(const Args& a, distributed::Communicator& comm) {
   o.reduction = !a.no_reduction;
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
+  o.max_memory = a.max_memory;
   const auto d = distributed::check(*pair->checked, o, comm, a.round_states);
   if (comm.rank() != 0) return 0;  // rank 0 decides the status (main)
   return cli::print_check_result(
@@ -61,6 +64,9 @@ int main(int argc, char** argv) {
   cmd->add_flag("-q,--quiet", a.quiet, "accepted for syncbisim check's sake: there are no progress lines");
   cmd->add_option("--max-states", a.max_states, "stop after this many states (inconclusive, exit 3)");
   cmd->add_option("--max-seconds", a.max_seconds, "stop after about this many seconds (inconclusive, exit 3)");
+  cmd->add_option("--max-memory", a.max_memory,
+                  "stop when the state stores of all ranks pass SIZE bytes (512M, 4G; inconclusive, exit 3)")
+      ->transform(CLI::AsSizeValue(false));
   cmd->add_option("--max-trip", a.max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   cli::add_width_options(cmd, a.widths);
   cmd->add_flag("--no-reduction", a.no_reduction, "explore every interleaving: no eager steps, commits kept");
@@ -76,6 +82,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (comm.rank() == 0) app.exit(e);
     status = e.get_exit_code() == 0 ? 0 : 2;
+  } catch (const std::bad_alloc&) {
+    // The search turns an allocation failure into an inconclusive verdict (limit: memory) on
+    // every rank at once; one met elsewhere (reading, rebuilding a trace) is on this rank only,
+    // while the others wait in a collective: one line, and the job ends with exit status 2.
+    std::fprintf(stderr,
+                 "syncbisim-mpi: out of memory on rank %d: an allocation failed (limit the work with --max-states, "
+                 "--max-memory or --max-trip) [memory]\n",
+                 comm.rank());
+    comm.abort(2);
   }
   // Every rank exits with rank 0's status: mpirun passes a non-zero one on.
   std::vector<std::uint64_t> shared{static_cast<std::uint64_t>(status)};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <new>
 #include <numeric>
 #include <stdexcept>
 
@@ -14,12 +15,14 @@ using checker::detail::since;
 
 namespace {
 constexpr std::size_t kMemoBytesPerState = 4;  // as the one-process search grants the step memo
-// A key is (place of the parent, index of the step) in one word, the step taking up to 31 bits:
-// a state may have 2^31 steps. A range trip's choices at one state can number 2^32
-// (semantics/steps.h), but a round expands a state's whole fan-out at once, and keeps every
-// successor in memory until the exchange: more than 2^31 steps stops the search, inconclusive,
-// the limit named (docs/distributed.md "Limits"); syncbisim check cuts such a fan-out by its limits.
-constexpr unsigned kMaxStepBits = 31;
+// A key is (place of the parent, index of the step) in one word: the places of a level take the
+// bits they need, the steps the rest, up to 63 (a range trip's choices at one state can number
+// 2^32 an engine: semantics/steps.h). A state with more steps than its level's keys hold stops the
+// search, inconclusive, the limit named (docs/distributed.md "Limits"): only in a level of more
+// than 2^31 states with a fan-out past 2^33.
+constexpr unsigned kMaxStepBits = 63;
+// The least successors a round builds on a rank (with a small --max-states).
+constexpr std::uint64_t kLeastSlice = 1024;
 std::uint64_t zigzag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
@@ -60,7 +63,7 @@ void LevelSearch::set_parent(std::uint32_t id, std::uint32_t parent, int rank, s
   p.state = parent;
   p.rank = static_cast<std::uint16_t>(rank);
   p.step = static_cast<std::uint16_t>(std::min<std::uint64_t>(step, kBigStep));
-  if (step >= kBigStep) big_steps_[id] = static_cast<std::uint32_t>(step);
+  if (step >= kBigStep) big_steps_[id] = step;
   else if (!big_steps_.empty()) big_steps_.erase(id);
 }
 
@@ -78,32 +81,40 @@ void LevelSearch::accept(const std::vector<std::uint32_t>& tuple, std::uint64_t 
   }
 }
 
-void LevelSearch::expand(std::uint32_t id, std::uint64_t place) {
-  if ((expanded_++ & 1023) == 0) successors_.memo().budget(states_.count() * kMemoBytesPerState);
-  const auto& s = successors_.load(states_.tuple(id));
-  steps_.clear();
-  mismatches_.clear();
-  both_.visible(s, steps_, &mismatches_);
-  // The trace is gathered later (path_to), from the candidate that wins over all ranks.
-  const std::size_t before = classifier_.found().size();
-  classifier_.classify(s, steps_, mismatches_, [] { return std::vector<semantics::Step>{}; });
-  for (std::size_t k = before; k < classifier_.found().size(); ++k)
-    candidates_.push_back({checker::detail::key_of(classifier_.found()[k]), level_, place, k - before, id});
-  if (classifier_.limits().size() != limits_seen_) {
-    limits_seen_ = classifier_.limits().size();
-    for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
+bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& budget) {
+  if (!started_) {
+    if ((expanded_++ & 1023) == 0) successors_.memo().budget(states_.count() * kMemoBytesPerState);
+    const auto& s = successors_.load(states_.tuple(id));
+    steps_.clear();
+    mismatches_.clear();
+    both_.visible(s, steps_, &mismatches_);
+    // The trace is gathered later (path_to), from the candidate that wins over all ranks.
+    const std::size_t before = classifier_.found().size();
+    classifier_.classify(s, steps_, mismatches_, [] { return std::vector<semantics::Step>{}; });
+    for (std::size_t k = before; k < classifier_.found().size(); ++k)
+      candidates_.push_back({checker::detail::key_of(classifier_.found()[k]), level_, place, k - before, id});
+    if (classifier_.limits().size() != limits_seen_) {
+      limits_seen_ = classifier_.limits().size();
+      for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
+    }
+    const semantics::Step* only = opt_.reduction ? reducer_.eager(s, steps_) : nullptr;
+    first_ = only ? steps_.index_of(only) : 0;
+    last_ = only ? first_ + 1 : steps_.size();
+    if (last_ > first_ && last_ - 1 > step_mask_) {
+      // Its steps do not fit a key: the search stops at this round's end, on every rank (run()).
+      too_many_steps_ = std::max<std::uint64_t>(too_many_steps_, last_ - first_);
+      return true;
+    }
+    transitions_[id - level_begin_] = last_ - first_;
+    next_step_ = first_;
+    started_ = true;
+  } else {
+    // A slice of a wide fan-out after an exchange: the same state again (its steps_ are kept).
+    successors_.load(states_.tuple(id));
   }
-  const semantics::Step* only = opt_.reduction ? reducer_.eager(s, steps_) : nullptr;
-  const std::size_t first = only ? static_cast<std::size_t>(steps_.index_of(only)) : 0;
-  const std::size_t last = only ? first + 1 : steps_.size();
-  if (last - 1 > step_mask_) {
-    // Its steps do not fit a key: the search stops at this round's end, on every rank (run()).
-    too_many_steps_ = std::max<std::uint64_t>(too_many_steps_, last - first);
-    return;
-  }
-  transitions_[id - level_begin_] = static_cast<std::uint32_t>(last - first);
   const int me = comm_.rank();
-  for (std::size_t j = first; j < last; ++j) {
+  for (; next_step_ < last_ && budget > 0; ++next_step_, --budget, ++built_) {
+    const std::uint64_t j = next_step_;
     const auto& tuple = successors_.build(steps_[j]);
     const std::uint64_t key = place << step_bits_ | j;
     const int to = owner(tuple);
@@ -121,6 +132,14 @@ void LevelSearch::expand(std::uint32_t id, std::uint64_t place) {
       wire_.write(tuple.data(), to, out);
     }
   }
+  if (next_step_ < last_) return false;
+  started_ = false;
+  return true;
+}
+
+std::uint64_t LevelSearch::progress(const std::vector<std::uint32_t>& order, std::size_t done) const {
+  if (done >= order.size()) return UINT64_MAX;
+  return place_[order[done] - level_begin_] << step_bits_ | (started_ ? next_step_ : 0);
 }
 
 void LevelSearch::receive(const std::vector<std::vector<std::uint8_t>>& in) {
@@ -192,35 +211,84 @@ SearchOutcome LevelSearch::run() {
     next_begin_ = static_cast<std::uint32_t>(states_.count());
     transitions_.assign(next_begin_ - level_begin_, 0);
     keys_.clear();
-    bool timed_out = false, too_many_steps = false;
+    started_ = false;
+    built_ = 0;
+    // Rounds until the level is done or a limit stops it. A round builds at most `slice`
+    // successors on each rank, so a wide fan-out takes several rounds and the limits are checked
+    // between its slices. Ranks move through the level at their own pace; `frontier`, the least
+    // key any rank has yet to expand, says how far the level is known: every state first reached
+    // from a key below it has its least key (docs/distributed.md "The order of one process").
+    const std::uint64_t through_level = before_level + level_size;
+    const std::uint64_t wanted = opt_.max_states > through_level ? opt_.max_states - through_level : 0;
+    // Under --max-states a round need not build much more than the states still wanted.
+    const std::uint64_t slice =
+        std::min<std::uint64_t>(round_states_ * kSuccessorsPerRoundState,
+                                opt_.max_states > 0 ? std::max<std::uint64_t>(wanted, kLeastSlice) : UINT64_MAX);
+    std::string stop;         // the limit that stopped the level, if one did
+    bool cut_inside = false;  // max-states decided before the level's end
+    bool throttle = false;    // enough states found: only the rank at the frontier goes on
+    std::uint64_t frontier = 0;
     for (std::size_t done = 0;;) {
-      const std::size_t end = std::min(order.size(), done + round_states_);
-      for (; done < end && too_many_steps_ == 0; ++done) expand(order[done], place_[order[done] - level_begin_]);
-      receive(comm_.exchange(out_));
+      bool failed = false;
+      try {
+        if (!throttle || progress(order, done) == frontier) {
+          std::uint64_t budget = slice;
+          const std::size_t end = std::min(order.size(), done + round_states_);
+          while (done < end && budget > 0 && too_many_steps_ == 0)
+            if (expand(order[done], place_[order[done] - level_begin_], budget)) ++done;
+        }
+      } catch (const std::bad_alloc&) {
+        failed = true;
+      }
+      if (failed)
+        for (auto& o : out_) o.clear();  // nothing half-built is sent
+      const auto in = comm_.exchange(out_);
+      try {
+        if (!failed) receive(in);
+      } catch (const std::bad_alloc&) {
+        failed = true;
+      }
       for (auto& o : out_) o.clear();
       std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
       const bool late = opt_.max_seconds > 0 && since(t0) > opt_.max_seconds;
-      const auto flags =
-          comm_.max((done < order.size() ? 1U : 0U) | (late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U));
-      if (flags & 2U) timed_out = true;
-      if (flags & 4U) too_many_steps = true;
-      if (timed_out || too_many_steps || !(flags & 1U)) break;
+      const bool full = opt_.max_memory > 0 && comm_.sum(bytes()) > opt_.max_memory;
+      const auto flags = comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U));
+      if (flags & 8U) stop = checker::detail::allocation_limit();
+      else if (flags & 4U)
+        stop = "a state with " + std::to_string(comm_.max(too_many_steps_)) + " steps (syncbisim-mpi takes at most " +
+               std::to_string(step_mask_ + 1) + " a state in this level)";
+      else if (full) stop = checker::detail::memory_limit(opt_.max_memory);
+      else if (flags & 2U) stop = checker::detail::seconds_limit(opt_.max_seconds);
+      if (!stop.empty()) break;
+      frontier = comm_.min(progress(order, done));
+      if (frontier == UINT64_MAX) break;  // the level is done
+      if (opt_.max_states > 0) {
+        // Where max-states cuts is known once the states first reached below the frontier are
+        // enough (or, when the states through this level are already enough, once the level's
+        // first step is taken). Until then the ranks go on; past the count of every state
+        // found, only the rank at the frontier does, so the states held stay near max-states.
+        if (wanted == 0) {
+          cut_inside = frontier > 0;
+        } else if (comm_.sum(keys_.size()) >= wanted) {
+          const auto below = static_cast<std::uint64_t>(
+              std::count_if(keys_.begin(), keys_.end(), [&](std::uint64_t k) { return k < frontier; }));
+          cut_inside = comm_.sum(below) >= wanted;
+          throttle = true;
+        }
+        if (cut_inside) break;
+      }
+    }
+    if (!stop.empty()) {
+      // Where the clock or the memory stops the search differs from run to run (as in one process),
+      // and the states expanded before a too wide fan-out differ with the ranks and --round-states:
+      // inconclusive, the limit named, with the states held and the transitions built.
+      r.limit = stop;
+      r.states = comm_.sum(states_.count());
+      r.transitions = transitions + comm_.sum(built_);
+      break;
     }
     const std::uint64_t level_transitions =
         comm_.sum(std::accumulate(transitions_.begin(), transitions_.end(), std::uint64_t{0}));
-    if (timed_out || too_many_steps) {
-      // Where the clock stops the search differs from run to run, and the states expanded before
-      // a too wide fan-out differ with the ranks and --round-states: inconclusive, the limit named.
-      if (too_many_steps) {
-        r.limit = "a state with " + std::to_string(comm_.max(too_many_steps_)) +
-                  " steps (syncbisim-mpi takes at most " + std::to_string(step_mask_ + 1) + " a state)";
-      } else {
-        r.limit = checker::detail::seconds_limit(opt_.max_seconds);
-      }
-      r.states = comm_.sum(states_.count());
-      r.transitions = transitions + level_transitions;
-      break;
-    }
     const std::uint64_t new_states = comm_.sum(keys_.size());
     rank_new_states(level_size);
     if (opt_.max_states > 0) {
@@ -228,7 +296,6 @@ SearchOutcome LevelSearch::run() {
       // max-states states and has more to expand (exhaustive.cpp): here the state at place g of
       // this level, when it holds the states up to this level and the new ones found from the
       // places up to g.
-      const std::uint64_t through_level = before_level + level_size;
       std::uint64_t g = UINT64_MAX, cut = UINT64_MAX;  // cut: the key of the max-states-th state
       if (through_level >= opt_.max_states) {
         if (level_size > 1 || comm_.sum(count_at_most(0)) > 0) g = 0;
@@ -273,6 +340,7 @@ SearchOutcome LevelSearch::run() {
         break;
       }
     }
+    if (cut_inside) throw std::logic_error("distributed: max-states decided inside a level but not cut there");
     transitions += level_transitions;
     before_level += level_size;
     if (new_states == 0) {  // every state expanded
@@ -294,8 +362,8 @@ SearchOutcome LevelSearch::run() {
   return r;
 }
 
-std::vector<std::uint32_t> LevelSearch::path_to(int rank, std::uint32_t state) {
-  std::vector<std::uint32_t> steps;
+std::vector<std::uint64_t> LevelSearch::path_to(int rank, std::uint32_t state) {
+  std::vector<std::uint64_t> steps;
   std::vector<std::uint64_t> hop(3);
   for (;;) {
     if (comm_.rank() == rank) {
@@ -304,7 +372,7 @@ std::vector<std::uint32_t> LevelSearch::path_to(int rank, std::uint32_t state) {
     }
     comm_.broadcast(hop, rank);
     if (hop[0] == kNoParent) break;
-    steps.push_back(static_cast<std::uint32_t>(hop[2]));
+    steps.push_back(hop[2]);
     state = static_cast<std::uint32_t>(hop[0]);
     rank = static_cast<int>(hop[1]);
   }
@@ -314,7 +382,10 @@ std::vector<std::uint32_t> LevelSearch::path_to(int rank, std::uint32_t state) {
 
 std::uint64_t LevelSearch::bytes() const {
   return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(Parent) + successors_.memo().bytes() +
-         wire_.bytes() + big_steps_.size() * 32;  // about a node of the map
+         wire_.bytes() + big_steps_.size() * 32 +  // about a node of the map
+         (keys_.capacity() + place_.capacity() + transitions_.capacity() + next_place_.capacity() +
+          ranked_keys_.capacity()) *
+             sizeof(std::uint64_t);
 }
 
 }  // namespace syncbisim::distributed::detail

@@ -7,7 +7,10 @@
 // (checker/detail/exhaustive.cpp), the ranks also keep its order: a state's place in its level
 // is that of its first discovery there, the least (place of the parent, index of the step), so
 // each owner keeps the least such key of a new state, and at the level's end the keys are
-// ranked over all ranks. States are expanded in that order on each rank.
+// ranked over all ranks. States are expanded in that order on each rank. A round builds at most
+// a bounded number of successors on each rank: a state with more steps (a range trip's choices,
+// billions of them) is expanded in slices over several rounds, and the limits are checked between
+// them (docs/distributed.md "Limits").
 #include <cstdint>
 #include <map>
 #include <string>
@@ -35,28 +38,33 @@ struct Candidate {
 
 struct SearchOutcome {
   std::uint64_t states = 0, transitions = 0;  // over all ranks
-  std::string limit;                          // max-states or max-seconds, if one cut the search
+  std::string limit;                          // max-states, max-seconds, max-memory, if one cut the search
   std::vector<Candidate> candidates;          // this rank's, from the states the search classified
   std::vector<std::string> limits;            // this rank's limits of the spec's own walks
 };
 
 class LevelSearch {
  public:
-  // `round_states`: the states a rank expands between two exchanges (memory for the messages of
-  // a round against the cost of an exchange; the result does not depend on it).
+  // `round_states`: the states a rank expands between two exchanges, and a rank builds at most
+  // kSuccessorsPerRoundState times as many successors in a round (memory for the messages of a
+  // round against the cost of an exchange; the result does not depend on it).
   LevelSearch(const semantics::Lockstep& both, const checker::CheckOptions& o, Communicator& comm,
               std::size_t round_states);
 
   SearchOutcome run();
   // Collective: the indices of the visible steps (as Lockstep::visible() lists them) from the
   // initial state to state `state` of rank `rank`; complete on rank 0.
-  std::vector<std::uint32_t> path_to(int rank, std::uint32_t state);
-  std::uint64_t bytes() const;  // this rank's state store
+  std::vector<std::uint64_t> path_to(int rank, std::uint32_t state);
+  std::uint64_t bytes() const;  // this rank's state store, with the level's keys and places
+
+  // The successors a round builds on a rank at most, per state of --round-states: a round is
+  // about as large as before for the usual few steps a state, and a wide fan-out is sliced.
+  static constexpr std::uint64_t kSuccessorsPerRoundState = 8;
 
  private:
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
   // A step index from kBigStep up is kept in big_steps_, by the state's id: 8 bytes a state for
-  // the common few steps, any index a state's fan-out has (a range trip's choices: millions).
+  // the common few steps, any index a state's fan-out has (a range trip's choices: billions).
   static constexpr std::uint16_t kBigStep = UINT16_MAX;
   struct Parent {
     std::uint32_t state = kNoParent;
@@ -73,7 +81,11 @@ class LevelSearch {
   // The key's split for a level of `level_size` states: the places take the high bits they need,
   // the step indices the rest, at most kMaxStepBits.
   void split_keys(std::uint64_t level_size);
-  void expand(std::uint32_t id, std::uint64_t place);
+  // Expands state `id` at `place` from step next_step_ on, building at most `budget` successors
+  // (less what it builds); true when its fan-out is done, false when it is left for the next round.
+  bool expand(std::uint32_t id, std::uint64_t place, std::uint64_t& budget);
+  // The key of the next (state, step) this rank expands in the level, UINT64_MAX when it is done.
+  std::uint64_t progress(const std::vector<std::uint32_t>& order, std::size_t done) const;
   void receive(const std::vector<std::vector<std::uint8_t>>& in);
   // The places of this level's new states (in next_place_), from their keys over all ranks.
   void rank_new_states(std::uint64_t level_size);
@@ -91,7 +103,7 @@ class LevelSearch {
   checker::detail::SuccessorBuilder successors_;
   StateWire wire_;
   std::vector<Parent> parents_;                                 // by state id
-  std::unordered_map<std::uint32_t, std::uint32_t> big_steps_;  // by state id: steps from kBigStep
+  std::unordered_map<std::uint32_t, std::uint64_t> big_steps_;  // by state id: steps from kBigStep
   unsigned step_bits_ = 0;                                      // of this level's keys
   std::uint64_t step_mask_ = 0;
   std::uint64_t too_many_steps_ = 0;  // a state of this rank with more steps than a key holds
@@ -101,7 +113,12 @@ class LevelSearch {
   std::uint64_t level_ = 0;
   std::uint32_t level_begin_ = 0, next_begin_ = 0;
   std::vector<std::uint64_t> place_;        // by id - level_begin_
-  std::vector<std::uint32_t> transitions_;  // by id - level_begin_: the transitions expanding it made
+  std::vector<std::uint64_t> transitions_;  // by id - level_begin_: its whole fan-out, once started
+  // The state being expanded, if its fan-out is cut into slices: its steps [first_, last_), the
+  // next one to build (the steps_ computed when it started stay valid until it is done).
+  bool started_ = false;
+  std::uint64_t first_ = 0, last_ = 0, next_step_ = 0;
+  std::uint64_t built_ = 0;  // successors this rank built in the level
   std::vector<std::uint64_t> keys_;
   std::vector<std::uint64_t> next_place_;   // by id - next_begin_, after rank_new_states()
   std::vector<std::uint64_t> ranked_keys_;  // the keys this rank ranked (a range of places), sorted
