@@ -41,7 +41,7 @@ for shape in $shapes; do
     deps=$(grep -c '^dep ' "$spec")
     printf '%-6s n=%-7s deps=%-7s' "$shape" "$n" "$deps"
     timed show "$sb" show "$spec" --json
-    for strategy in per-instruction per-loop per-engine barrier; do
+    for strategy in per-instruction per-loop per-engine barrier auto mixed expert; do
       timed "allocate($strategy)" "$sb" allocate "$spec" --strategy "$strategy" -o "$work/$strategy.json"
     done
     impl=$work/per-loop.json
