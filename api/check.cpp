@@ -122,12 +122,14 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   auto pair = checker::ProgramPair::make(matched.data().program, impl.data().program,
                                          checker::PairOptions{so, options.max_trip});
   if (!pair) api::detail::raise(pair.error(), impl.data().name);
-  const checker::CheckOptions o{.reduction = options.reduction,
-                                .max_states = options.max_states,
-                                .max_seconds = options.max_seconds,
-                                .walks = options.random_walks,
-                                .seed = options.seed,
-                                .depth = options.depth};
+  const checker::CheckOptions o{
+      .reduction = options.reduction,
+      .max_states = options.max_states,
+      .max_seconds = options.max_seconds,
+      .state_store = options.state_store == StateStore::Tree ? checker::StateStore::Tree : checker::StateStore::Flat,
+      .walks = options.random_walks,
+      .seed = options.seed,
+      .depth = options.depth};
   const auto& both = (*pair)->lockstep();
   const auto r = checker::check(**pair, o);
   const auto j = checker::render_json(both, matched.data().program, r);

@@ -30,7 +30,7 @@ checker::CheckResult run(const formats::LoadedProgram& spec, const model::Progra
   o.reduction = reduce;
   o.max_seconds = seconds;
   o.threads = threads;
-  o.compress_states = compress;
+  o.state_store = compress ? checker::StateStore::Tree : checker::StateStore::Flat;
   return checker::check(both, o);
 }
 
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     std::istringstream list(argc > 4 ? argv[4] : "1");
     for (std::string t; std::getline(list, t, ',');) threads.push_back(static_cast<unsigned>(std::stoul(t)));
   }
-  // A fifth argument `tree` keeps the visited set as trees of pairs (CheckOptions::compress_states).
+  // A fifth argument `tree` keeps the visited set as trees (CheckOptions::state_store, checker/tree_states.h).
   const bool compress = argc > 5 && std::string(argv[5]) == "tree";
   checker::CheckResult reduced, full;
   for (const unsigned t : threads) {

@@ -22,6 +22,11 @@ struct Progress {
   std::uint64_t depth = 0;  // the breadth-first level being expanded (random mode: 0)
 };
 
+// How the single-threaded search keeps its visited set (docs/checker.md "State storage"): flat
+// tuples of part ids (StateSet), or each tuple as the pair of its halves' ids (TreeStates,
+// checker/tree_states.h: fewer bytes a state). The same search, states and traces either way.
+enum class StateStore { Flat, Tree };
+
 struct CheckOptions {
   // Sound reductions (docs/checker.md): eager issue of instructions both sides may issue and
   // whose waits no barrier can reset, eager retirement of instructions nothing observes.
@@ -31,12 +36,11 @@ struct CheckOptions {
   double max_seconds = 0;        // 0: no limit
   std::uint64_t max_memory = 0;  // bytes of the state store (CheckResult::bytes); 0: no limit
   // Threads of the exhaustive search: the same states, transitions, violations and traces for
-  // any number (docs/checker.md "Threads"). With `coverage` the search runs on one thread.
+  // any number (docs/checker.md "Threads"). With `coverage` or a tree store it runs on one thread.
   unsigned threads = 1;
-  // The single-threaded search may keep its visited set as trees of pairs (checker/tree_states.h,
-  // docs/checker.md "State storage": fewer bytes, measured 2.2x slower on the benchmark, so off by
-  // default) instead of flat tuples (StateSet). The same search either way.
-  bool compress_states = false;
+  // The visited set's store. The threaded search keeps flat tuples: with StateStore::Tree the
+  // exhaustive search runs on one thread, as with `coverage`.
+  StateStore state_store = StateStore::Flat;
   // Random mode: `walks` > 0 runs that many walks of at most `depth` steps from `seed`.
   std::uint64_t walks = 0;
   std::uint64_t seed = 1;

@@ -1,152 +1,188 @@
 #include "checker/tree_states.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
-#include <stdexcept>
+
+#include "checker/detail/hash_slots.h"
 
 namespace syncbisim::checker {
 
 namespace {
-constexpr std::size_t kFirstSlots = 1024;
-// Full at 85%; grown by half, a table is between 57% and 85% full. Linear probing at 85% looks at
-// about 4 slots for a pair it holds and 22 (two cache lines) for one it does not; the hash bits
-// in the slot spare reading the pairs of nearly all of them.
-constexpr std::size_t kFullNum = 17, kFullDen = 20;
+// Entries of a half's cache: 4,096 rows of a few words stay in the second-level cache.
+constexpr std::size_t kCacheLog2 = 12;
+constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
 }  // namespace
 
-std::uint64_t PairTable::hash(std::uint64_t pair) {
-  std::uint64_t h = pair * 0x9e3779b97f4a7c15ULL;
+std::uint64_t RowTable::hash(const std::uint32_t* row) const {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t i = 0; i < width_; ++i) h = detail::mix(h, row[i]);
+  return h;
+}
+
+std::pair<std::uint32_t, bool> RowTable::insert(const std::uint32_t* row, std::uint64_t h) {
+  if (index_.full(count() + 1)) index_.grow(count(), [&](std::uint32_t id) { return hash(rows_.row(id)); });
+  const auto found = index_.find_or_add(h, static_cast<std::uint32_t>(count()), [&](std::uint32_t id) {
+    const std::uint32_t* r = rows_.row(id);
+    for (std::size_t i = 0; i < width_; ++i)
+      if (r[i] != row[i]) return false;
+    return true;
+  });
+  if (found.second) rows_.push(row);
+  return found;
+}
+
+void PackedPairs::put(Chunk& c, std::size_t row, std::uint64_t pair) {
+  const unsigned width = c.left_bits + c.right_bits;
+  const std::uint64_t v = (pair & 0xffffffffULL) | (pair >> 32) << c.left_bits;  // width <= 64 bits
+  const std::size_t bit = row * width;
+  const std::size_t word = bit >> 6;
+  const unsigned off = static_cast<unsigned>(bit & 63);
+  const std::size_t need = (bit + width) / 64 + 1;  // get() reads a word even at width 0
+  if (c.words.size() < need) c.words.resize(need, 0);
+  if (width == 0) return;
+  c.words[word] |= v << off;
+  if (off + width > 64) c.words[word + 1] |= v >> (64 - off);
+}
+
+void PackedPairs::push(std::uint64_t pair) {
+  const auto left = static_cast<unsigned>(std::bit_width(pair & 0xffffffffULL));
+  const auto right = static_cast<unsigned>(std::bit_width(pair >> 32));
+  if (chunks_.empty() || (rows_ & kMask) == 0) {
+    // A new chunk starts at the widths of the last one (ids only grow).
+    Chunk c;
+    if (!chunks_.empty()) {
+      c.left_bits = chunks_.back().left_bits;
+      c.right_bits = chunks_.back().right_bits;
+    }
+    chunks_.push_back(std::move(c));
+  }
+  Chunk& c = chunks_.back();
+  const std::size_t row = rows_ & kMask;
+  if (left > c.left_bits || right > c.right_bits) {
+    // Repack the chunk's rows at the wider widths (at most 64 times a chunk, mostly never).
+    Chunk wider;
+    wider.left_bits = std::max(left, c.left_bits);
+    wider.right_bits = std::max(right, c.right_bits);
+    wider.words.reserve(kRows * (wider.left_bits + wider.right_bits) / 64 + 1);
+    const std::size_t base = rows_ & ~kMask;
+    for (std::size_t r = 0; r < row; ++r) put(wider, r, get(base + r));
+    c = std::move(wider);
+  } else if (c.words.capacity() == 0) {
+    c.words.reserve(kRows * (c.left_bits + c.right_bits) / 64 + 1);
+  }
+  put(c, row, pair);
+  ++rows_;
+}
+
+void PackedPairs::prefetch(std::size_t i) const {
+#if defined(__GNUC__)
+  const Chunk& c = chunks_[i >> kLog2];
+  __builtin_prefetch(c.words.data() + (((i & kMask) * (c.left_bits + c.right_bits)) >> 6));
+#endif
+}
+
+std::size_t PackedPairs::bytes() const {
+  std::size_t b = chunks_.capacity() * sizeof(Chunk);
+  for (const auto& c : chunks_) b += c.words.capacity() * sizeof(std::uint64_t);
+  return b;
+}
+
+TreeStates::TreeStates(std::size_t width) : width_(width) {
+  if (width <= 2) return;
+  // The left half takes the larger share when the width is odd.
+  const std::size_t mid = (width + 1) / 2;
+  for (const auto& [lo, hi] : {std::pair{std::size_t{0}, mid}, std::pair{mid, width}}) {
+    Half h{lo, hi, RowTable(hi - lo), {}};
+    if (hi - lo > 1) h.cache.assign((std::size_t{1} << kCacheLog2) * (hi - lo + 1), kEmpty);
+    halves_.push_back(std::move(h));
+  }
+}
+
+std::uint64_t TreeStates::hash(std::uint64_t root) {
+  std::uint64_t h = root * 0x9e3779b97f4a7c15ULL;
   h ^= h >> 29;
   h *= 0xbf58476d1ce4e5b9ULL;
   return h ^ (h >> 32);
 }
 
-void PairTable::prefetch(std::uint64_t h) const {
-  if (slots_.empty()) return;
-#if defined(__GNUC__)
-  __builtin_prefetch(slots_.data() + position(h));
-#endif
+void TreeStates::remember(const Half& h, const std::uint32_t* words, std::uint32_t id) {
+  const std::size_t n = h.hi - h.lo;
+  std::uint32_t* e = h.cache.data() + (h.table.hash(words) & ((std::size_t{1} << kCacheLog2) - 1)) * (n + 1);
+  std::copy(words, words + n, e);
+  e[n] = id;
 }
 
-std::pair<std::uint32_t, bool> PairTable::insert(std::uint64_t pair, std::uint64_t h) {
-  if ((count() + 1) * kFullDen > slots_.size() * kFullNum) grow();
-  const std::size_t cap = slots_.size();
-  const std::uint32_t tag = static_cast<std::uint32_t>(h) & ~id_mask_;
-  for (std::size_t i = position(h);;) {
-    const std::uint32_t slot = slots_[i];
-    if (slot == 0) {
-      const auto id = static_cast<std::uint32_t>(count());
-      pairs_.push_back(pair);
-      slots_[i] = tag | (id + 1);
-      return {id, true};
-    }
-    if ((slot & ~id_mask_) == tag) {
-      const std::uint32_t id = (slot & id_mask_) - 1;
-      if (pairs_[id] == pair) return {id, false};
-    }
-    if (++i == cap) i = 0;
-  }
-}
-
-void PairTable::grow() {
-  const std::size_t cap = slots_.empty() ? kFirstSlots : slots_.size() + slots_.size() / 2;
-  if (cap >= (std::size_t{1} << 32)) throw std::length_error("pair table: more than 2^32 slots");
-  // id + 1 <= count < cap: bit_width(cap) bits hold it; the others keep hash bits.
-  const unsigned id_bits = static_cast<unsigned>(std::bit_width(cap));
-  id_mask_ = id_bits >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << id_bits) - 1;
-  slots_ = LargeArray<std::uint32_t>();  // the old slots are rebuilt from the pairs
-  slots_.assign(cap, 0);
-  for (std::uint32_t id = 0; id < count(); ++id) {
-    const std::uint64_t h = hash(pairs_[id]);
-    std::size_t i = position(h);
-    while (slots_[i] != 0)
-      if (++i == cap) i = 0;
-    slots_[i] = (static_cast<std::uint32_t>(h) & ~id_mask_) | (id + 1);
-  }
-}
-
-std::size_t PairTable::bytes() const { return pairs_.bytes() + slots_.capacity() * sizeof(std::uint32_t); }
-
-TreeStates::TreeStates(std::size_t width) : width_(width), last_(width) {
-  if (width < 2) {
-    // One word is its own pair with a zero: the root is then (word, 0).
-    shape_.push_back(Node{~std::int32_t{0}, INT32_MIN, 0, width});
-  } else {
-    build(0, width);
-  }
-  nodes_.resize(shape_.size());
-  last_ids_.resize(shape_.size());
-}
-
-std::int32_t TreeStates::build(std::size_t lo, std::size_t hi) {
-  if (hi - lo == 1) return ~static_cast<std::int32_t>(lo);
-  // The left half takes the larger share: with the global part last, it sits high in the tree.
-  const std::size_t mid = lo + (hi - lo + 1) / 2;
-  const std::int32_t left = build(lo, mid);
-  const std::int32_t right = build(mid, hi);
-  shape_.push_back(Node{left, right, lo, hi});
-  return static_cast<std::int32_t>(shape_.size() - 1);
+std::uint32_t TreeStates::intern(Half& h, const std::uint32_t* words) {
+  const std::size_t n = h.hi - h.lo;
+  if (n == 1) return words[0];
+  const std::uint64_t hash = h.table.hash(words);
+  std::uint32_t* e = h.cache.data() + (hash & ((std::size_t{1} << kCacheLog2) - 1)) * (n + 1);
+  if (e[n] != kEmpty && std::equal(words, words + n, e)) return e[n];
+  const std::uint32_t id = h.table.insert(words, hash).first;
+  std::copy(words, words + n, e);
+  e[n] = id;
+  return id;
 }
 
 std::uint64_t TreeStates::root_of(const std::uint32_t* tuple) {
-  // Post-order: a node's children come before it. A node whose children have the values they had
-  // in the last tuple has the id it had then.
-  std::uint64_t root = 0;
-  bool same[64];  // per node: equal to the last tuple's
-  assert(shape_.size() <= 64);
-  for (std::size_t j = 0; j < shape_.size(); ++j) {
-    const Node& n = shape_[j];
-    auto value = [&](std::int32_t c, bool& unchanged) -> std::uint32_t {
-      if (c == INT32_MIN) return 0;
-      if (c >= 0) {
-        unchanged = unchanged && same[c];
-        return last_ids_[static_cast<std::size_t>(c)];
-      }
-      const auto w = static_cast<std::size_t>(~c);
-      unchanged = unchanged && have_last_ && last_[w] == tuple[w];
-      return tuple[w];
-    };
-    bool unchanged = have_last_;
-    const std::uint32_t a = value(n.left, unchanged);
-    const std::uint32_t b = value(n.right, unchanged);
-    const std::uint64_t pair = std::uint64_t{a} | std::uint64_t{b} << 32;
-    same[j] = unchanged;
-    if (j + 1 == shape_.size()) {
-      root = pair;
-    } else if (!unchanged) {
-      last_ids_[j] = nodes_[j].insert(pair).first;
-    }
-  }
-  for (std::size_t w = 0; w < width_; ++w) last_[w] = tuple[w];
-  have_last_ = true;
-  return root;
+  if (width_ == 1) return tuple[0];
+  if (width_ == 2) return tuple[0] | std::uint64_t{tuple[1]} << 32;
+  const std::uint32_t left = intern(halves_[0], tuple + halves_[0].lo);
+  const std::uint32_t right = intern(halves_[1], tuple + halves_[1].lo);
+  return left | std::uint64_t{right} << 32;
 }
 
-void TreeStates::unfold(std::int32_t child, std::uint32_t value, std::uint32_t* out) const {
-  if (child == INT32_MIN) return;
-  if (child < 0) {
-    out[static_cast<std::size_t>(~child)] = value;
-    return;
-  }
-  const auto j = static_cast<std::size_t>(child);
-  const std::uint64_t pair = nodes_[j].pair(value);
-  unfold(shape_[j].left, static_cast<std::uint32_t>(pair), out);
-  unfold(shape_[j].right, static_cast<std::uint32_t>(pair >> 32), out);
+std::pair<std::uint32_t, bool> TreeStates::insert_root(std::uint64_t root, std::uint64_t h) {
+  if (roots_index_.full(count() + 1))
+    roots_index_.grow(count(), [&](std::uint32_t id) { return hash(roots_.get(id)); });
+  const auto found = roots_index_.find_or_add(h, static_cast<std::uint32_t>(count()),
+                                              [&](std::uint32_t id) { return roots_.get(id) == root; });
+  if (found.second) roots_.push(root);
+  return found;
 }
 
 void TreeStates::tuple(std::uint32_t id, std::uint32_t* out) const {
-  unfold(static_cast<std::int32_t>(shape_.size() - 1), id, out);
+  const std::uint64_t root = roots_.get(id);
+  const auto left = static_cast<std::uint32_t>(root), right = static_cast<std::uint32_t>(root >> 32);
+  if (width_ <= 2) {
+    out[0] = left;
+    if (width_ == 2) out[1] = right;
+    return;
+  }
+  for (std::size_t k = 0; k < 2; ++k) {
+    const Half& h = halves_[k];
+    const std::uint32_t hid = k == 0 ? left : right;
+    if (h.hi - h.lo == 1) {
+      out[h.lo] = hid;
+      continue;
+    }
+    const std::uint32_t* row = h.table.row(hid);
+    std::copy(row, row + (h.hi - h.lo), out + h.lo);
+    remember(h, row, hid);
+  }
+}
+
+void TreeStates::prefetch_tuple(std::uint32_t id) const {
+#if defined(__GNUC__)
+  if (id >= count() || width_ <= 2) return;
+  const std::uint64_t root = roots_.get(id);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const Half& h = halves_[k];
+    if (h.hi - h.lo > 1) __builtin_prefetch(h.table.row(static_cast<std::uint32_t>(k == 0 ? root : root >> 32)));
+  }
+#endif
 }
 
 std::size_t TreeStates::bytes() const {
-  std::size_t b = 0;
-  for (const auto& n : nodes_) b += n.bytes();
+  std::size_t b = roots_.bytes() + roots_index_.bytes();
+  for (const auto& h : halves_) b += h.table.bytes() + h.cache.capacity() * sizeof(std::uint32_t);
   return b;
 }
 
-std::vector<std::size_t> TreeStates::node_counts() const {
+std::vector<std::size_t> TreeStates::half_counts() const {
   std::vector<std::size_t> out;
-  for (std::size_t j = 0; j + 1 < nodes_.size(); ++j) out.push_back(nodes_[j].count());
+  for (const auto& h : halves_) out.push_back(h.table.count());
   return out;
 }
 

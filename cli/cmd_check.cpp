@@ -34,7 +34,8 @@ struct CheckArgs {
   bool all_trips = false;
   bool coverage = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0, max_memory = 0;
-  unsigned threads = 0;  // 0: every core (one per pair with --batch)
+  unsigned threads = 0;              // 0: every core (one per pair with --batch)
+  std::string state_store = "flat";  // --state-store: "flat" or "tree"
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
   model::ValueWidths widths;  // --register-bits, --semaphore-bits
@@ -71,6 +72,7 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
   o.max_memory = a.max_memory;
+  o.state_store = a.state_store == "tree" ? checker::StateStore::Tree : checker::StateStore::Flat;
   // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
   o.threads = a.threads > 0 ? a.threads : !a.batch.empty() ? 1 : std::max(1U, std::thread::hardware_concurrency());
   o.walks = a.walks;
@@ -157,6 +159,10 @@ void add_check(CLI::App& app, Context& ctx) {
                   "threads of the exhaustive search, same results for any number (default: every core; with "
                   "--batch: 1; --coverage runs on one)")
       ->check(CLI::Range(1U, 1024U));
+  cmd->add_option("--state-store", a->state_store,
+                  "how the exhaustive search keeps its states: flat (the default, fastest) or tree (fewer bytes a "
+                  "state, one thread); the same states, verdicts and traces")
+      ->check(CLI::IsMember({"flat", "tree"}));
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   add_width_options(cmd, a->widths);
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");

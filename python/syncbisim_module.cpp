@@ -371,8 +371,10 @@ PYBIND11_MODULE(syncbisim, m) {
       "check",
       [](const ProgramLike& spec, const ProgramLike& impl, std::uint64_t max_states, double max_seconds,
          std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction,
-         unsigned register_bits, unsigned semaphore_bits) {
+         unsigned register_bits, unsigned semaphore_bits, const std::string& state_store) {
         const auto s = program_of(spec), i = program_of(impl);
+        if (state_store != "flat" && state_store != "tree")
+          throw Error("", "", "usage", "unknown state_store '" + state_store + "' (flat, tree)");
         const CheckOptions o{.max_states = max_states,
                              .max_seconds = max_seconds,
                              .max_trip = max_trip,
@@ -381,13 +383,15 @@ PYBIND11_MODULE(syncbisim, m) {
                              .depth = depth,
                              .reduction = reduction,
                              .register_bits = register_bits,
-                             .semaphore_bits = semaphore_bits};
+                             .semaphore_bits = semaphore_bits,
+                             .state_store = state_store == "tree" ? StateStore::Tree : StateStore::Flat};
         py::gil_scoped_release release;
         return check(s, i, o);
       },
       py::arg("spec"), py::arg("impl"), py::arg("max_states") = 0, py::arg("max_seconds") = 0.0,
       py::arg("max_trip") = 0, py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000,
       py::arg("reduction") = true, py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32,
+      py::arg("state_store") = "flat",
       "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock, inconclusive or "
       "overflow (a value past --register-bits / --semaphore-bits).");
 

@@ -20,7 +20,7 @@ Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       codec_(both),
       reducer_(both),
       classifier_(both),
-      compress_(o.compress_states),
+      compress_(o.state_store == StateStore::Tree),
       tree_(codec_.parts()),
       flat_(codec_.parts()),
       unfolded_(codec_.parts()),
@@ -64,6 +64,7 @@ CheckResult Exhaustive::run() {
       }
       const auto id = static_cast<std::uint32_t>(next);
       const LockstepState& s = successors_.load(tuple(id));
+      if (compress_) tree_.prefetch_tuple(id + 1);  // its rows arrive while this state is expanded
       steps.clear();
       mismatches.clear();
       both_.visible(s, steps, &mismatches);
@@ -146,7 +147,7 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
   // subtrees are interned now (their tables are small and mostly hit), its root later.
   if (compress_) {
     const std::uint64_t root = tree_.root_of(tuple.data());
-    const std::uint64_t h = PairTable::hash(root);
+    const std::uint64_t h = TreeStates::hash(root);
     tree_.prefetch(h);
     pending_.push_back(Pending{h, root, parent});
   } else {

@@ -58,7 +58,7 @@ class Exhaustive {
   // The tuple of state `id` (valid until the next call).
   const std::uint32_t* tuple(std::uint32_t id) const;
 
-  bool compress_;                                // opt_.compress_states: tree_ holds the states, else flat_
+  bool compress_;                                // StateStore::Tree: tree_ holds the states, else flat_
   TreeStates tree_;                              // tuples of part ids as trees of pairs
   StateSet flat_;                                // or flat
   ParentLog parents_;                            // by state id

@@ -127,6 +127,10 @@ SYNCBISIM_API Allocation allocate(const Program& spec, const AllocateOptions& op
 enum class Verdict { Bisimilar, OverSynchronized, UnderSynchronized, SpecDeadlock, Inconclusive, Overflow };
 SYNCBISIM_API std::string to_string(Verdict v);  // "under-synchronized"
 
+// How the exhaustive search keeps its visited set (docs/checker.md "State storage", check
+// --state-store): flat tuples, or trees (fewer bytes a state). The same states and traces.
+enum class StateStore { Flat, Tree };
+
 struct CheckOptions {
   std::uint64_t max_states = 0;    // 0: no limit; hitting one makes the verdict inconclusive
   double max_seconds = 0;          // 0: no limit
@@ -139,6 +143,7 @@ struct CheckOptions {
   // registers of 1..64 bits, signed semaphores of 2..64 bits; outside those, check() throws.
   unsigned register_bits = 32;
   unsigned semaphore_bits = 32;
+  StateStore state_store = StateStore::Flat;
 };
 
 // One visible step of a trace, as `check --json` writes it.

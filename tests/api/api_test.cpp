@@ -99,6 +99,30 @@ TEST_CASE("check's widths: a counter past the register width is an overflow (doc
   CHECK_THROWS_AS(syncbisim::check(spec, impl, bad), syncbisim::Error);
 }
 
+TEST_CASE("check's state store: the tree store's search is the flat store's (docs/checker.md \"State storage\")") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
+  const auto impl = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));
+  syncbisim::CheckOptions o;
+  o.reduction = false;
+  const auto flat = syncbisim::check(spec, impl, o);
+  o.state_store = syncbisim::StateStore::Tree;
+  const auto tree = syncbisim::check(spec, impl, o);
+  CHECK(flat.verdict == syncbisim::Verdict::UnderSynchronized);
+  CHECK(tree.verdict == flat.verdict);
+  CHECK(tree.states == flat.states);
+  CHECK(tree.transitions == flat.transitions);
+  REQUIRE(tree.violations.size() == flat.violations.size());
+  for (std::size_t k = 0; k < flat.violations.size(); ++k) {
+    CHECK(tree.violations[k].description == flat.violations[k].description);
+    REQUIRE(tree.violations[k].trace.size() == flat.violations[k].trace.size());
+    for (std::size_t i = 0; i < flat.violations[k].trace.size(); ++i) {
+      CHECK(tree.violations[k].trace[i].step == flat.violations[k].trace[i].step);
+      CHECK(tree.violations[k].trace[i].engine == flat.violations[k].trace[i].engine);
+      CHECK(tree.violations[k].trace[i].instr == flat.violations[k].trace[i].instr);
+    }
+  }
+}
+
 TEST_CASE("prove's widths: the prover finds the counter past 8 bits, not past 32 (docs/prover.md \"Overflow\")") {
   const auto spec = syncbisim::Program::load(source("tests/inputs/overflow/counter_spec.sb"));
   const auto impl = syncbisim::Program::load(source("tests/inputs/overflow/counter_impl.sb"));

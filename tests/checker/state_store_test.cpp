@@ -1,5 +1,5 @@
 // The exhaustive search's state store (docs/checker.md "State storage"): the parent log gives back
-// every parent it was given, the tables of pairs and the tree store give back every tuple under a
+// every parent it was given, the tables of rows, the packed pairs and the tree store give back every tuple under a
 // dense id (also through growth and many near-equal tuples), and the search over trees of pairs is
 // the search over flat tuples (same states, transitions, violations and traces).
 #include <doctest/doctest.h>
@@ -42,31 +42,66 @@ TEST_CASE("parent log: every parent read back, across marks, long gaps and long 
   }
 }
 
-TEST_CASE("pair table: ids are dense in first-insertion order, equal pairs share one, through growth") {
-  checker::PairTable t;
-  std::map<std::uint64_t, std::uint32_t> ids;
-  std::mt19937_64 rng(7);
-  for (int i = 0; i < 300000; ++i) {
-    // Few distinct high halves and narrow low halves: many pairs share their hash's bits by chance.
-    const std::uint64_t pair = (rng() % 50000) | (rng() % 4) << 32;
-    const auto [id, fresh] = t.insert(pair);
-    const auto it = ids.find(pair);
-    if (it == ids.end()) {
-      REQUIRE(fresh);
-      REQUIRE(id == ids.size());
-      ids.emplace(pair, id);
-    } else {
-      REQUIRE_FALSE(fresh);
-      REQUIRE(id == it->second);
+TEST_CASE("row table: ids are dense in first-insertion order, equal rows share one, through growth") {
+  for (const std::size_t width : {1U, 2U, 3U}) {
+    INFO("width ", width);
+    checker::RowTable t(width);
+    std::map<std::vector<std::uint32_t>, std::uint32_t> ids;
+    std::mt19937_64 rng(7 + width);
+    std::vector<std::uint32_t> row(width);
+    for (int i = 0; i < 300000; ++i) {
+      // Few distinct values past the first word: many rows share their hash's bits by chance.
+      row[0] = static_cast<std::uint32_t>(rng() % 50000);
+      for (std::size_t w = 1; w < width; ++w) row[w] = static_cast<std::uint32_t>(rng() % 4);
+      const auto [id, fresh] = t.insert(row.data());
+      const auto it = ids.find(row);
+      if (it == ids.end()) {
+        REQUIRE(fresh);
+        REQUIRE(id == ids.size());
+        ids.emplace(row, id);
+      } else {
+        REQUIRE_FALSE(fresh);
+        REQUIRE(id == it->second);
+      }
     }
+    CHECK(t.count() == ids.size());
+    for (const auto& [r, id] : ids) CHECK(std::vector<std::uint32_t>(t.row(id), t.row(id) + width) == r);
+    CHECK(t.bytes() >= t.count() * (4 * width + 4));  // the rows and at least one slot each
   }
-  CHECK(t.count() == ids.size());
-  for (const auto& [pair, id] : ids) CHECK(t.pair(id) == pair);
-  CHECK(t.bytes() >= t.count() * 12);  // the pairs and at least one slot each
+}
+
+TEST_CASE("packed pairs: every pair read back, as the ids' widths grow within and across chunks") {
+  for (const std::uint32_t seed : {1U, 2U}) {
+    INFO("seed ", seed);
+    checker::PackedPairs packed;
+    std::vector<std::uint64_t> want;
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < 300000; ++i) {
+      // Mostly small ids; now and then one of up to 32 bits on either side (a repack), and zeros.
+      const auto draw = [&]() -> std::uint64_t {
+        const auto r = rng() % 100000;
+        if (r == 0) return rng() & 0xffffffffULL;
+        if (r < 500) return 0;
+        return rng() % (std::uint64_t{1} << (1 + i / 20000));
+      };
+      const std::uint64_t pair = draw() | draw() << 32;
+      packed.push(pair);
+      want.push_back(pair);
+    }
+    REQUIRE(packed.size() == want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) REQUIRE(packed.get(k) == want[k]);
+  }
+  // Ids below 2^20 take 40 bits a pair (and a few bytes a chunk), not 64; four full chunks of 2^16
+  // pairs (a chunk's bytes are reserved whole when it starts).
+  checker::PackedPairs narrow;
+  std::mt19937_64 rng(3);
+  const std::size_t n = std::size_t{4} << 16;
+  for (std::size_t k = 0; k < n; ++k) narrow.push((rng() & 0xfffff) | (rng() & 0xfffff) << 32);
+  CHECK(narrow.bytes() < n * 6);
 }
 
 TEST_CASE("tree states: every tuple width round-trips, ids as a flat set gives them") {
-  for (const std::size_t width : {1U, 2U, 3U, 5U, 6U, 9U}) {
+  for (const std::size_t width : {1U, 2U, 3U, 4U, 5U, 6U, 9U}) {
     INFO("width ", width);
     checker::TreeStates tree(width);
     checker::StateSet flat(width);
@@ -75,7 +110,7 @@ TEST_CASE("tree states: every tuple width round-trips, ids as a flat set gives t
     for (int i = 0; i < 40000; ++i) {
       // Tuples near the last one (as a state's successors are), with words of few values.
       const std::size_t w = rng() % width;
-      t[w] = rng() % 20;
+      t[w] = rng() % 20 + (rng() % 50 == 0 ? static_cast<std::uint32_t>(rng()) : 0);  // now and then a large id
       if (rng() % 4 == 0) t[width - 1] = rng() % 3;
       const auto a = tree.insert(t.data());
       const auto b = flat.insert(t.data());
@@ -100,10 +135,10 @@ TEST_CASE("tree states: the search over trees of pairs is the search over flat t
         checker::CheckOptions o;
         o.reduction = reduce;
         o.max_states = cap;
-        o.compress_states = false;
+        o.state_store = checker::StateStore::Flat;
         const auto flat = checker::check(*pair, o);
         RC_CLASSIFY(!flat.violations.empty(), "violations");
-        o.compress_states = true;
+        o.state_store = checker::StateStore::Tree;
         RC_ASSERT(test::summary(checker::check(*pair, o)) == test::summary(flat));
       },
       150);

@@ -90,6 +90,18 @@ def test_the_widths_make_a_counter_past_them_an_overflow():
     assert err.value.rule == "bad-width"
 
 
+def test_the_tree_state_store_gives_the_flat_stores_search():
+    spec = corpus("figures/fig7_fig8.json")
+    impl = corpus("bugs/fig8_nk_off_by_one.sb")
+    flat = syncbisim.check(spec, impl, reduction=False)
+    tree = syncbisim.check(spec, impl, reduction=False, state_store="tree")
+    assert flat.verdict == tree.verdict == "under-synchronized"
+    assert (tree.states, tree.transitions) == (flat.states, flat.transitions)
+    assert [(v.description, v.trace) for v in tree.violations] == [(v.description, v.trace) for v in flat.violations]
+    with pytest.raises(syncbisim.Error):
+        syncbisim.check(spec, impl, state_store="packed")
+
+
 def test_prove_takes_the_widths_too():
     spec = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_spec.sb")
     impl = os.path.join(SOURCE, "tests", "inputs", "overflow", "counter_impl.sb")
