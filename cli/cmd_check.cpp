@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "checker/coverage.h"
@@ -18,6 +17,7 @@
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/progress.h"
+#include "cli/run_indexed.h"
 #include "cli/width_options.h"
 
 namespace syncbisim::cli {
@@ -74,7 +74,7 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.max_memory = a.max_memory;
   o.state_store = a.state_store == "tree" ? checker::StateStore::Tree : checker::StateStore::Flat;
   // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
-  o.threads = a.threads > 0 ? a.threads : !a.batch.empty() ? 1 : std::max(1U, std::thread::hardware_concurrency());
+  o.threads = a.threads > 0 ? a.threads : !a.batch.empty() ? 1 : every_core();
   o.walks = a.walks;
   o.seed = a.seed;
   o.depth = a.depth;
