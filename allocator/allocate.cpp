@@ -3,11 +3,10 @@
 #include <algorithm>
 
 #include "allocator/budget.h"
-#include "allocator/draft.h"
+#include "allocator/decide.h"
 #include "allocator/expert.h"
 #include "allocator/share_waits.h"
 #include "allocator/spec_facts.h"
-#include "allocator/strategies.h"
 #include "analysis/correspondence.h"
 
 namespace syncbisim::allocator {
@@ -62,61 +61,33 @@ std::string Decision::to_string() const {
   return s;
 }
 
-model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& options, const Mix* mix) {
-  const auto& spec = facts.spec;
-  const Mix static_mix = expert_static_mix(facts);
-  if (!mix && options.strategy == Strategy::Expert) mix = &static_mix;
-  Draft draft(facts);
-  for (const auto& dl : facts.analysis.deadlocks) draft.note("spec deadlock: " + dl.message);
-
-  bool prune = options.prune_registers;
-  if (options.strategy == Strategy::Barrier) {
-    allocate_barrier_baseline(facts, draft);
-    prune = true;  // the baseline adds no registers
-  } else {
-    std::vector<std::size_t> ok, fallback;
-    for (std::size_t d = 0; d < spec.deps.size(); ++d)
-      (facts.dep(d).allocatable() || !options.barrier_fallback ? ok : fallback).push_back(d);
-    // paper §5.1: rh_S only for loops carrying a dependency with offset k > 0
-    for (auto d : ok)
-      if (facts.dep(d).allocatable() && facts.dep(d).offset > 0) draft.registers().want_trip_register(facts.dep(d).S);
-    LoopSemaphores loop_sems(facts, draft);
-    if (mix) {
-      allocate_mixed(facts, draft, ok, *mix);
-    } else {
-      switch (options.strategy) {
-        case Strategy::PerInstruction: allocate_per_instruction(facts, draft, ok); break;
-        case Strategy::PerEngine: allocate_per_engine(facts, draft, loop_sems, ok); break;
-        default:
-          loop_sems.declare_all();
-          allocate_per_loop(facts, draft, loop_sems, ok);
-          break;
-      }
-    }
-    allocate_fallback(facts, draft, fallback);
-    if (!fallback.empty())
-      draft.note(std::to_string(fallback.size()) +
-                 " dependencies are not allocatable (paper §5.2) and use non-resetting barriers");
-    std::size_t extended = 0;
-    for (auto d : ok) extended += !facts.dep(d).allocatable();
-    if (extended > 0)
-      draft.note(std::to_string(extended) +
-                 " dependencies are outside paper §5.2 and use the extended closed forms (docs/allocator.md)");
-  }
-  // --share-waits does the CSE at the stream level, and better (it distributes masks first, so the
-  // decodes of one body share mask * N * r): the draft's own CSE would leave it nothing to share.
-  // The expert (expert.h) waits on single registers directly and keeps its thresholds in registers
-  // updated at loop tails.
-  const bool expert = options.strategy == Strategy::Expert;
-  auto out = draft.finish(prune, Reductions{options.licm, options.cse && !options.share_wait_values,
-                                            options.direct_registers || expert, expert});
-  if (out && mix) out->recycling_barriers.assign(mix->boundaries.begin(), mix->boundaries.end());
-  return out;
-}
-
 bool Allocation::exact() const {
   return recycling_barriers.empty() &&
          std::all_of(decisions.begin(), decisions.end(), [](const Decision& d) { return d.exact; });
+}
+
+namespace {
+
+// The strategy's own allocation; when its decisions already declare more semaphores than the
+// budget, straight to the fit (which then starts from the same assignment): finishing an
+// allocation that cannot be kept is most of its cost (100,000 semaphores per-instruction on
+// one long block). Its impl would declare the same semaphores, so the outcome is the same.
+model::Result<Allocation> once_unless_over(const SpecFacts& facts, const Options& options) {
+  auto d = decide_once(facts, options, nullptr);
+  if (!d) return d.error();
+  if (options.strategy != Strategy::Barrier && d->semaphores() > options.max_semaphores)
+    return fit_budget(facts, options);
+  return std::move(*d).finish();
+}
+
+}  // namespace
+
+std::optional<Strategy> same_allocation_as(const SpecFacts& facts, const Options& options) {
+  if (options.strategy == Strategy::Auto) return Strategy::PerLoop;
+  if (options.strategy != Strategy::PerInstruction) return std::nullopt;
+  auto d = decide_once(facts, options, nullptr);
+  if (d && d->semaphores() > options.max_semaphores) return Strategy::Mixed;
+  return std::nullopt;
 }
 
 model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options) {
@@ -133,7 +104,7 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
   auto out = options.strategy == Strategy::Mixed    ? fit_budget(facts, options)
              : options.strategy == Strategy::Expert ? allocate_expert(facts, options)
-                                                    : allocate_once(facts, options, nullptr);
+                                                    : once_unless_over(facts, options);
   if (!out) return out;
   if (!usage_of(out->impl, ix).fits(options)) {
     if (options.strategy == Strategy::Barrier)

@@ -97,6 +97,15 @@ struct Allocation {
   bool exact() const;
 };
 
+// Another strategy whose allocation is this one's, exactly, when there is one (for a table of
+// every strategy, `stats --compare`, that then allocates it once): auto is per-loop (the
+// default case of allocate()); per-instruction with more semaphores than the budget is fitted
+// from the same start as mixed (every producer its own semaphore: fit_budget), so it is
+// mixed's. Costs one decision of per-instruction (allocator/decide.h); the answer is the same
+// with and without LICM and CSE, which act only when an allocation is finished.
+struct SpecFacts;
+std::optional<Strategy> same_allocation_as(const SpecFacts& facts, const Options& options);
+
 // `spec` normalized and `ix` built from it (formats::load_program_file gives both).
 model::Result<Allocation> allocate(const model::Program& spec, const model::ProgramIndex& ix, const Options& options);
 // The same on facts computed once (allocator/spec_facts.h), for callers that allocate one spec

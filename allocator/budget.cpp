@@ -33,14 +33,19 @@ namespace {
 
 using Pair = std::pair<model::LoopId, model::EngineId>;
 
-// One candidate allocation and what it costs.
+// One candidate allocation and what it costs. A candidate is first only decided (its semaphores
+// and decisions known, allocator/decide.h); it is finished (impl emitted, registers counted) when
+// its registers are asked for: every candidate of a register step, and the one kept of a
+// semaphore step. Scores never read the impl, so they are those of the finished allocation.
 struct Trial {
   Mix mix;
   Options options;  // prune, licm, cse as fitted
-  Allocation allocation;
-  Usage usage;
+  std::optional<DecidedAllocation> decided;  // until finished
+  std::optional<Allocation> allocation;      // once finished
+  Usage usage;                               // registers once finished
   std::uint64_t alu = 0;  // Σ operators of the thresholds (before the reductions)
   std::uint64_t barrier_cost = 0;
+  const std::vector<Decision>& decisions() const { return allocation ? allocation->decisions : decided->decisions(); }
   std::size_t over(const Options& limits) const {  // how far above the register budget, summed
     std::size_t o = 0;
     for (auto r : usage.registers) o += r > limits.max_registers ? r - limits.max_registers : 0;
@@ -53,7 +58,7 @@ class Fitter {
   Fitter(const SpecFacts& facts, const Options& options) : facts_(facts), limits_(options) {}
 
   model::Result<Allocation> run() {
-    auto t = trial(initial_mix(), limits_);
+    auto t = trial(initial_mix(), limits_, false);
     if (!t) return *error_;
     for (int step = 0; step < 10000; ++step) {
       std::optional<Trial> next;
@@ -64,6 +69,8 @@ class Fitter {
                                    "cannot fit in " + std::to_string(limits_.max_semaphores) +
                                        " semaphores: " + std::to_string(t->usage.semaphores) +
                                        " are left when every dependency that can is on barriers");
+      } else if (!finish_trial(*t)) {
+        return *error_;
       } else if (t->usage.registers_max() > limits_.max_registers) {
         next = fewer_registers(*t);
         if (!next)
@@ -92,22 +99,37 @@ class Fitter {
     return m;
   }
 
-  std::optional<Trial> trial(Mix mix, const Options& options) {
+  // `finished`: also emitted and its registers counted (else only decided; finish() it later).
+  std::optional<Trial> trial(Mix mix, const Options& options, bool finished) {
     Options o = options;
     o.strategy = Strategy::Mixed;
-    auto a = allocate_once(facts_, o, &mix);
+    auto a = decide_once(facts_, o, &mix);
     if (!a) {
       error_ = a.error();
       return std::nullopt;
     }
-    Trial t{std::move(mix), options, std::move(*a), {}, 0, 0};
-    t.usage = usage_of(t.allocation.impl, facts_.ix);
-    for (const auto& d : t.allocation.decisions) {
+    Trial t{std::move(mix), options, std::move(*a), std::nullopt, {}, 0, 0};
+    t.usage.semaphores = t.decided->semaphores();
+    for (const auto& d : t.decisions()) {
       if (d.wait) t.alu += d.wait->alu_cost();
       if (d.scheme == Scheme::Fallback || d.scheme == Scheme::Barrier) t.barrier_cost += cost_of(d.dep);
     }
     t.barrier_cost += t.mix.boundaries.size();  // a top-level barrier runs once
+    if (finished && !finish_trial(t)) return std::nullopt;
     return t;
+  }
+
+  bool finish_trial(Trial& t) {
+    if (t.allocation) return true;
+    auto a = std::move(*t.decided).finish();
+    t.decided.reset();
+    if (!a) {
+      error_ = a.error();
+      return false;
+    }
+    t.allocation = std::move(*a);
+    t.usage = usage_of(t.allocation->impl, facts_.ix);
+    return true;
   }
 
   // The paper's mask isgt(rh_S, 0) of an offset-0 dependency: 1 whenever the consumer issues.
@@ -118,15 +140,16 @@ class Fitter {
     return g ? g->cost : 1;
   }
 
-  // Of the candidates, the one that lowers `measure` and costs the least per unit lowered.
+  // Of the candidates, the one that lowers `measure` and costs the least per unit lowered;
+  // `finished`: the measure reads registers, so every candidate is finished.
   template <class Measure, class Cost>
   std::optional<Trial> best(const Trial& from, const std::vector<std::pair<Mix, Options>>& candidates, Measure measure,
-                            Cost cost) {
+                            Cost cost, bool finished) {
     std::optional<Trial> out;
     double out_score = 0;
     const auto before = measure(from);
     for (const auto& [m, o] : candidates) {
-      auto t = trial(m, o);
+      auto t = trial(m, o, finished);
       if (!t) return std::nullopt;
       const auto after = measure(*t);
       if (after >= before) continue;
@@ -174,7 +197,7 @@ class Fitter {
         }
       if (any) exact.emplace_back(m, t.options);
     }
-    if (auto r = best(t, exact, sems, alu_cost)) return r;
+    if (auto r = best(t, exact, sems, alu_cost, false)) return r;
     if (error_) return std::nullopt;
     // 2. Recycling: a barrier before a top-level statement resets semaphores reused after it.
     std::vector<std::pair<Mix, Options>> recycle;
@@ -184,7 +207,7 @@ class Fitter {
       m.boundaries.insert(b);
       recycle.emplace_back(m, t.options);
     }
-    if (auto r = best(t, recycle, sems, barrier_cost)) return r;
+    if (auto r = best(t, recycle, sems, barrier_cost, false)) return r;
     if (error_) return std::nullopt;
     // 3. Barriers instead of a semaphore: every dependency waiting on it, if they all can.
     return give_up(
@@ -201,14 +224,14 @@ class Fitter {
     else if (o.licm) o.licm = false;
     if (o.prune_registers != t.options.prune_registers || o.direct_registers != t.options.direct_registers ||
         o.cse != t.options.cse || o.licm != t.options.licm)
-      return trial(t.mix, o);
+      return trial(t.mix, o, false);
     // 2. Drop masks, one engine and mask loop at a time: first the paper's isgt(rh_S, 0), which
     // is 1 at every issue (exact), then the others (a stricter wait: it also waits, while its
     // component underflows, for the earlier trips' instances the count names, all in the
     // consumer's past).
     for (bool exact : {true, false}) {
       std::map<std::pair<model::EngineId, std::string>, std::vector<std::size_t>> by_mask;
-      for (const auto& d : t.allocation.decisions) {
+      for (const auto& d : t.decisions()) {
         const auto& info = facts_.dep(d.dep);
         if (!d.wait || t.mix.unmasked.count(d.dep) || t.usage.registers[info.consumer_engine] <= limits_.max_registers)
           continue;
@@ -222,7 +245,7 @@ class Fitter {
         m.unmasked.insert(deps.begin(), deps.end());
         unmask.emplace_back(m, t.options);
       }
-      if (auto r = best(t, unmask, over, alu_cost)) return r;
+      if (auto r = best(t, unmask, over, alu_cost, true)) return r;
       if (error_) return std::nullopt;
     }
     // 3. Barriers for the dependencies of an engine over the budget.
@@ -239,7 +262,7 @@ class Fitter {
   template <class Eligible, class Measure>
   std::optional<Trial> give_up(const Trial& t, Eligible eligible, Measure measure, bool by_semaphore) {
     std::map<std::string, std::vector<std::size_t>> groups;
-    for (const auto& d : t.allocation.decisions) {
+    for (const auto& d : t.decisions()) {
       if (!eligible(d) || t.mix.given_up.count(d.dep) || !give_up_plan(facts_, facts_.dep(d.dep))) continue;
       if (by_semaphore) {
         groups[d.semaphore].push_back(d.dep);
@@ -257,11 +280,11 @@ class Fitter {
       m.given_up.insert(deps.begin(), deps.end());
       candidates.emplace_back(m, t.options);
     }
-    return best(t, candidates, measure, barrier_cost);
+    return best(t, candidates, measure, barrier_cost, !by_semaphore);
   }
 
   model::Result<Allocation> finish(Trial t) {
-    auto& a = t.allocation;
+    auto& a = *t.allocation;  // finished by run()
     std::size_t inexact = 0;
     std::string which;
     for (const auto& d : a.decisions)

@@ -5,14 +5,11 @@
 // recycling semaphores across top-level phases behind a resetting barrier, dropping masks,
 // leaving dependencies to barriers. Every step is re-allocated and measured from the impl.
 #include "allocator/allocate.h"
+#include "allocator/decide.h"
 #include "allocator/mixed.h"
 #include "allocator/spec_facts.h"
 
 namespace syncbisim::allocator {
-
-// One allocation of `facts`: the strategy of `options`, or `mix` when given (then for every
-// dependency). Not yet validated against the spec.
-model::Result<Allocation> allocate_once(const SpecFacts& facts, const Options& options, const Mix* mix);
 
 // The semaphores the impl declares and the registers each engine uses (allocator::Stats).
 struct Usage {

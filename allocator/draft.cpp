@@ -35,20 +35,28 @@ void Draft::decide(std::size_t dep, Scheme scheme, std::string semaphore, std::o
       dep, dep_label(facts_.spec.deps[dep]), scheme, std::move(semaphore), std::move(wait), std::move(detail), exact};
 }
 
+model::Status Draft::close_decisions() {
+  if (closed_yet_) return model::Ok{};
+  closed_.reserve(decisions_.size());
+  for (auto& d : decisions_) {
+    if (!d)
+      return model::make_error("", "allocator-bug",
+                               "dependency " + std::to_string(closed_.size()) + " was given no synchronization");
+    closed_.push_back(std::move(*d));
+  }
+  decisions_.clear();
+  closed_yet_ = true;
+  return model::Ok{};
+}
+
 model::Result<Allocation> Draft::finish(bool prune, const Reductions& reductions) {
+  if (auto s = close_decisions(); !s) return s.error();
   regs_.finalize(prune);
   if (reductions.tail_thresholds)
     if (const auto n = tail_thresholds(facts_, regs_, reg_names_, plan_); n > 0)
       note(std::to_string(n) + " wait thresholds in registers updated once per iteration at a loop's tail (expert)");
   lower_waits(facts_, regs_, reg_names_, plan_, reductions);
-  Allocation out{emit_impl(facts_.spec, facts_.ix, plan_, regs_), {}, std::move(notes_)};
-  for (auto& d : decisions_) {
-    if (!d)
-      return model::make_error("", "allocator-bug",
-                               "dependency " + std::to_string(out.decisions.size()) + " was given no synchronization");
-    out.decisions.push_back(std::move(*d));
-  }
-  return out;
+  return Allocation{emit_impl(facts_.spec, facts_.ix, plan_, regs_), std::move(closed_), std::move(notes_)};
 }
 
 }  // namespace syncbisim::allocator

@@ -53,10 +53,14 @@ class Draft {
   void decide(std::size_t dep, Scheme scheme, std::string semaphore, std::optional<model::Expr> wait,
               std::string detail, bool exact = true);
   void note(std::string text) { notes_.push_back(std::move(text)); }
+  // Closes the decisions: every dependency must have one (else an allocator bug, rule
+  // `allocator-bug`); decisions() is valid from then on, and nothing may be decided after it.
+  model::Status close_decisions();
+  const std::vector<Decision>& decisions() const { return closed_; }
 
   // Fixes the maintained registers (`prune`: only those some wait reads), lowers the waits with
-  // the ALU reductions asked for (reductions.h) and emits the impl. A dependency left undecided
-  // is an allocator bug (rule `allocator-bug`).
+  // the ALU reductions asked for (reductions.h) and emits the impl; closes the decisions first
+  // if they are not yet. Once per draft: the allocation takes the decisions and notes.
   model::Result<Allocation> finish(bool prune, const Reductions& reductions);
 
  private:
@@ -65,6 +69,8 @@ class Draft {
   Registers regs_;
   Plan plan_;
   std::vector<std::optional<Decision>> decisions_;
+  std::vector<Decision> closed_;  // by close_decisions()
+  bool closed_yet_ = false;
   std::vector<std::string> notes_;
 };
 

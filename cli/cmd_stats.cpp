@@ -1,5 +1,6 @@
 // syncbisim stats IMPL [--json] [--trips A=3,B=4]: the resource figures of an impl (paper
 // Table 1/2, docs/allocator.md). syncbisim stats --compare SPEC: one row per strategy.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -130,6 +131,7 @@ int run(const StatsArgs& a) {
     model::Result<allocator::Stats> stats = model::make_error("", "not-run", "");
     std::size_t fallback = 0, inexact = 0;
     bool exact = false;
+    std::optional<std::size_t> same_as;  // the job whose allocation this one's is (allocator::same_allocation_as)
   };
   const auto strategies = allocator::all_strategies();
   const allocator::SpecFacts facts(spec->program, spec->index);  // once for every job (a spec: load_spec)
@@ -141,8 +143,13 @@ int run(const StatsArgs& a) {
     o.max_registers = a.max_registers;
     o.judge = latency::timing_judge(spec->program, spec->index);  // the expert's (allocator/expert.h)
     if (i % 2 == 1) o.licm = o.cse = false;
-    auto alloc = allocator::allocate(facts, o);
     auto& f = jobs[i];
+    if (const auto same = allocator::same_allocation_as(facts, o)) {
+      const auto k = static_cast<std::size_t>(std::find(strategies.begin(), strategies.end(), *same) - strategies.begin());
+      f.same_as = 2 * k + i % 2;
+      return;
+    }
+    auto alloc = allocator::allocate(facts, o);
     if (!alloc) {
       auto d = alloc.error();
       d.file = a.compare;
@@ -156,6 +163,8 @@ int run(const StatsArgs& a) {
     }
     f.exact = alloc->exact();
   });
+  for (auto& f : jobs)
+    if (f.same_as) f = Figures(jobs[*f.same_as]);  // an alias names a job that allocated
   for (std::size_t k = 0; k < strategies.size(); ++k) {
     const auto strategy = strategies[k];
     const auto& after = jobs[2 * k];
