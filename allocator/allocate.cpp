@@ -72,12 +72,17 @@ namespace {
 // budget, straight to the fit (which then starts from the same assignment): finishing an
 // allocation that cannot be kept is most of its cost (100,000 semaphores per-instruction on
 // one long block). Its impl would declare the same semaphores, so the outcome is the same.
-model::Result<Allocation> once_unless_over(const SpecFacts& facts, const Options& options) {
+struct Outcome {
+  model::Result<Allocation> allocation;
+  bool fitted;  // by fit_budget, which returns only allocations within the budget
+};
+
+Outcome once_unless_over(const SpecFacts& facts, const Options& options) {
   auto d = decide_once(facts, options, nullptr);
-  if (!d) return d.error();
+  if (!d) return {d.error(), false};
   if (options.strategy != Strategy::Barrier && d->semaphores() > options.max_semaphores)
-    return fit_budget(facts, options);
-  return std::move(*d).finish();
+    return {fit_budget(facts, options), true};
+  return {std::move(*d).finish(), false};
 }
 
 }  // namespace
@@ -102,11 +107,13 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
   const auto& ix = facts.ix;
   if (spec.kind != model::ProgramKind::Spec)
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
-  auto out = options.strategy == Strategy::Mixed    ? fit_budget(facts, options)
-             : options.strategy == Strategy::Expert ? allocate_expert(facts, options)
-                                                    : once_unless_over(facts, options);
+  auto outcome = options.strategy == Strategy::Mixed    ? Outcome{fit_budget(facts, options), true}
+                 : options.strategy == Strategy::Expert ? Outcome{allocate_expert(facts, options), false}
+                                                        : once_unless_over(facts, options);
+  auto out = std::move(outcome.allocation);
+  const bool fitted = outcome.fitted;
   if (!out) return out;
-  if (!usage_of(out->impl, ix).fits(options)) {
+  if (!fitted && !usage_of(out->impl, ix).fits(options)) {
     if (options.strategy == Strategy::Barrier)
       return model::make_error("", "over-budget",
                                "the barrier baseline needs " + std::to_string(out->impl.semaphores.size()) +

@@ -56,7 +56,7 @@ model::Result<Allocation> Draft::finish(bool prune, const Reductions& reductions
     if (const auto n = tail_thresholds(facts_, regs_, reg_names_, plan_); n > 0)
       note(std::to_string(n) + " wait thresholds in registers updated once per iteration at a loop's tail (expert)");
   lower_waits(facts_, regs_, reg_names_, plan_, reductions);
-  return Allocation{emit_impl(facts_.spec, facts_.ix, plan_, regs_), std::move(closed_), std::move(notes_)};
+  return Allocation{emit_impl(facts_.spec, facts_.ix, std::move(plan_), regs_), std::move(closed_), std::move(notes_)};
 }
 
 }  // namespace syncbisim::allocator

@@ -10,7 +10,7 @@ namespace {
 
 struct Emitter {
   const model::ProgramIndex& ix;
-  const Plan& plan;
+  Plan& plan;  // its instructions' parts are moved into the impl: each is emitted once
   const Registers& regs;
   std::uint32_t region = 0;  // the next block's region (blocks come in the layout's pre-order)
 
@@ -83,11 +83,11 @@ struct Emitter {
             barriers_at(n);
             ++n;
             const auto& in = std::get<model::Instr>(item);
-            const auto& ip = plan.instrs[*ix.instr(in.id)];
-            for (const auto& r : ip.pre) ns.items.push_back(r);
+            auto& ip = plan.instrs[*ix.instr(in.id)];
+            for (auto& r : ip.pre) ns.items.push_back(std::move(r));
             // Extra fields describe the spec's instruction (cost models read them there):
             // an impl instruction carries none (docs/formats.md).
-            model::Instr out_in{in.id, ip.waits, ip.signal, {}, in.loc};
+            model::Instr out_in{in.id, std::move(ip.waits), std::move(ip.signal), {}, in.loc};
             ns.items.push_back(std::move(out_in));
           }
           barriers_at(n);
@@ -127,7 +127,7 @@ model::Barrier merge(const model::Barrier& a, const model::Barrier& b) {
   return model::Barrier{r, {}};
 }
 
-model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, const Plan& plan,
+model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, Plan&& plan,
                          const Registers& regs) {
   model::Program impl;
   impl.kind = model::ProgramKind::Impl;

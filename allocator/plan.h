@@ -64,8 +64,9 @@ struct Plan {
 // Two barriers asked for at one place are one barrier resetting what either resets.
 model::Barrier merge(const model::Barrier& a, const model::Barrier& b);
 
-// The impl program (kind Impl, trips copied from the spec, normalized). `regs` must be finalized.
-model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, const Plan& plan,
+// The impl program (kind Impl, trips copied from the spec, normalized). `regs` must be finalized;
+// the plan is used up (its instructions' waits and register operations move into the impl).
+model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& ix, Plan&& plan,
                          const Registers& regs);
 
 }  // namespace syncbisim::allocator

@@ -181,6 +181,7 @@ void lower_waits(const SpecFacts& facts, const Registers& regs, NameTable& names
   std::vector<std::vector<std::optional<Tree>>> residual(ix.instrs.size());
   std::set<std::string> direct;  // registers a wait may read as they are (hoisted or shared)
   for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
+    if (plan.instrs[i].wanted.empty()) continue;  // most instructions: no loop chain to build
     const auto e = ix.instrs[i].engine;
     auto path = ix.path(ix.instrs[i].parent);
     const std::vector<LoopId> chain(path.rbegin(), path.rend());
