@@ -3,7 +3,8 @@
 // first exactly, with the least ALU work per issue (merging per-instruction semaphores into
 // per-loop and per-engine ones), then, below what exactness allows, in the cheapest safe ways:
 // recycling semaphores across top-level phases behind a resetting barrier, dropping masks,
-// leaving dependencies to barriers. Every step is re-allocated and measured from the impl.
+// leaving dependencies to barriers. Every step is re-allocated and measured: by its decisions
+// (semaphores, ALU, barriers; allocator/decide.h) or, for registers, from the finished impl.
 #include "allocator/allocate.h"
 #include "allocator/decide.h"
 #include "allocator/mixed.h"
