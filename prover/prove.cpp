@@ -91,6 +91,38 @@ Answer combine(Answer a, Answer b) {
   return Answer::Unknown;
 }
 
+// The first attempt at a consumer (docs/prover.md "Complexity"): its queries, in the order
+// ConsumerProof asks them, on a context and a solver shared by every consumer of the program (its
+// terms and facts in scopes of their own), answering only whether every one is unsatisfiable.
+// Setting up a Z3 context and solver costs more than a small query itself; this sets them up once.
+// True means every property of the consumer is proved, exactly the result ConsumerProof gives
+// when each query is unsatisfiable (the queries are the same formulas: unsatisfiable is
+// unsatisfiable whatever else the solver saw before). Anything else (satisfiable, unknown, outside
+// the fragment) is false, and the consumer is proved again from the start by ConsumerProof on a
+// context of its own, so its models, witnesses and reasons are those of a fresh solver, as before.
+bool proved_on_shared(const Job& job, smt::Context& ctx, smt::Solver& solver, model::InstrId c, bool holdable) {
+  const smt::Context::Scope terms(ctx);
+  const smt::Solver::Scope facts(solver);
+  try {
+    detail::Encoder enc(ctx, job.places, job.spec_ix, job.analysis, c, *job.tables);
+    enc.encode();
+    for (const auto& f : enc.facts()) solver.add(f);
+    const auto unsat = [&](const std::vector<smt::Term>& violation) {
+      return solver.check(violation).status == smt::Status::Unsat;
+    };
+    if (!unsat({enc.released(), enc.under_sync()})) return false;
+    if (holdable) {
+      const auto h = enc.held();
+      if (!unsat({h ? *h : ctx.truth(true), enc.spec_ok()})) return false;
+    }
+    return unsat({enc.released(), enc.over_sync()});
+  } catch (const detail::Outside&) {
+    return false;
+  } catch (const std::exception&) {
+    return false;  // ConsumerProof meets it again and says so
+  }
+}
+
 // One consumer: its encoding, its solver, and the witnesses found so far.
 class ConsumerProof {
  public:
@@ -426,6 +458,8 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   for (const auto& d : analysis.deps) deps_of[spec_ix.instrs[d.consumer].name].push_back(&d);
   std::unordered_map<std::string, semantics::InstrId> spec_instr;
   for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) spec_instr[sp.instrs[i].name] = i;
+  smt::Context shared_ctx;
+  smt::Solver shared_solver(shared_ctx, options.z3_timeout_ms);
   for (model::InstrId c = 0; c < ix.instrs.size(); ++c) {
     const auto& name = ix.instrs[c].name;
     std::vector<const analysis::DependencyInfo*> deps;
@@ -436,7 +470,14 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     const auto t = Clock::now();
     ConsumerResult r;
     try {
-      r = ConsumerProof(job, c, deps, holdable).run();
+      if (proved_on_shared(job, shared_ctx, shared_solver, c, holdable)) {
+        r.instr = name;
+        r.engine = ix.engines[places.instr(c).engine];
+        r.safe = r.exact = Property{Answer::Proved, "", std::nullopt, std::nullopt};
+        r.answer = Answer::Proved;
+      } else {
+        r = ConsumerProof(job, c, deps, holdable).run();
+      }
     } catch (const std::exception& e) {
       // A bug of the prover must not take the other consumers' answers with it.
       r.instr = name;
