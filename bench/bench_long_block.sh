@@ -7,10 +7,10 @@
 # Usage: bench/bench_long_block.sh [BUILD] [SIZES] [SHAPES] [LIMIT]
 #   defaults: build, "16000 100000", "chain many loop", 60 (seconds before a command is cut off);
 #   PROVE_LIMIT (environment) cuts `prove` off sooner or later than LIMIT: it is linear in the
-#   block's length now but costs about 5 to 10 ms per consumer (three Z3 queries of a size
-#   independent of N: 9.5 s for `chain` at 1,000 instructions per engine, 22 s at 2,000,
-#   docs/prover.md "Complexity"), so 16,000 instructions take about 3 minutes: PROVE_LIMIT=300
-#   lets it finish; the default of LIMIT cuts it off there.
+#   block's length, each consumer first on one shared Z3 solver per thread (docs/prover.md
+#   "Complexity"): 16,000 instructions took 12 s (chain), 51 s (many), 41 s (loop) on one thread,
+#   6, 23 and 16 s with `--jobs 2` (prove's default is every core), so the default LIMIT of 60 lets
+#   it finish at 16,000; 100,000 needs PROVE_LIMIT=600.
 set -u
 build=${1:-build}
 sizes=${2:-16000 100000}

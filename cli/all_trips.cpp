@@ -21,6 +21,7 @@ int check_all_trips(const AllTripsArgs& a) {
   // Every trip count: the prover (on the programs as written, not capped).
   prover::ProveOptions po;
   po.widths = a.widths;  // the overflow questions at the widths the explorer holds values to
+  po.jobs = a.prover_jobs;
   const auto proved = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, po);
   const bool capped = !pair->checked->cut().empty();
   const auto& both = pair->lockstep();

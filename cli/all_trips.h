@@ -16,6 +16,7 @@ struct AllTripsArgs {
   std::uint64_t max_states = 0;
   double max_seconds = 0;
   model::ValueWidths widths;  // the explorer's (docs/semantics.md "Widths")
+  unsigned prover_jobs = 1;   // consumers the prover proves at once (check's --threads)
 };
 
 inline constexpr std::uint32_t kDefaultTripCap = 3;

@@ -111,7 +111,8 @@ int check(const CheckArgs& a) {
     return 2;
   }
   if (a.all_trips)
-    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds, a.widths});
+    return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds, a.widths,
+                            a.threads > 0 ? a.threads : every_core()});
   int status = 0;
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics_options(a), a.max_trip});
   if (!pair) return status;

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/run_indexed.h"
 #include "prover/prove.h"
 #include "prover/report.h"
 
@@ -22,6 +23,7 @@ struct ProveArgs {
   unsigned timeout_ms = 10000;
   std::uint64_t max_witness_steps = prover::ProveOptions{}.max_witness_steps;
   model::ValueWidths widths;
+  unsigned jobs = 0;  // 0: every core
 };
 
 int prove(const ProveArgs& a) {
@@ -33,6 +35,7 @@ int prove(const ProveArgs& a) {
   o.z3_timeout_ms = a.timeout_ms;
   o.max_witness_steps = a.max_witness_steps;
   o.widths = a.widths;
+  o.jobs = a.jobs > 0 ? a.jobs : every_core();
   const auto r = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, o);
   if (!a.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(a.trace_out, prover::traces_json(r)); !s) {
@@ -60,6 +63,7 @@ void add_prove(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-witness-steps", a->max_witness_steps,
                   "keep a witness's trace up to this many steps (longer: refuted all the same, trace not built)")
       ->capture_default_str();
+  cmd->add_option("--jobs", a->jobs, "consumers proved at once, on that many threads (default: every core; the same output for any number)");
   cmd->add_option("--trace-out", a->trace_out, "write every witness's whole trace as JSON to this file");
   // The hardware's widths (model/value_width.h; docs/prover.md "Overflow").
   cmd->add_option("--register-bits", a->widths.register_bits, "register width: a value past 2^N - 1 is an overflow")

@@ -1,7 +1,9 @@
 #include "prover/prove.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <unordered_map>
 
 #include "analysis/dependency_analysis.h"
@@ -90,6 +92,45 @@ Answer combine(Answer a, Answer b) {
   if (a == Answer::Proved && b == Answer::Proved) return Answer::Proved;
   return Answer::Unknown;
 }
+
+// The first attempt at a consumer (docs/prover.md "Complexity"): its queries, in the order
+// ConsumerProof asks them, on a context and a solver shared by every consumer of the program (its
+// terms and facts in scopes of their own), answering only whether every one is unsatisfiable.
+// Setting up a Z3 context and solver costs more than a small query itself; this sets them up once.
+// True means every property of the consumer is proved, exactly the result ConsumerProof gives
+// when each query is unsatisfiable (the queries are the same formulas: unsatisfiable is
+// unsatisfiable whatever else the solver saw before). Anything else (satisfiable, unknown, outside
+// the fragment) is false, and the consumer is proved again from the start by ConsumerProof on a
+// context of its own, so its models, witnesses and reasons are those of a fresh solver, as before.
+bool proved_on_shared(const Job& job, smt::Context& ctx, smt::Solver& solver, model::InstrId c, bool holdable) {
+  const smt::Context::Scope terms(ctx);
+  const smt::Solver::Scope facts(solver);
+  try {
+    detail::Encoder enc(ctx, job.places, job.spec_ix, job.analysis, c, *job.tables);
+    enc.encode();
+    for (const auto& f : enc.facts()) solver.add(f);
+    const auto unsat = [&](const std::vector<smt::Term>& violation) {
+      return solver.check(violation).status == smt::Status::Unsat;
+    };
+    if (!unsat({enc.released(), enc.under_sync()})) return false;
+    if (holdable) {
+      const auto h = enc.held();
+      if (!unsat({h ? *h : ctx.truth(true), enc.spec_ok()})) return false;
+    }
+    return unsat({enc.released(), enc.over_sync()});
+  } catch (const detail::Outside&) {
+    return false;
+  } catch (const std::exception&) {
+    return false;  // ConsumerProof meets it again and says so
+  }
+}
+
+// The context and solver proved_on_shared asks on: one per thread.
+struct SharedSolver {
+  explicit SharedSolver(unsigned timeout_ms) : solver(ctx, timeout_ms) {}
+  smt::Context ctx;
+  smt::Solver solver;
+};
 
 // One consumer: its encoding, its solver, and the witnesses found so far.
 class ConsumerProof {
@@ -426,6 +467,12 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   for (const auto& d : analysis.deps) deps_of[spec_ix.instrs[d.consumer].name].push_back(&d);
   std::unordered_map<std::string, semantics::InstrId> spec_instr;
   for (semantics::InstrId i = 0; i < sp.instrs.size(); ++i) spec_instr[sp.instrs[i].name] = i;
+  struct Task {
+    model::InstrId c;
+    std::vector<const analysis::DependencyInfo*> deps;
+    bool holdable;
+  };
+  std::vector<Task> tasks;
   for (model::InstrId c = 0; c < ix.instrs.size(); ++c) {
     const auto& name = ix.instrs[c].name;
     std::vector<const analysis::DependencyInfo*> deps;
@@ -433,21 +480,47 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     bool holdable = false;
     if (const auto it = spec_instr.find(name); it != spec_instr.end()) holdable = held[it->second] != 0;
     if (deps.empty() && places.instr(c).waits.empty() && !holdable) continue;
+    tasks.push_back(Task{c, std::move(deps), holdable});
+  }
+  // Consumers are independent: each is proved on its own (on --jobs threads, each with its own Z3
+  // contexts; Z3 is safe across contexts), and its result goes to its own slot, so the order
+  // and every answer are the same for any number of threads.
+  result.consumers.resize(tasks.size());
+  const auto one = [&](std::optional<SharedSolver>& shared, const Task& task) {
     const auto t = Clock::now();
+    const auto& name = ix.instrs[task.c].name;
     ConsumerResult r;
     try {
-      r = ConsumerProof(job, c, deps, holdable).run();
+      if (options.shared_solver && !shared) shared.emplace(options.z3_timeout_ms);
+      if (shared && proved_on_shared(job, shared->ctx, shared->solver, task.c, task.holdable)) {
+        r.instr = name;
+        r.engine = ix.engines[places.instr(task.c).engine];
+        r.safe = r.exact = Property{Answer::Proved, "", std::nullopt, std::nullopt};
+        r.answer = Answer::Proved;
+      } else {
+        r = ConsumerProof(job, task.c, task.deps, task.holdable).run();
+      }
     } catch (const std::exception& e) {
       // A bug of the prover must not take the other consumers' answers with it.
       r.instr = name;
-      r.engine = ix.engines[places.instr(c).engine];
+      r.engine = ix.engines[places.instr(task.c).engine];
       r.safe = r.exact =
           Property{Answer::Unknown, std::string("internal error: ") + e.what(), std::nullopt, std::nullopt};
       r.answer = Answer::Unknown;
     }
     r.seconds = since(t);
-    result.consumers.push_back(std::move(r));
-  }
+    return r;
+  };
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    std::optional<SharedSolver> shared;  // this thread's, set up at its first consumer
+    for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();) result.consumers[k] = one(shared, tasks[k]);
+  };
+  const auto threads = std::min<std::size_t>(std::max(1u, options.jobs), std::max<std::size_t>(tasks.size(), 1));
+  std::vector<std::thread> helpers;
+  for (std::size_t j = 1; j < threads; ++j) helpers.emplace_back(work);
+  work();
+  for (auto& h : helpers) h.join();
   result.widths = options.widths;
   if (options.overflow)
     result.overflows = prove_overflow(spec_ix, places, *job.tables, *result.pair, analysis, options);

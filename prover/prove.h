@@ -119,6 +119,13 @@ struct ProveOptions {
   // An overflow's trace is built only up to this many steps (a counter passing 2^31 would need
   // billions); past it the finding names the trips and says that no trace was built.
   std::uint64_t overflow_trace_max_steps = 1000000;
+  // Consumers proved at once, each on its own thread with its own Z3 contexts; the results are
+  // the same for any number (gathered in consumer order).
+  unsigned jobs = 1;
+  // Each consumer first on its thread's shared Z3 solver, kept only when every query is
+  // unsatisfiable (docs/prover.md "Complexity"); off, every consumer goes straight to a fresh
+  // context and solver of its own. The answers are the same either way (tests compare them).
+  bool shared_solver = true;
 };
 
 // Both programs validated and corresponding (cli::load_pair, analysis::check_correspondence).

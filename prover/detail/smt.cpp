@@ -89,6 +89,13 @@ std::string Term::to_string() const { return ctx_ ? TermAccess::get(*this).to_st
 Context::Context() : impl_(std::make_unique<Impl>()) {}
 Context::~Context() = default;
 
+Context::Scope::Scope(Context& c) : c_(c), arena_(c.impl_->arena.size()), fresh_(c.impl_->fresh) {}
+Context::Scope::~Scope() {
+  auto& a = c_.impl_->arena;
+  a.erase(a.begin() + static_cast<std::ptrdiff_t>(arena_), a.end());
+  c_.impl_->fresh = fresh_;
+}
+
 Term Context::nat(std::uint64_t v) { return TermAccess::put(this, impl_->z3.int_val(static_cast<std::uint64_t>(v))); }
 Term Context::truth(bool v) { return TermAccess::put(this, impl_->z3.bool_val(v)); }
 
@@ -156,6 +163,9 @@ Solver::Solver(Context& ctx, unsigned timeout_ms)
 Solver::~Solver() = default;
 
 void Solver::add(const Term& t) { impl_->s.add(TermAccess::get(t)); }
+
+Solver::Scope::Scope(Solver& s) : s_(s) { s_.impl_->s.push(); }
+Solver::Scope::~Scope() { s_.impl_->s.pop(); }
 
 Outcome Solver::check(const std::vector<Term>& extra) {
   Outcome out;

@@ -4,8 +4,8 @@
 // back as naturals. Only smt.cpp includes a Z3 header; the encoder and prove.cpp see these types
 // alone, so the solver could be swapped without touching them.
 //
-// A Term is a handle into its Context's arena (terms live as long as their context, which lives
-// for one consumer's queries), so Terms are plain values, cheap to copy.
+// A Term is a handle into its Context's arena (terms live as long as their context, or the
+// Context::Scope they were made in), so Terms are plain values, cheap to copy.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -70,6 +70,22 @@ class Context {
   Term all(const std::vector<Term>& ts);
   Term any(const std::vector<Term>& ts);
 
+  // Terms made while a Scope lives are dropped with it (no handle to one may outlive it), and the
+  // fresh names start again where they were: one context serves one consumer after another
+  // (prove's first attempt, docs/prover.md "Complexity") without growing.
+  class Scope {
+   public:
+    explicit Scope(Context& c);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Context& c_;
+    std::size_t arena_;
+    std::uint64_t fresh_;
+  };
+
  private:
   friend struct TermAccess;
   friend class Solver;
@@ -114,6 +130,19 @@ class Solver {
   // Checks the assertions together with `extra`; the extra terms are dropped afterwards (the
   // check runs in a scope of its own), so one solver answers several related questions.
   Outcome check(const std::vector<Term>& extra = {});
+
+  // What is added while a Scope lives is dropped with it, so one solver (and the Z3 setup behind
+  // it, most of a small query's cost) answers one consumer's queries after another's.
+  class Scope {
+   public:
+    explicit Scope(Solver& s);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Solver& s_;
+  };
 
  private:
   struct Impl;
