@@ -88,12 +88,12 @@ std::size_t PackedPairs::bytes() const {
   return b;
 }
 
-TreeStates::TreeStates(std::size_t width) : width_(width) {
+TreeStates::TreeStates(std::size_t width) : width_(width), decoded_(width) {
   if (width <= 2) return;
   // The left half takes the larger share when the width is odd.
   const std::size_t mid = (width + 1) / 2;
   for (const auto& [lo, hi] : {std::pair{std::size_t{0}, mid}, std::pair{mid, width}}) {
-    Half h{lo, hi, RowTable(hi - lo), {}};
+    Half h{lo, hi, RowTable(hi - lo), {}, kEmpty};
     if (hi - lo > 1) h.cache.assign((std::size_t{1} << kCacheLog2) * (hi - lo + 1), kEmpty);
     halves_.push_back(std::move(h));
   }
@@ -116,6 +116,9 @@ void TreeStates::remember(const Half& h, const std::uint32_t* words, std::uint32
 std::uint32_t TreeStates::intern(Half& h, const std::uint32_t* words) {
   const std::size_t n = h.hi - h.lo;
   if (n == 1) return words[0];
+  // Most successors keep one half of the state expanded, the one decoded last: three words
+  // compared in the first-level cache instead of a hash and a look in the half's cache.
+  if (h.decoded != kEmpty && std::equal(words, words + n, decoded_.data() + h.lo)) return h.decoded;
   const std::uint64_t hash = h.table.hash(words);
   std::uint32_t* e = h.cache.data() + (hash & ((std::size_t{1} << kCacheLog2) - 1)) * (n + 1);
   if (e[n] != kEmpty && std::equal(words, words + n, e)) return e[n];
@@ -159,6 +162,8 @@ void TreeStates::tuple(std::uint32_t id, std::uint32_t* out) const {
     }
     const std::uint32_t* row = h.table.row(hid);
     std::copy(row, row + (h.hi - h.lo), out + h.lo);
+    std::copy(row, row + (h.hi - h.lo), decoded_.data() + h.lo);
+    h.decoded = hid;
     remember(h, row, hid);
   }
 }

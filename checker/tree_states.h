@@ -8,7 +8,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -45,9 +45,12 @@ class CompactIndex {
   }
   // Asks for the slot a key of this hash is looked for first: a caller with other work to do
   // before find_or_add() hides the cache miss behind it.
+  // Unconditional: GCC 12 drops a __builtin_prefetch under `if (!slots_.empty())` altogether
+  // (the tree store's root slot was never prefetched so), and a prefetch of the empty index's
+  // null data (position 0) is harmless, as any prefetch: it never faults.
   void prefetch(std::uint64_t h) const {
 #if defined(__GNUC__)
-    if (!slots_.empty()) __builtin_prefetch(slots_.data() + position(h));
+    __builtin_prefetch(slots_.data() + position(h));
 #endif
   }
   std::size_t capacity() const { return slots_.size(); }
@@ -136,7 +139,10 @@ class TreeStates {
   }
   void prefetch(std::uint64_t hash) const { roots_index_.prefetch(hash); }
   // The tuple of state `id`, written to out[0 .. width). Its halves are remembered: the
-  // successors of a state keep one half of it mostly, and root_of() finds it without a lookup.
+  // successors of a state keep one half of it mostly, and root_of() finds it without a lookup
+  // (by comparing it with the tuple given last, else in the half caches). So the const members
+  // write the caches too: a TreeStates is for one thread, even to read (the threaded search keeps
+  // flat tuples, docs/checker.md "Trees").
   void tuple(std::uint32_t id, std::uint32_t* out) const;
   // Asks for the rows tuple(id) will read.
   void prefetch_tuple(std::uint32_t id) const;
@@ -155,11 +161,13 @@ class TreeStates {
     std::size_t lo, hi;
     RowTable table;
     mutable std::vector<std::uint32_t> cache;  // per entry: the row's words, then its id (~0: empty)
+    mutable std::uint32_t decoded = ~std::uint32_t{0};  // the id of this half of the tuple tuple() gave last
   };
   std::uint32_t intern(Half& h, const std::uint32_t* words);
   static void remember(const Half& h, const std::uint32_t* words, std::uint32_t id);
 
   std::size_t width_;
+  mutable std::vector<std::uint32_t> decoded_;  // the tuple tuple() gave last
   std::vector<Half> halves_;  // none (width 1: the root is (word, 0); width 2: the two words), or two
   PackedPairs roots_;
   CompactIndex roots_index_;
@@ -168,14 +176,31 @@ class TreeStates {
 template <class HashOf>
 void CompactIndex::grow(std::size_t count, HashOf&& hash_of) {
   const std::size_t cap = slots_.empty() ? 1024 : slots_.size() + slots_.size() / 2;
-  if (cap >= (std::size_t{1} << 32)) throw std::length_error("compact index: more than 2^32 slots");
+  // Slots hold 32 bits; past that the table cannot grow, which a search treats as memory running
+  // out (thrown before anything changes, so the search keeps what it found and ends inconclusive,
+  // docs/checker.md "Limits").
+  if (cap >= (std::size_t{1} << 32)) throw std::bad_alloc();
   // id + 1 <= count < cap: bit_width(cap) bits hold it; the others keep hash bits.
   const unsigned id_bits = static_cast<unsigned>(std::bit_width(cap));
   id_mask_ = id_bits >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << id_bits) - 1;
   slots_ = LargeArray<std::uint32_t>();  // the old slots are rebuilt from the entries
   slots_.assign(cap, 0);
-  for (std::size_t id = 0; id < count; ++id) {
+  // The entries are read in id order (their rows back to back) and placed at random: each id's
+  // hash is worked out kAhead ids before it is placed and its slot prefetched, so that the
+  // rebuild waits on many misses at once, not on one after the other.
+  constexpr std::size_t kAhead = 16;
+  std::uint64_t ahead[kAhead];
+  const auto fetch = [&](std::size_t id) {
     const std::uint64_t h = hash_of(static_cast<std::uint32_t>(id));
+#if defined(__GNUC__)
+    __builtin_prefetch(slots_.data() + position(h), 1);
+#endif
+    ahead[id % kAhead] = h;
+  };
+  for (std::size_t id = 0; id < count && id < kAhead; ++id) fetch(id);
+  for (std::size_t id = 0; id < count; ++id) {
+    const std::uint64_t h = ahead[id % kAhead];
+    if (id + kAhead < count) fetch(id + kAhead);
     std::size_t i = position(h);
     while (slots_[i] != 0)
       if (++i == cap) i = 0;

@@ -97,6 +97,7 @@ CheckResult Exhaustive::run() {
   } catch (const std::bad_alloc&) {
     pending_.clear();
     pending_tuples_.clear();
+    added_ = 0;
     r.limit = allocation_limit();
   }
   flush();
@@ -120,7 +121,7 @@ bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clo
     enqueue(successors_.build(*it), id);
     ++built;
     ++it;
-    if (opt_.max_states > 0 && parents_.size() + pending_.size() >= opt_.max_states) {
+    if (opt_.max_states > 0 && parents_.size() + waiting() >= opt_.max_states) {
       flush();
       if (it != end && parents_.size() >= opt_.max_states) {
         r.transitions += built;
@@ -142,9 +143,11 @@ bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clo
 }
 
 void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent) {
-  // The state set's slot for this tuple is fetched now and looked at later, after the next
-  // successor (or the next state) has been built: the cache miss overlaps that work. A tree's
-  // subtrees are interned now (their tables are small and mostly hit), its root later.
+  // The state set's slot for this tuple is fetched now and looked at kWindow successors later
+  // (or at the next flush()): the cache miss overlaps building them. A tree's subtrees are
+  // interned now (their tables are small and mostly hit), its root later. Ids, parents and levels
+  // are those of adding each successor at once: they are added in the order they were built, and
+  // before the search reads the queue past what is added (run() flushes first).
   if (compress_) {
     const std::uint64_t root = tree_.root_of(tuple.data());
     const std::uint64_t h = TreeStates::hash(root);
@@ -156,18 +159,21 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
     pending_tuples_.insert(pending_tuples_.end(), tuple.begin(), tuple.end());
     pending_.push_back(Pending{h, 0, parent});
   }
+  if (waiting() > kWindow) add(added_++);
   if (pending_.size() >= kMaxPending) flush();
 }
 
+void Exhaustive::add(std::size_t k) {
+  const bool fresh = compress_ ? tree_.insert_root(pending_[k].root, pending_[k].hash).second
+                               : flat_.insert(pending_tuples_.data() + k * codec_.parts(), pending_[k].hash).second;
+  if (fresh) parents_.push_back(pending_[k].parent);
+}
+
 void Exhaustive::flush() {
-  const std::size_t width = codec_.parts();
-  for (std::size_t k = 0; k < pending_.size(); ++k) {
-    const bool added = compress_ ? tree_.insert_root(pending_[k].root, pending_[k].hash).second
-                                 : flat_.insert(pending_tuples_.data() + k * width, pending_[k].hash).second;
-    if (added) parents_.push_back(pending_[k].parent);
-  }
+  for (; added_ < pending_.size(); ++added_) add(added_);
   pending_.clear();
   pending_tuples_.clear();
+  added_ = 0;
 }
 
 const std::uint32_t* Exhaustive::tuple(std::uint32_t id) const {

@@ -38,10 +38,14 @@ class Exhaustive {
   // Builds and enqueues every successor of state `id` by `steps`, counting them in r.transitions;
   // false if a limit (named in r.limit) cut the fan-out short.
   bool expand_all(const semantics::Steps& steps, std::uint32_t id, Clock::time_point t0, CheckResult& r);
-  // Puts `tuple`, a successor of `parent`, in pending_ (its slot prefetched) until flush().
+  // Puts `tuple`, a successor of `parent`, in pending_ (its slot prefetched); it is added to the
+  // set kWindow successors later, or at the next flush().
   void enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent);
-  // Adds the pending states to the set; the new ones get ids and parents.
+  // Adds pending state k to the set; if it is new it gets the next id and its parent.
+  void add(std::size_t k);
+  // Adds every pending state, in order.
   void flush();
+  std::size_t waiting() const { return pending_.size() - added_; }
   // The steps that lead to state `id`. Only parents are stored (about 2 bits a state): the step
   // from a parent to its child is found again by expanding the parent as the search did.
   std::vector<semantics::Step> trace_to(std::uint32_t id) const;
@@ -69,9 +73,13 @@ class Exhaustive {
     std::uint64_t root;  // compress_: the tuple's root pair (the tuple itself is not kept)
     std::uint32_t parent;
   };
-  static constexpr std::size_t kMaxPending = 16;
-  std::vector<Pending> pending_;               // successors not yet in states_, in order
+  // A successor is added to the set once kWindow more have been built, so every one's slot has
+  // had as long to arrive (adding all of a batch at once left the last few no time at all).
+  static constexpr std::size_t kWindow = 8;
+  static constexpr std::size_t kMaxPending = 64;  // pending_ is emptied when it holds this many
+  std::vector<Pending> pending_;               // successors built, in order; those from added_ on are not yet in the set
   std::vector<std::uint32_t> pending_tuples_;  // !compress_: their tuples, back to back
+  std::size_t added_ = 0;
 };
 
 }  // namespace syncbisim::checker::detail

@@ -125,6 +125,41 @@ TEST_CASE("tree states: every tuple width round-trips, ids as a flat set gives t
   }
 }
 
+TEST_CASE("tree states: successors of the tuple decoded last (its halves compared first) get a flat set's ids") {
+  // As the search uses it: decode a stored tuple, then insert tuples that change a word or two of
+  // it (one half kept, both changed, or none: the decoded tuple itself), now and then with a word
+  // changed back to the decoded one's; decoded halves and cached ones must never be mixed up.
+  for (const std::size_t width : {3U, 4U, 6U, 7U}) {
+    INFO("width ", width);
+    checker::TreeStates tree(width);
+    checker::StateSet flat(width);
+    std::mt19937 rng(static_cast<unsigned>(100 + width));
+    std::vector<std::uint32_t> t(width, 0), back(width);
+    REQUIRE(tree.insert(t.data()) == flat.insert(t.data()));
+    for (int i = 0; i < 60000; ++i) {
+      const auto id = static_cast<std::uint32_t>(rng() % tree.count());
+      tree.tuple(id, back.data());
+      const std::uint32_t* want = flat.tuple(id);
+      REQUIRE(std::vector<std::uint32_t>(want, want + width) == back);
+      for (int k = 0; k < 4; ++k) {
+        t = back;
+        const auto changes = rng() % 3;  // 0: the decoded tuple itself
+        for (unsigned c = 0; c < changes; ++c) t[rng() % width] = rng() % 40;
+        const auto a = tree.insert(t.data());
+        const auto b = flat.insert(t.data());
+        REQUIRE(a == b);
+      }
+    }
+    REQUIRE(tree.count() == flat.count());
+    CHECK(tree.count() > 1000);  // the tuples spread over many rows of each half
+    for (std::uint32_t id = 0; id < tree.count(); ++id) {
+      tree.tuple(id, back.data());
+      const std::uint32_t* want = flat.tuple(id);
+      REQUIRE(std::vector<std::uint32_t>(want, want + width) == back);
+    }
+  }
+}
+
 TEST_CASE("tree states: the search over trees of pairs is the search over flat tuples") {
   test::rc_check(
       "compressed == flat",
