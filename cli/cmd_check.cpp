@@ -74,7 +74,7 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.max_memory = a.max_memory;
   o.state_store = a.state_store == "tree" ? checker::StateStore::Tree : checker::StateStore::Flat;
   // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
-  o.threads = a.threads > 0 ? a.threads : !a.batch.empty() ? 1 : every_core();
+  o.threads = !a.batch.empty() && a.threads == 0 ? 1 : given_or_every_core(a.threads);
   o.walks = a.walks;
   o.seed = a.seed;
   o.depth = a.depth;
@@ -112,7 +112,7 @@ int check(const CheckArgs& a) {
   }
   if (a.all_trips)
     return check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds, a.widths,
-                            a.threads > 0 ? a.threads : every_core()});
+                            given_or_every_core(a.threads)});
   int status = 0;
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics_options(a), a.max_trip});
   if (!pair) return status;

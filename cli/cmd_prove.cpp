@@ -35,7 +35,7 @@ int prove(const ProveArgs& a) {
   o.z3_timeout_ms = a.timeout_ms;
   o.max_witness_steps = a.max_witness_steps;
   o.widths = a.widths;
-  o.jobs = a.jobs > 0 ? a.jobs : every_core();
+  o.jobs = given_or_every_core(a.jobs);
   const auto r = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, o);
   if (!a.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(a.trace_out, prover::traces_json(r)); !s) {

@@ -150,7 +150,7 @@ int run(const StatsArgs& a) {
     }
   };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return rank(x) < rank(y); });
-  run_indexed(jobs.size(), a.jobs > 0 ? a.jobs : every_core(), [&](std::size_t job) {
+  run_indexed(jobs.size(), given_or_every_core(a.jobs), [&](std::size_t job) {
     const auto i = order[job];
     allocator::Options o;
     o.strategy = strategies[i / 2];

@@ -26,4 +26,7 @@ void run_indexed(std::size_t count, unsigned jobs, F&& f) {
 // Every core, at least one.
 inline unsigned every_core() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+// A --jobs or --threads count as given: 0 (the default) means every core.
+inline unsigned given_or_every_core(unsigned n) { return n > 0 ? n : every_core(); }
+
 }  // namespace syncbisim::cli
