@@ -35,11 +35,6 @@ Status check_name(const std::string& s, NameKind kind, const std::string& where,
   return make_error(where, "bad-name", std::string(what) + " " + quote(s) + " " + problem);
 }
 
-template <class Map, class Id>
-bool add_name(Map& m, const std::string& name, Id id) {
-  return m.emplace(name, id).second;
-}
-
 }  // namespace
 
 class IndexBuilder {
@@ -51,7 +46,7 @@ class IndexBuilder {
       const auto& e = p_.engines[i];
       const std::string where = "/engines/" + std::to_string(i);
       if (auto bad = check_name(e, NameKind::Engine, where, "engine name"); !bad) return bad;
-      if (!add_name(ix_.engine_ids_, e, static_cast<EngineId>(i)))
+      if (!ix_.engine_ids_.insert(e, static_cast<EngineId>(i), ix_.engine_name()))
         return make_error(where, "duplicate-engine", "engine " + quote(e) + " is declared twice");
       ix_.engines.push_back(e);
     }
@@ -62,7 +57,7 @@ class IndexBuilder {
       if (p_.kind == ProgramKind::Spec)
         return make_error(where, "spec-has-semaphores", "a spec program declares no semaphores");
       if (auto bad = check_name(s, NameKind::Semaphore, where, "semaphore name"); !bad) return bad;
-      if (!add_name(ix_.sem_ids_, s, static_cast<SemId>(i)))
+      if (!ix_.sem_ids_.insert(s, static_cast<SemId>(i), ix_.semaphore_name()))
         return make_error(where, "duplicate-semaphore", "semaphore " + quote(s) + " is declared twice");
       ix_.semaphores.push_back(s);
     }
@@ -71,7 +66,7 @@ class IndexBuilder {
     top.kind = LoopKind::Top;
     top.trip = TripRule{ConstTrip{1}, {}, false};
     ix_.loops.push_back(top);
-    ix_.loop_ids_.emplace(kTopLoop, kTop);
+    ix_.loop_ids_.insert(kTopLoop, kTop, ix_.loop_name());
     if (auto s = walk(p_.body, kTop, 0); !s) return s;
     if (p_.kind == ProgramKind::Impl && !p_.deps.empty())
       return make_error(p_.deps.front().loc.where, "impl-has-deps", "an impl program has no dependencies");
@@ -85,7 +80,7 @@ class IndexBuilder {
     if (info.kind == LoopKind::Loop)
       if (auto bad = check_name(name, NameKind::Loop, info.loc.where, "loop id"); !bad) return bad;
     const auto id = static_cast<LoopId>(ix_.loops.size());
-    if (cond_ids_.count(name) || !add_name(ix_.loop_ids_, name, id))
+    if (cond_ids_.count(name) || !ix_.loop_ids_.insert(name, id, ix_.loop_name()))
       return make_error(info.loc.where, "duplicate-loop",
                         "loop id " + quote(name) + " is used twice (loops and conds share one namespace)");
     info.name = name;
@@ -107,7 +102,7 @@ class IndexBuilder {
     };
     if (auto s = check_choice(trip->uniform); !s) return s;
     for (const auto& [engine, choice] : trip->per_engine) {
-      if (!ix_.engine_ids_.count(engine))
+      if (!ix_.engine(engine))
         return make_error(where, "unknown-engine", "per-engine rule names undeclared engine " + quote(engine));
       if (auto s = check_choice(choice); !s) return s;
     }
@@ -132,7 +127,7 @@ class IndexBuilder {
         if (auto s = check_trip(c.taken, c.loc.where, true); !s) return s;
         // Cond ids share the loop namespace but name no loop themselves: the branch loops
         // are "<id>.then" and "<id>.else".
-        if (ix_.loop_ids_.count(c.id) || !cond_ids_.insert(c.id).second)
+        if (ix_.loop(c.id) || !cond_ids_.insert(c.id).second)
           return make_error(c.loc.where, "duplicate-loop", "id " + quote(c.id) + " is used twice");
         for (const auto kind : {LoopKind::CondThen, LoopKind::CondElse}) {
           const bool then = kind == LoopKind::CondThen;
@@ -148,7 +143,7 @@ class IndexBuilder {
 
   // Registers are noted only once validated: a register seen before needs no second look
   // (an impl names the same few registers thousands of times in a long block).
-  bool known_register(const std::string& r) const { return ix_.reg_ids_.count(r) != 0; }
+  bool known_register(const std::string& r) const { return ix_.reg(r).has_value(); }
   // A register seen before was checked then: long blocks name the same few registers again and
   // again (docs/allocator.md "Complexity").
   Status check_register(const std::string& r, const std::string& where) const {
@@ -157,26 +152,27 @@ class IndexBuilder {
   }
 
   void note_register(const std::string& r) {
-    if (ix_.reg_ids_.emplace(r, static_cast<RegId>(ix_.registers.size())).second) ix_.registers.push_back(r);
+    if (ix_.reg_ids_.insert(r, static_cast<RegId>(ix_.registers.size()), ix_.register_name()))
+      ix_.registers.push_back(r);
   }
 
   Status sem_declared(const std::string& s, const std::string& where) {
-    if (!ix_.sem_ids_.count(s))
+    if (!ix_.semaphore(s))
       return make_error(where, "undeclared-semaphore", "semaphore " + quote(s) + " is not declared in 'semaphores'");
     return Ok{};
   }
 
   Status block(const Block& b, LoopId parent) {
     for (const auto& stream : b.streams) {
-      const auto eng = ix_.engine_ids_.find(stream.engine);
-      if (eng == ix_.engine_ids_.end())
+      const auto eng = ix_.engine(stream.engine);
+      if (!eng)
         return make_error(b.loc.where, "unknown-engine", "block names undeclared engine " + quote(stream.engine));
       for (const auto& item : stream.items) {
         if (const auto* in = std::get_if<Instr>(&item)) {
           if (auto bad = check_name(in->id, NameKind::Instr, in->loc.where, "instruction id"); !bad) return bad;
-          if (!add_name(ix_.instr_ids_, in->id, static_cast<InstrId>(ix_.instrs.size())))
+          if (!ix_.instr_ids_.insert(in->id, static_cast<InstrId>(ix_.instrs.size()), ix_.instr_name()))
             return make_error(in->loc.where, "duplicate-instr", "instruction id " + quote(in->id) + " is used twice");
-          ix_.instrs.push_back(InstrInfo{in->id, eng->second, parent, in->loc});
+          ix_.instrs.push_back(InstrInfo{in->id, *eng, parent, in->loc});
           if (p_.kind == ProgramKind::Spec && (!in->waits.empty() || in->signal))
             return make_error(in->loc.where, "spec-has-sync", "a spec instruction carries no waits or signals");
           for (const auto& w : in->waits) {
@@ -245,20 +241,14 @@ Result<ProgramIndex> ProgramIndex::build(const Program& p) {
   return ix;
 }
 
-namespace {
-template <class Id, class Map>
-std::optional<Id> lookup(const Map& m, const std::string& name) {
-  const auto it = m.find(name);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+std::optional<EngineId> ProgramIndex::engine(const std::string& n) const {
+  if (const auto id = engine_ids_.find(n, engine_name())) return static_cast<EngineId>(*id);
+  return std::nullopt;
 }
-}  // namespace
-
-std::optional<EngineId> ProgramIndex::engine(const std::string& n) const { return lookup<EngineId>(engine_ids_, n); }
-std::optional<LoopId> ProgramIndex::loop(const std::string& n) const { return lookup<LoopId>(loop_ids_, n); }
-std::optional<InstrId> ProgramIndex::instr(const std::string& n) const { return lookup<InstrId>(instr_ids_, n); }
-std::optional<SemId> ProgramIndex::semaphore(const std::string& n) const { return lookup<SemId>(sem_ids_, n); }
-std::optional<RegId> ProgramIndex::reg(const std::string& n) const { return lookup<RegId>(reg_ids_, n); }
+std::optional<LoopId> ProgramIndex::loop(const std::string& n) const { return loop_ids_.find(n, loop_name()); }
+std::optional<InstrId> ProgramIndex::instr(const std::string& n) const { return instr_ids_.find(n, instr_name()); }
+std::optional<SemId> ProgramIndex::semaphore(const std::string& n) const { return sem_ids_.find(n, semaphore_name()); }
+std::optional<RegId> ProgramIndex::reg(const std::string& n) const { return reg_ids_.find(n, register_name()); }
 
 std::vector<LoopId> ProgramIndex::path(LoopId l) const {
   std::vector<LoopId> out;

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "model/detail/name_ids.h"
 #include "model/program.h"
 #include "model/result.h"
 
@@ -66,11 +66,27 @@ class ProgramIndex {
   LoopId common(LoopId a, LoopId b) const;
 
  private:
-  std::unordered_map<std::string, EngineId> engine_ids_;
-  std::unordered_map<std::string, LoopId> loop_ids_;
-  std::unordered_map<std::string, InstrId> instr_ids_;
-  std::unordered_map<std::string, SemId> sem_ids_;
-  std::unordered_map<std::string, RegId> reg_ids_;
+  // Each table's ids name the entries of the vector above (name_ids.h keeps no copy of a name).
+  detail::NameIds engine_ids_;
+  detail::NameIds loop_ids_;
+  detail::NameIds instr_ids_;
+  detail::NameIds sem_ids_;
+  detail::NameIds reg_ids_;
+  auto engine_name() const {
+    return [this](std::uint32_t id) -> const std::string& { return engines[id]; };
+  }
+  auto loop_name() const {
+    return [this](std::uint32_t id) -> const std::string& { return loops[id].name; };
+  }
+  auto instr_name() const {
+    return [this](std::uint32_t id) -> const std::string& { return instrs[id].name; };
+  }
+  auto semaphore_name() const {
+    return [this](std::uint32_t id) -> const std::string& { return semaphores[id]; };
+  }
+  auto register_name() const {
+    return [this](std::uint32_t id) -> const std::string& { return registers[id]; };
+  }
   friend class IndexBuilder;
 };
 
