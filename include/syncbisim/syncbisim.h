@@ -130,6 +130,8 @@ SYNCBISIM_API std::string to_string(Verdict v);  // "under-synchronized"
 // How the exhaustive search keeps its visited set (docs/checker.md "State storage", check
 // --state-store): flat tuples, or trees (fewer bytes a state). The same states and traces.
 enum class StateStore { Flat, Tree };
+SYNCBISIM_API std::string to_string(StateStore s);                   // "tree"
+SYNCBISIM_API StateStore parse_state_store(const std::string& name);  // throws Error (rule "usage")
 
 struct CheckOptions {
   std::uint64_t max_states = 0;    // 0: no limit; hitting one makes the verdict inconclusive

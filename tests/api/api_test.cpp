@@ -99,6 +99,20 @@ TEST_CASE("check's widths: a counter past the register width is an overflow (doc
   CHECK_THROWS_AS(syncbisim::check(spec, impl, bad), syncbisim::Error);
 }
 
+TEST_CASE("check's state store by name: the names check --state-store takes, and its message for a bad one") {
+  for (const auto s : {syncbisim::StateStore::Flat, syncbisim::StateStore::Tree})
+    CHECK(syncbisim::parse_state_store(syncbisim::to_string(s)) == s);
+  CHECK(syncbisim::to_string(syncbisim::StateStore::Tree) == "tree");
+  try {
+    syncbisim::parse_state_store("packed");
+    FAIL("a bad name parsed");
+  } catch (const syncbisim::Error& e) {
+    CHECK(e.rule() == "usage");
+    // tests/cli/check_state_store_bad.case and the Python test expect the same words.
+    CHECK(e.message() == "unknown state store 'packed' (flat, tree)");
+  }
+}
+
 TEST_CASE("check's state store: the tree store's search is the flat store's (docs/checker.md \"State storage\")") {
   const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
   const auto impl = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));

@@ -98,8 +98,11 @@ def test_the_tree_state_store_gives_the_flat_stores_search():
     assert flat.verdict == tree.verdict == "under-synchronized"
     assert (tree.states, tree.transitions) == (flat.states, flat.transitions)
     assert [(v.description, v.trace) for v in tree.violations] == [(v.description, v.trace) for v in flat.violations]
-    with pytest.raises(syncbisim.Error):
+    with pytest.raises(syncbisim.Error) as err:
         syncbisim.check(spec, impl, state_store="packed")
+    # check --state-store says the same (tests/cli/check_state_store_bad.case): one parser
+    assert err.value.rule == "usage"
+    assert err.value.message == "unknown state store 'packed' (flat, tree)"
 
 
 def test_prove_takes_the_widths_too():
