@@ -396,15 +396,16 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "prove",
       [](const ProgramLike& spec, const ProgramLike& impl, unsigned timeout_ms, bool replay, unsigned register_bits,
-         unsigned semaphore_bits) {
+         unsigned semaphore_bits, unsigned jobs) {
         const auto s = program_of(spec), i = program_of(impl);
         py::gil_scoped_release release;
-        return prove(s, i, ProveOptions{timeout_ms, replay, register_bits, semaphore_bits});
+        return prove(s, i, ProveOptions{timeout_ms, replay, register_bits, semaphore_bits, jobs});
       },
       py::arg("spec"), py::arg("impl"), py::arg("timeout_ms") = 10000, py::arg("replay") = true,
-      py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32,
+      py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32, py::arg("jobs") = 1,
       "Proves with Z3, for every trip count, that each wait holds exactly when its dependencies are satisfied, and "
-      "that no register or semaphore passes its width (register_bits, semaphore_bits; a value past one refutes).");
+      "that no register or semaphore passes its width (register_bits, semaphore_bits; a value past one refutes). "
+      "jobs: consumers proved at once, on that many threads (the same result for any number).");
 
   m.def(
       "fuzz",

@@ -216,6 +216,9 @@ struct ProveOptions {
   // prove() throws.
   unsigned register_bits = 32;
   unsigned semaphore_bits = 32;
+  // Consumers proved at once, each on a thread of its own (prove --jobs; 0 counts as 1): the
+  // result is the same for any number, gathered in consumer order.
+  unsigned jobs = 1;
 };
 
 struct SYNCBISIM_API ProveResult {

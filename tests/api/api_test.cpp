@@ -167,6 +167,24 @@ TEST_CASE("prove's widths: the prover finds the counter past 8 bits, not past 32
   }
 }
 
+TEST_CASE("prove's jobs: consumers on two threads give what one thread gives, refutations and all") {
+  const auto spec = syncbisim::Program::load(source("corpus/kernels/flash_attention.json"));
+  const auto impl = syncbisim::Program::load(source("corpus/bugs/flash_attention_backward_wrong_loop.sb"));
+  syncbisim::ProveOptions one, two;
+  two.jobs = 2;
+  const auto a = syncbisim::prove(spec, impl, one), b = syncbisim::prove(spec, impl, two);
+  CHECK(a.verdict == syncbisim::Answer::Refuted);
+  CHECK(b.text == a.text);  // every answer, reason and witness, in consumer order
+  REQUIRE(b.consumers.size() == a.consumers.size());
+  CHECK(a.consumers.size() > 2);  // more consumers than threads
+  for (std::size_t k = 0; k < a.consumers.size(); ++k) {
+    CHECK(b.consumers[k].instr == a.consumers[k].instr);
+    CHECK(b.consumers[k].answer == a.consumers[k].answer);
+    CHECK(b.consumers[k].safe.witness.size() == a.consumers[k].safe.witness.size());
+    CHECK(b.consumers[k].exact.witness.size() == a.consumers[k].exact.witness.size());
+  }
+}
+
 TEST_CASE("an impl that unrolls a loop of the spec is checked and proved against the spec unrolled to match") {
   // docs/formats.md "Unrolled programs": the API takes such pairs as every command does.
   const auto spec = syncbisim::Program::load(source("corpus/figures/fig1_motivating.json"));
