@@ -14,10 +14,10 @@
 #include "cli/check_batch.h"
 #include "cli/check_report.h"
 #include "cli/commands.h"
+#include "cli/cores.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/progress.h"
-#include "cli/run_indexed.h"
 #include "cli/width_options.h"
 
 namespace syncbisim::cli {

@@ -1,13 +1,12 @@
 #include "prover/prove.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <thread>
 #include <unordered_map>
 
 #include "analysis/dependency_analysis.h"
 #include "checker/trace_view.h"
+#include "parallel/run_indexed.h"
 #include "prover/detail/encoder.h"
 #include "prover/detail/smt.h"
 #include "prover/directed.h"
@@ -507,16 +506,10 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     r.seconds = since(t);
     return r;
   };
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    std::optional<SharedSolver> shared;  // this thread's, set up at its first consumer
-    for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();) result.consumers[k] = one(shared, tasks[k]);
-  };
-  const auto threads = std::min<std::size_t>(std::max(1u, options.jobs), std::max<std::size_t>(tasks.size(), 1));
-  std::vector<std::thread> helpers;
-  for (std::size_t j = 1; j < threads; ++j) helpers.emplace_back(work);
-  work();
-  for (auto& h : helpers) h.join();
+  // Each thread's shared solver, set up at its first consumer.
+  std::vector<std::optional<SharedSolver>> shared(parallel::workers(tasks.size(), options.jobs));
+  parallel::run_indexed(tasks.size(), options.jobs,
+                        [&](std::size_t k, std::size_t w) { result.consumers[k] = one(shared[w], tasks[k]); });
   result.widths = options.widths;
   if (options.overflow)
     result.overflows = prove_overflow(spec_ix, places, *job.tables, *result.pair, analysis, options);
