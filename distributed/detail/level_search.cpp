@@ -264,9 +264,10 @@ SearchOutcome LevelSearch::run() {
         for (auto& o : out_) o.clear();  // nothing half-built is sent
       bool too_long = false;
       try {
-        // The exchange fails on every rank at once when one rank could not take part (its own
-        // buffers, or `failed` here): every rank then stops at this round, as below.
-        const auto in = comm_.exchange(out_, failed);
+        // A rank that failed above sends nothing (its messages are cleared) and still takes part;
+        // the exchange fails on every rank at once when one cannot allocate its buffers. Either
+        // way every rank stops at this round, as below.
+        const auto in = comm_.exchange(out_);
         if (!failed) receive(in);
       } catch (const std::bad_alloc&) {
         failed = true;
