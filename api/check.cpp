@@ -23,6 +23,10 @@ Verdict verdict_of(checker::Verdict v) {
   return Verdict::Inconclusive;
 }
 
+checker::StateStore internal(StateStore s) {
+  return s == StateStore::Tree ? checker::StateStore::Tree : checker::StateStore::Flat;
+}
+
 std::string text_of(const nlohmann::json& j, const char* key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
 }
@@ -107,6 +111,14 @@ std::string to_string(Verdict v) {
   return "?";
 }
 
+std::string to_string(StateStore s) { return checker::to_string(internal(s)); }
+
+StateStore parse_state_store(const std::string& name) {
+  const auto s = checker::parse_state_store(name);
+  if (!s) throw Error("", "", "usage", checker::unknown_state_store(name));
+  return *s == checker::StateStore::Tree ? StateStore::Tree : StateStore::Flat;
+}
+
 int CheckResult::exit_status() const {
   return verdict == Verdict::Bisimilar ? 0 : verdict == Verdict::Inconclusive ? 3 : 1;
 }
@@ -126,7 +138,7 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
       .reduction = options.reduction,
       .max_states = options.max_states,
       .max_seconds = options.max_seconds,
-      .state_store = options.state_store == StateStore::Tree ? checker::StateStore::Tree : checker::StateStore::Flat,
+      .state_store = internal(options.state_store),
       .walks = options.random_walks,
       .seed = options.seed,
       .depth = options.depth};

@@ -43,6 +43,7 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   o.z3_timeout_ms = options.z3_timeout_ms;
   o.replay = options.replay;
   o.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
+  o.jobs = options.jobs;
   const auto r = prover::prove(matched.data().program, matched.data().index, impl.data().program, impl.data().index, o);
   ProveResult out;
   out.verdict = answer_of(r.verdict);

@@ -10,6 +10,30 @@
 
 namespace syncbisim::checker {
 
+namespace {
+constexpr StateStore kStateStores[] = {StateStore::Flat, StateStore::Tree};
+}  // namespace
+
+const char* to_string(StateStore s) {
+  switch (s) {
+    case StateStore::Flat: return "flat";
+    case StateStore::Tree: return "tree";
+  }
+  return "?";
+}
+
+std::optional<StateStore> parse_state_store(const std::string& name) {
+  for (const auto s : kStateStores)
+    if (name == to_string(s)) return s;
+  return std::nullopt;
+}
+
+std::string unknown_state_store(const std::string& name) {
+  std::string names;
+  for (const auto s : kStateStores) names += (names.empty() ? "" : ", ") + std::string(to_string(s));
+  return "unknown state store '" + name + "' (" + names + ")";
+}
+
 void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options, CheckResult& r) {
   CheckOptions plain;
   plain.reduction = false;

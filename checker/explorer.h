@@ -5,6 +5,7 @@
 // explored graph); random mode runs seeded walks with the same checks at every step.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "checker/check_result.h"
@@ -26,6 +27,12 @@ struct Progress {
 // tuples of part ids (StateSet), or each tuple as the pair of its halves' ids (TreeStates,
 // checker/tree_states.h: fewer bytes a state). The same search, states and traces either way.
 enum class StateStore { Flat, Tree };
+// Its names, "flat" and "tree", parsed here alone for every front end (check --state-store, the
+// public API, the Python module's state_store), so that they take the same names and say the
+// same of a bad one: unknown_state_store("packed") is "unknown state store 'packed' (flat, tree)".
+const char* to_string(StateStore s);
+std::optional<StateStore> parse_state_store(const std::string& name);
+std::string unknown_state_store(const std::string& name);
 
 struct CheckOptions {
   // Sound reductions (docs/checker.md): eager issue of instructions both sides may issue and

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "cli/inputs.h"
-#include "cli/run_indexed.h"
 #include "formats/load.h"
+#include "parallel/run_indexed.h"
 
 namespace syncbisim::cli {
 
@@ -181,7 +181,7 @@ model::Result<std::vector<BatchEntry>> read_batch(const std::string& path) {
 
 std::vector<BatchResult> run_batch(const std::vector<BatchEntry>& entries, const BatchOptions& options) {
   std::vector<BatchResult> out(entries.size());
-  run_indexed(entries.size(), options.jobs, [&](std::size_t i) { out[i] = run_one(entries[i], options); });
+  parallel::run_indexed(entries.size(), options.jobs, [&](std::size_t i) { out[i] = run_one(entries[i], options); });
   return out;
 }
 

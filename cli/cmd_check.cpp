@@ -14,10 +14,10 @@
 #include "cli/check_batch.h"
 #include "cli/check_report.h"
 #include "cli/commands.h"
+#include "cli/cores.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/progress.h"
-#include "cli/run_indexed.h"
 #include "cli/width_options.h"
 
 namespace syncbisim::cli {
@@ -72,7 +72,7 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
   o.max_memory = a.max_memory;
-  o.state_store = a.state_store == "tree" ? checker::StateStore::Tree : checker::StateStore::Flat;
+  o.state_store = checker::parse_state_store(a.state_store).value();  // the option's check took only a name
   // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
   o.threads = !a.batch.empty() && a.threads == 0 ? 1 : given_or_every_core(a.threads);
   o.walks = a.walks;
@@ -163,7 +163,11 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--state-store", a->state_store,
                   "how the exhaustive search keeps its states: flat (the default, fastest) or tree (fewer bytes a "
                   "state, one thread); the same states, verdicts and traces")
-      ->check(CLI::IsMember({"flat", "tree"}));
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            return checker::parse_state_store(name) ? std::string() : checker::unknown_state_store(name);
+          },
+          ""));
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   add_width_options(cmd, a->widths);
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/cores.h"
 #include "cli/inputs.h"
-#include "cli/run_indexed.h"
 #include "prover/prove.h"
 #include "prover/report.h"
 

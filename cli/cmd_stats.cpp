@@ -13,9 +13,10 @@
 #include "allocator/stats.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
+#include "cli/cores.h"
 #include "cli/inputs.h"
-#include "cli/run_indexed.h"
 #include "latency/judge.h"
+#include "parallel/run_indexed.h"
 
 namespace syncbisim::cli {
 
@@ -150,7 +151,7 @@ int run(const StatsArgs& a) {
     }
   };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return rank(x) < rank(y); });
-  run_indexed(jobs.size(), given_or_every_core(a.jobs), [&](std::size_t job) {
+  parallel::run_indexed(jobs.size(), given_or_every_core(a.jobs), [&](std::size_t job) {
     const auto i = order[job];
     allocator::Options o;
     o.strategy = strategies[i / 2];

@@ -30,9 +30,13 @@ class Communicator {
   // The sum of `v` over the ranks before this one (0 on rank 0).
   std::uint64_t exclusive_sum(std::uint64_t v) const;
   // out[r] is sent to rank r; returns what each rank sent here, by sender. Counts bytes sent to
-  // other ranks in sent_bytes().
-  std::vector<std::vector<std::uint8_t>> exchange(const std::vector<std::vector<std::uint8_t>>& out);
-  std::vector<std::vector<std::uint64_t>> exchange(const std::vector<std::vector<std::uint64_t>>& out);
+  // other ranks in sent_bytes(). An allocation failure before the data moves (here, or on this
+  // rank before the call: `failed`, and `out` is not read) throws std::bad_alloc on every rank
+  // at once, a message past 2^31 elements std::length_error; one after it, on this rank alone.
+  std::vector<std::vector<std::uint8_t>> exchange(const std::vector<std::vector<std::uint8_t>>& out,
+                                                  bool failed = false);
+  std::vector<std::vector<std::uint64_t>> exchange(const std::vector<std::vector<std::uint64_t>>& out,
+                                                   bool failed = false);
   // `v` from rank `root` to all (resized on the others).
   void broadcast(std::vector<std::uint64_t>& v, int root) const;
   // Every rank's `v`, concatenated in rank order, on rank 0 (empty elsewhere).
@@ -45,7 +49,15 @@ class Communicator {
   // others, waiting in a collective, cannot learn of.
   [[noreturn]] void abort(int status) const;
 
+  // An exchange's counts and displacements, one per rank: allocated once, so that sizing them
+  // never fails between two collectives.
+  struct Counts {
+    explicit Counts(int size = 0);
+    std::vector<int> send, recv, send_displs, recv_displs;
+  };
+
  private:
+  Counts counts_;
   int rank_ = 0;
   int size_ = 1;
   std::uint64_t sent_bytes_ = 0;

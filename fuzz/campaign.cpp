@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <utility>
 
 #include "fuzz/allocated_case.h"
 #include "model/index.h"
+#include "parallel/run_indexed.h"
 
 namespace syncbisim::fuzz {
 
@@ -235,20 +236,11 @@ CampaignResult run_campaign(const AllocateFn& allocate, const CampaignOptions& o
   std::mutex generator;
   const RunJudge judge(allocate, options, generator);
   Ledger ledger(options, runs.size());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (;;) {
-      if (stop_requested(options) || ledger.full()) return;
-      const std::size_t pos = next.fetch_add(1);
-      if (pos >= runs.size()) return;
-      ledger.finished(pos, judge.run(runs[pos]));
-    }
-  };
-  const unsigned jobs = std::max(1u, options.jobs);
-  std::vector<std::thread> helpers;
-  for (unsigned j = 1; j < jobs; ++j) helpers.emplace_back(work);
-  work();
-  for (auto& t : helpers) t.join();
+  // No new run starts once the campaign is asked to stop or has its failures; the ledger puts
+  // the runs in order, whichever thread ran them.
+  parallel::run_indexed(
+      runs.size(), options.jobs, [&](std::size_t pos) { ledger.finished(pos, judge.run(runs[pos])); },
+      [&] { return stop_requested(options) || ledger.full(); });
   auto out = ledger.close(stop_requested(options));
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

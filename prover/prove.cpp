@@ -1,13 +1,12 @@
 #include "prover/prove.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <thread>
 #include <unordered_map>
 
 #include "analysis/dependency_analysis.h"
 #include "checker/trace_view.h"
+#include "parallel/run_indexed.h"
 #include "prover/detail/encoder.h"
 #include "prover/detail/smt.h"
 #include "prover/directed.h"
@@ -98,10 +97,11 @@ Answer combine(Answer a, Answer b) {
 // terms and facts in scopes of their own), answering only whether every one is unsatisfiable.
 // Setting up a Z3 context and solver costs more than a small query itself; this sets them up once.
 // True means every property of the consumer is proved, exactly the result ConsumerProof gives
-// when each query is unsatisfiable (the queries are the same formulas: unsatisfiable is
-// unsatisfiable whatever else the solver saw before). Anything else (satisfiable, unknown, outside
-// the fragment) is false, and the consumer is proved again from the start by ConsumerProof on a
-// context of its own, so its models, witnesses and reasons are those of a fresh solver, as before.
+// when each query is unsatisfiable (the queries are the same formulas, the Encoder's
+// safe_query(), held_query() and exact_query(): unsatisfiable is unsatisfiable whatever else the
+// solver saw before). Anything else (satisfiable, unknown, outside the fragment) is false, and the
+// consumer is proved again from the start by ConsumerProof on a context of its own, so its models,
+// witnesses and reasons are those of a fresh solver, as before.
 bool proved_on_shared(const Job& job, smt::Context& ctx, smt::Solver& solver, model::InstrId c, bool holdable) {
   const smt::Context::Scope terms(ctx);
   const smt::Solver::Scope facts(solver);
@@ -112,12 +112,9 @@ bool proved_on_shared(const Job& job, smt::Context& ctx, smt::Solver& solver, mo
     const auto unsat = [&](const std::vector<smt::Term>& violation) {
       return solver.check(violation).status == smt::Status::Unsat;
     };
-    if (!unsat({enc.released(), enc.under_sync()})) return false;
-    if (holdable) {
-      const auto h = enc.held();
-      if (!unsat({h ? *h : ctx.truth(true), enc.spec_ok()})) return false;
-    }
-    return unsat({enc.released(), enc.over_sync()});
+    if (!unsat(enc.safe_query())) return false;
+    if (holdable && !unsat(enc.held_query())) return false;
+    return unsat(enc.exact_query());
   } catch (const detail::Outside&) {
     return false;
   } catch (const std::exception&) {
@@ -163,19 +160,17 @@ class ConsumerProof {
       return r;
     }
     for (const auto& f : enc_.facts()) solver_.add(f);
-    r.safe = decide({enc_.released(), enc_.under_sync()}, Goal::UnderSync);
+    r.safe = decide(enc_.safe_query(), Goal::UnderSync);
     // A run after an under-synchronization may have met an over-synchronization on its way.
     Property held{Answer::Proved, "", std::nullopt, std::nullopt};
     if (over_) {
       r.exact = refuted(*over_, std::nullopt);
     } else {
       if (holdable_) {
-        // Without the barrier facts (barriers the prover cannot relate across engines), the
-        // held states are all states where the spec may issue c: still a proof if there are none
-        // (an unreachable consumer), else a model to run.
-        const auto h = enc_.held();
-        held = decide({h ? *h : ctx_.truth(true), enc_.spec_ok()}, Goal::AtBarrier);
-        if (!h && held.answer == Answer::Unknown) {
+        // Without the barrier facts (barriers the prover cannot relate across engines), a
+        // satisfiable held query gives a model to run, and an unknown one says why.
+        held = decide(enc_.held_query(), Goal::AtBarrier);
+        if (!enc_.barriers_relatable() && held.answer == Answer::Unknown) {
           const auto& why = job_.places.barrier_misalignment();
           held.reason += "; the impl may hold it at a barrier, and the prover cannot relate the engines there: " +
                          (why.empty() ? std::string("a barrier lies in a loop with a per-engine trip rule "
@@ -186,7 +181,7 @@ class ConsumerProof {
       if (held.answer == Answer::Refuted) {
         r.exact = held;
       } else {
-        auto released = decide({enc_.released(), enc_.over_sync()}, Goal::OverSync);
+        auto released = decide(enc_.exact_query(), Goal::OverSync);
         if (released.answer == Answer::Refuted || held.answer == Answer::Proved) {
           r.exact = released;
         } else {
@@ -511,16 +506,10 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     r.seconds = since(t);
     return r;
   };
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    std::optional<SharedSolver> shared;  // this thread's, set up at its first consumer
-    for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();) result.consumers[k] = one(shared, tasks[k]);
-  };
-  const auto threads = std::min<std::size_t>(std::max(1u, options.jobs), std::max<std::size_t>(tasks.size(), 1));
-  std::vector<std::thread> helpers;
-  for (std::size_t j = 1; j < threads; ++j) helpers.emplace_back(work);
-  work();
-  for (auto& h : helpers) h.join();
+  // Each thread's shared solver, set up at its first consumer.
+  std::vector<std::optional<SharedSolver>> shared(parallel::workers(tasks.size(), options.jobs));
+  parallel::run_indexed(tasks.size(), options.jobs,
+                        [&](std::size_t k, std::size_t w) { result.consumers[k] = one(shared[w], tasks[k]); });
   result.widths = options.widths;
   if (options.overflow)
     result.overflows = prove_overflow(spec_ix, places, *job.tables, *result.pair, analysis, options);

@@ -373,8 +373,6 @@ PYBIND11_MODULE(syncbisim, m) {
          std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction,
          unsigned register_bits, unsigned semaphore_bits, const std::string& state_store) {
         const auto s = program_of(spec), i = program_of(impl);
-        if (state_store != "flat" && state_store != "tree")
-          throw Error("", "", "usage", "unknown state_store '" + state_store + "' (flat, tree)");
         const CheckOptions o{.max_states = max_states,
                              .max_seconds = max_seconds,
                              .max_trip = max_trip,
@@ -384,7 +382,7 @@ PYBIND11_MODULE(syncbisim, m) {
                              .reduction = reduction,
                              .register_bits = register_bits,
                              .semaphore_bits = semaphore_bits,
-                             .state_store = state_store == "tree" ? StateStore::Tree : StateStore::Flat};
+                             .state_store = parse_state_store(state_store)};
         py::gil_scoped_release release;
         return check(s, i, o);
       },
@@ -398,15 +396,16 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "prove",
       [](const ProgramLike& spec, const ProgramLike& impl, unsigned timeout_ms, bool replay, unsigned register_bits,
-         unsigned semaphore_bits) {
+         unsigned semaphore_bits, unsigned jobs) {
         const auto s = program_of(spec), i = program_of(impl);
         py::gil_scoped_release release;
-        return prove(s, i, ProveOptions{timeout_ms, replay, register_bits, semaphore_bits});
+        return prove(s, i, ProveOptions{timeout_ms, replay, register_bits, semaphore_bits, jobs});
       },
       py::arg("spec"), py::arg("impl"), py::arg("timeout_ms") = 10000, py::arg("replay") = true,
-      py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32,
+      py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32, py::arg("jobs") = 1,
       "Proves with Z3, for every trip count, that each wait holds exactly when its dependencies are satisfied, and "
-      "that no register or semaphore passes its width (register_bits, semaphore_bits; a value past one refutes).");
+      "that no register or semaphore passes its width (register_bits, semaphore_bits; a value past one refutes). "
+      "jobs: consumers proved at once, on that many threads (the same result for any number).");
 
   m.def(
       "fuzz",

@@ -161,30 +161,50 @@ void LevelSearch::receive(const std::vector<std::vector<std::uint8_t>>& in) {
 void LevelSearch::rank_new_states(std::uint64_t level_size) {
   // Keys go to the rank that ranks their range of parent places; it sorts them, and an
   // exclusive sum of the counts makes its ranks global places.
+  // A rank whose allocation fails still makes every collective call after it (`failed` makes
+  // the next exchange fail on every rank), so none is left waiting; run() stops the search.
+  bool failed = false;
+  const auto local = [&](auto&& work) {
+    if (failed) return;
+    try {
+      work();
+    } catch (const std::bad_alloc&) {
+      failed = true;
+    }
+  };
   const auto ranks = static_cast<unsigned>(comm_.size());
-  std::vector<std::vector<std::uint64_t>> out(ranks);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> slot(keys_.size());  // (rank, index) sent to
-  for (std::size_t k = 0; k < keys_.size(); ++k) {
-    // Places are below 2^48 (2^32 states a rank, 2^16 ranks): the product does not overflow.
-    const auto to = static_cast<std::uint32_t>((keys_[k] >> step_bits_) * ranks / level_size);
-    slot[k] = {to, static_cast<std::uint32_t>(out[to].size())};
-    out[to].push_back(keys_[k]);
-  }
-  const auto in = comm_.exchange(out);
+  std::vector<std::vector<std::uint64_t>> out;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> slot;  // (rank, index) sent to
+  local([&] {
+    out.resize(ranks);
+    slot.resize(keys_.size());
+    for (std::size_t k = 0; k < keys_.size(); ++k) {
+      // Places are below 2^48 (2^32 states a rank, 2^16 ranks): the product does not overflow.
+      const auto to = static_cast<std::uint32_t>((keys_[k] >> step_bits_) * ranks / level_size);
+      slot[k] = {to, static_cast<std::uint32_t>(out[to].size())};
+      out[to].push_back(keys_[k]);
+    }
+  });
+  const auto in = comm_.exchange(out, failed);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> all;  // key, where it came from
-  for (std::size_t from = 0; from < in.size(); ++from)
-    for (std::size_t i = 0; i < in[from].size(); ++i) all.emplace_back(in[from][i], from << 32 | i);
-  std::sort(all.begin(), all.end());
+  local([&] {
+    for (std::size_t from = 0; from < in.size(); ++from)
+      for (std::size_t i = 0; i < in[from].size(); ++i) all.emplace_back(in[from][i], from << 32 | i);
+    std::sort(all.begin(), all.end());
+  });
   ranked_offset_ = comm_.exclusive_sum(all.size());
-  ranked_keys_.resize(all.size());
-  std::vector<std::vector<std::uint64_t>> reply(ranks);
-  for (std::size_t from = 0; from < in.size(); ++from) reply[from].resize(in[from].size());
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    ranked_keys_[i] = all[i].first;
-    reply[all[i].second >> 32][all[i].second & 0xffffffffU] = ranked_offset_ + i;
-  }
-  const auto places = comm_.exchange(reply);
-  next_place_.resize(keys_.size());
+  std::vector<std::vector<std::uint64_t>> reply;
+  local([&] {
+    ranked_keys_.resize(all.size());
+    reply.resize(ranks);
+    for (std::size_t from = 0; from < in.size(); ++from) reply[from].resize(in[from].size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      ranked_keys_[i] = all[i].first;
+      reply[all[i].second >> 32][all[i].second & 0xffffffffU] = ranked_offset_ + i;
+    }
+  });
+  const auto places = comm_.exchange(reply, failed);
+  next_place_.resize(keys_.size());  // past the last collective: a failure here is run()'s to agree on
   for (std::size_t k = 0; k < keys_.size(); ++k) next_place_[k] = places[slot[k].first][slot[k].second];
 }
 
@@ -242,11 +262,17 @@ SearchOutcome LevelSearch::run() {
       }
       if (failed)
         for (auto& o : out_) o.clear();  // nothing half-built is sent
-      const auto in = comm_.exchange(out_);
+      bool too_long = false;
       try {
+        // A rank that failed above sends nothing (its messages are cleared) and still takes part;
+        // the exchange fails on every rank at once when one cannot allocate its buffers. Either
+        // way every rank stops at this round, as below.
+        const auto in = comm_.exchange(out_);
         if (!failed) receive(in);
       } catch (const std::bad_alloc&) {
         failed = true;
+      } catch (const std::length_error&) {
+        too_long = true;  // on every rank (Communicator::exchange)
       }
       for (auto& o : out_) o.clear();
       std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
@@ -254,6 +280,8 @@ SearchOutcome LevelSearch::run() {
       const bool full = opt_.max_memory > 0 && comm_.sum(bytes()) > opt_.max_memory;
       const auto flags = comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U));
       if (flags & 8U) stop = checker::detail::allocation_limit();
+      else if (too_long)
+        stop = "a round's messages past 2^31 bytes to one rank (a smaller --round-states sends less a round)";
       else if (flags & 4U)
         stop = "a state with " + std::to_string(comm_.max(too_many_steps_)) + " steps (syncbisim-mpi takes at most " +
                std::to_string(step_mask_ + 1) + " a state in this level)";
@@ -290,7 +318,25 @@ SearchOutcome LevelSearch::run() {
     const std::uint64_t level_transitions =
         comm_.sum(std::accumulate(transitions_.begin(), transitions_.end(), std::uint64_t{0}));
     const std::uint64_t new_states = comm_.sum(keys_.size());
-    rank_new_states(level_size);
+    unsigned failed = 0;  // 2: out of memory (on some rank), 1: a ranking message too long (on every rank)
+    try {
+      rank_new_states(level_size);
+      // What the next level takes of these two, before the ranks agree, so that no allocation
+      // is left between here and the next round's exchange.
+      order.reserve(keys_.size());
+      transitions_.reserve(keys_.size());
+    } catch (const std::bad_alloc&) {
+      failed = 2;
+    } catch (const std::length_error&) {
+      failed = 1;
+    }
+    if (const auto every = comm_.max(failed); every != 0) {
+      r.limit = every == 2 ? checker::detail::allocation_limit()
+                           : "a level of more than 2^31 new states to rank on one rank (more ranks share them)";
+      r.states = comm_.sum(states_.count());
+      r.transitions = transitions + level_transitions;
+      break;
+    }
     if (opt_.max_states > 0) {
       // The one-process search stops after expanding the first state at which it holds at least
       // max-states states and has more to expand (exhaustive.cpp): here the state at place g of

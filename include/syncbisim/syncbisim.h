@@ -130,6 +130,8 @@ SYNCBISIM_API std::string to_string(Verdict v);  // "under-synchronized"
 // How the exhaustive search keeps its visited set (docs/checker.md "State storage", check
 // --state-store): flat tuples, or trees (fewer bytes a state). The same states and traces.
 enum class StateStore { Flat, Tree };
+SYNCBISIM_API std::string to_string(StateStore s);                   // "tree"
+SYNCBISIM_API StateStore parse_state_store(const std::string& name);  // throws Error (rule "usage")
 
 struct CheckOptions {
   std::uint64_t max_states = 0;    // 0: no limit; hitting one makes the verdict inconclusive
@@ -214,6 +216,9 @@ struct ProveOptions {
   // prove() throws.
   unsigned register_bits = 32;
   unsigned semaphore_bits = 32;
+  // Consumers proved at once, each on a thread of its own (prove --jobs; 0 counts as 1): the
+  // result is the same for any number, gathered in consumer order.
+  unsigned jobs = 1;
 };
 
 struct SYNCBISIM_API ProveResult {

@@ -164,15 +164,21 @@ class Encoder {
   // True in every reachable state where c is e's next instruction (the impl possibly held at
   // a barrier before it).
   const std::vector<smt::Term>& facts() const { return facts_; }
-  // True in addition when the impl stands at c, not held (what the last release and the next
-  // barrier say about every engine), and what holds instead while the impl is held at the
-  // barrier right before c (nobody has passed it).
-  smt::Term released() const { return ctx_.all(released_); }
-  std::optional<smt::Term> held() const { return held_; }
-  // The ways the obligation can fail (docs/prover.md "The obligation").
-  smt::Term under_sync() const { return impl_ok_ && !spec_ok_; }
-  smt::Term over_sync() const { return spec_ok_ && !impl_ok_; }
-  smt::Term spec_ok() const { return spec_ok_; }
+  // The consumer's three queries (docs/prover.md "Consumers and their obligations"), each a
+  // violation asked beside the facts: unsatisfiable proves its property. Built here alone, so
+  // that the shared solver's first attempt and a consumer's own proof (prove.cpp) ask the same
+  // questions by construction, term for term in the same order.
+  // safe: e stands at c, not held; the waits hold and some dependency is not satisfied.
+  std::vector<smt::Term> safe_query() const { return {released(), impl_ok_ && !spec_ok_}; }
+  // exact, released: e stands at c, not held; every dependency is satisfied and some wait fails.
+  std::vector<smt::Term> exact_query() const { return {released(), spec_ok_ && !impl_ok_}; }
+  // exact, held: the impl holds e at the barrier right before c and the spec may issue c. Without
+  // the barrier facts (barriers_relatable() false) the held states are all states where the spec
+  // may issue c: still a proof if there are none (an unreachable consumer).
+  std::vector<smt::Term> held_query() const { return {held_ ? *held_ : ctx_.truth(true), spec_ok_}; }
+  // Whether the held query knows what the barrier says about every engine (else the prover
+  // cannot relate the engines there, and an unknown answer says so).
+  bool barriers_relatable() const { return held_.has_value(); }
   // Over-approximations the encoding had to make (a semaphore whose last reset it cannot place):
   // said along with an unknown answer.
   const std::vector<std::string>& approximated() const { return approximated_; }
@@ -345,8 +351,12 @@ class Encoder {
 
   std::vector<std::string> approximated_;
   std::vector<smt::Term> facts_;     // true in every reachable state (over-approximation)
-  std::vector<smt::Term> released_;  // ... where the impl stands at c
-  std::optional<smt::Term> held_;    // ... where the impl is held at the barrier before c
+  // True in addition when the impl stands at c, not held (what the last release and the next
+  // barrier say about every engine), and what holds instead while the impl is held at the
+  // barrier right before c (nobody has passed it).
+  std::vector<smt::Term> released_;
+  std::optional<smt::Term> held_;
+  smt::Term released() const { return ctx_.all(released_); }
   std::vector<smt::Term> family_;    // the constant-trip histories directed runs are built from
   smt::Term impl_ok_, spec_ok_;
   std::vector<DepTerms> deps_;

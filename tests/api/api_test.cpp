@@ -99,6 +99,20 @@ TEST_CASE("check's widths: a counter past the register width is an overflow (doc
   CHECK_THROWS_AS(syncbisim::check(spec, impl, bad), syncbisim::Error);
 }
 
+TEST_CASE("check's state store by name: the names check --state-store takes, and its message for a bad one") {
+  for (const auto s : {syncbisim::StateStore::Flat, syncbisim::StateStore::Tree})
+    CHECK(syncbisim::parse_state_store(syncbisim::to_string(s)) == s);
+  CHECK(syncbisim::to_string(syncbisim::StateStore::Tree) == "tree");
+  try {
+    syncbisim::parse_state_store("packed");
+    FAIL("a bad name parsed");
+  } catch (const syncbisim::Error& e) {
+    CHECK(e.rule() == "usage");
+    // tests/cli/check_state_store_bad.case and the Python test expect the same words.
+    CHECK(e.message() == "unknown state store 'packed' (flat, tree)");
+  }
+}
+
 TEST_CASE("check's state store: the tree store's search is the flat store's (docs/checker.md \"State storage\")") {
   const auto spec = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
   const auto impl = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));
@@ -150,6 +164,24 @@ TEST_CASE("prove's widths: the prover finds the counter past 8 bits, not past 32
     bad.register_bits = r;
     bad.semaphore_bits = s;
     CHECK_THROWS_AS(syncbisim::prove(spec, impl, bad), syncbisim::Error);
+  }
+}
+
+TEST_CASE("prove's jobs: consumers on two threads give what one thread gives, refutations and all") {
+  const auto spec = syncbisim::Program::load(source("corpus/kernels/flash_attention.json"));
+  const auto impl = syncbisim::Program::load(source("corpus/bugs/flash_attention_backward_wrong_loop.sb"));
+  syncbisim::ProveOptions one, two;
+  two.jobs = 2;
+  const auto a = syncbisim::prove(spec, impl, one), b = syncbisim::prove(spec, impl, two);
+  CHECK(a.verdict == syncbisim::Answer::Refuted);
+  CHECK(b.text == a.text);  // every answer, reason and witness, in consumer order
+  REQUIRE(b.consumers.size() == a.consumers.size());
+  CHECK(a.consumers.size() > 2);  // more consumers than threads
+  for (std::size_t k = 0; k < a.consumers.size(); ++k) {
+    CHECK(b.consumers[k].instr == a.consumers[k].instr);
+    CHECK(b.consumers[k].answer == a.consumers[k].answer);
+    CHECK(b.consumers[k].safe.witness.size() == a.consumers[k].safe.witness.size());
+    CHECK(b.consumers[k].exact.witness.size() == a.consumers[k].exact.witness.size());
   }
 }
 

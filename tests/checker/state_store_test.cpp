@@ -20,6 +20,15 @@
 
 using namespace syncbisim;
 
+TEST_CASE("state store names: each parses back, and a bad one gets the message every front end prints") {
+  for (const auto s : {checker::StateStore::Flat, checker::StateStore::Tree})
+    CHECK(checker::parse_state_store(checker::to_string(s)) == s);
+  CHECK(std::string(checker::to_string(checker::StateStore::Flat)) == "flat");
+  CHECK(!checker::parse_state_store("Tree"));
+  CHECK(!checker::parse_state_store(""));
+  CHECK(checker::unknown_state_store("packed") == "unknown state store 'packed' (flat, tree)");
+}
+
 TEST_CASE("parent log: every parent read back, across marks, long gaps and long runs") {
   for (const std::uint32_t seed : {1U, 2U, 3U}) {
     INFO("seed ", seed);

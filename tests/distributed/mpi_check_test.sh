@@ -121,6 +121,30 @@ PY
   fi
 done
 
+# An allocation that fails in an exchange (docs/distributed.md "Limits"): rank 0 gets 150 MB of
+# virtual memory (it needs about 70 to start), rank 1, which holds the initial state (2^33 steps,
+# expanded in slices of 8 x 524288 successors), sends it a round of about 100 MB. Both ranks stop,
+# inconclusive, the limit named; before, rank 0's bad_alloc in the exchange's buffers ended the
+# job through MPI_Abort (exit 2) while rank 1 waited in MPI_Alltoallv. Two ranks only: which rank
+# holds the initial state depends on their number.
+if [ "$ranks" = 2 ]; then
+  run_on=("$mpiexec" --oversubscribe)
+  [ "$(id -u)" = 0 ] && run_on+=(--allow-run-as-root)
+  wide=(check --json tests/inputs/limits/range_2p32.spec.sb tests/inputs/limits/range_2p32.impl.sb
+        --round-states 524288 --max-seconds 30)
+  timeout 120 "${run_on[@]}" -np 1 bash -c 'ulimit -v 150000; exec "$@"' rank0 "$mpi_tool" "${wide[@]}" : \
+    -np 1 "$mpi_tool" "${wide[@]}" >"$work/oom.json" 2>"$work/oom.err"
+  got=$?
+  if [ "$got" != 3 ] || ! python3 - "$work/oom.json" <<'PY'; then
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["verdict"] == "inconclusive" and j["limit"] == "memory (an allocation failed)", j
+print("ok: rank 0 out of memory in an exchange ->", j["verdict"], "limit:", j["limit"], j["states"], "states")
+PY
+    echo "rank 0 out of memory in an exchange: exit $got, expected 3 with limit memory"; cat "$work/oom.err"; fail=1
+  fi
+fi
+
 # The widths are checked as syncbisim check checks them (exit 2, rank 0's message once).
 for bad in "--register-bits 0" "--register-bits 65" "--semaphore-bits 1"; do
   read -r -a b <<<"$bad"

@@ -98,8 +98,11 @@ def test_the_tree_state_store_gives_the_flat_stores_search():
     assert flat.verdict == tree.verdict == "under-synchronized"
     assert (tree.states, tree.transitions) == (flat.states, flat.transitions)
     assert [(v.description, v.trace) for v in tree.violations] == [(v.description, v.trace) for v in flat.violations]
-    with pytest.raises(syncbisim.Error):
+    with pytest.raises(syncbisim.Error) as err:
         syncbisim.check(spec, impl, state_store="packed")
+    # check --state-store says the same (tests/cli/check_state_store_bad.case): one parser
+    assert err.value.rule == "usage"
+    assert err.value.message == "unknown state store 'packed' (flat, tree)"
 
 
 def test_prove_takes_the_widths_too():
@@ -119,6 +122,24 @@ def test_prove_takes_the_widths_too():
     with pytest.raises(syncbisim.Error) as err:
         syncbisim.prove(spec, impl, register_bits=65)
     assert err.value.rule == "bad-width"
+
+
+def test_prove_on_two_threads_gives_what_one_gives():
+    spec = corpus("kernels/flash_attention.json")
+    impl = corpus("bugs/flash_attention_backward_wrong_loop.sb")
+    one = syncbisim.prove(spec, impl, jobs=1)
+    two = syncbisim.prove(spec, impl, jobs=2)
+    assert one.verdict == two.verdict == "refuted"
+    assert len(one.consumers) > 2  # more consumers than threads
+    assert str(two) == str(one)  # every answer, reason and witness, in consumer order
+
+    def without_seconds(x):
+        if isinstance(x, dict):
+            return {k: without_seconds(v) for k, v in x.items() if k != "seconds"}
+        if isinstance(x, list):
+            return [without_seconds(v) for v in x]
+        return x
+    assert without_seconds(json.loads(two.to_json())) == without_seconds(json.loads(one.to_json()))
 
 
 def test_a_violation_has_both_sides_numbers_and_a_trace():
