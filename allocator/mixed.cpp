@@ -107,20 +107,33 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
     return Group{k, 0, {}, ix.instrs[p].engine};
   };
 
-  // Members (signallers) and the top-level span of each group, in first-use order.
+  // Members (signallers) and the top-level span of each group, in first-use order; a group is
+  // looked up once per live dependency, then named by its index (a long block has 100,000
+  // groups of its own: one tree of them, not one per table).
+  std::map<Group, std::size_t> group_ids;  // also the groups in their order
   std::vector<Group> order;
-  std::map<Group, std::set<model::InstrId>> members;
-  std::map<Group, std::pair<std::uint32_t, std::uint32_t>> span;
-  for (const auto& l : live) {
-    const auto& info = facts.dep(l.dep);
-    const auto g = group_of(info.producer);
-    if (!members.count(g)) order.push_back(g);
-    members[g].insert(info.producer);
-    auto [it, fresh] = span.emplace(g, std::make_pair(UINT32_MAX, 0u));
-    for (auto i : {info.producer, info.consumer}) {
-      it->second.first = std::min(it->second.first, top_statement(facts, i));
-      it->second.second = std::max(it->second.second, top_statement(facts, i));
+  std::vector<std::vector<model::InstrId>> members;  // sorted and unique below
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> span;
+  std::vector<std::size_t> group_of_live(live.size());
+  for (std::size_t k = 0; k < live.size(); ++k) {
+    const auto& info = facts.dep(live[k].dep);
+    const auto [it, fresh] = group_ids.emplace(group_of(info.producer), order.size());
+    if (fresh) {
+      order.push_back(it->first);
+      members.emplace_back();
+      span.emplace_back(UINT32_MAX, 0u);
     }
+    const auto g = it->second;
+    group_of_live[k] = g;
+    members[g].push_back(info.producer);
+    for (auto i : {info.producer, info.consumer}) {
+      span[g].first = std::min(span[g].first, top_statement(facts, i));
+      span[g].second = std::max(span[g].second, top_statement(facts, i));
+    }
+  }
+  for (auto& ms : members) {
+    std::sort(ms.begin(), ms.end());
+    ms.erase(std::unique(ms.begin(), ms.end()), ms.end());
   }
   // Recycling: a group that lives between two boundaries takes a shared semaphore, the k-th of
   // its phase the k-th of the pool; every boundary's barrier resets the pool.
@@ -128,46 +141,49 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
   const auto phase_of = [&](std::uint32_t stmt) {
     return static_cast<std::size_t>(std::upper_bound(bounds.begin(), bounds.end(), stmt) - bounds.begin());
   };
-  std::map<Group, std::string> sem;
+  std::vector<std::string> sem(order.size());
   std::vector<std::string> pool;
   std::map<std::size_t, std::size_t> used_in_phase;
-  for (const auto& g : order) {
-    const auto [first, last] = span[g];
+  for (std::size_t id = 0; id < order.size(); ++id) {
+    const auto& g = order[id];
+    const auto [first, last] = span[id];
     if (!bounds.empty() && phase_of(first) == phase_of(last)) {
       const auto k = used_in_phase[phase_of(first)]++;
       if (k == pool.size()) pool.push_back(draft.semaphore("s_recycled_", std::to_string(k + 1)));
-      sem[g] = pool[k];
+      sem[id] = pool[k];
       continue;
     }
     switch (g.kind) {
-      case GroupKind::Own: sem[g] = draft.semaphore("s_", ix.instrs[g.producer].name); break;
+      case GroupKind::Own: sem[id] = draft.semaphore("s_", ix.instrs[g.producer].name); break;
       case GroupKind::Loop:
-        sem[g] = draft.semaphore("s_", ix.loops[g.pair.first].name + "_" + ix.engines[g.pair.second]);
+        sem[id] = draft.semaphore("s_", ix.loops[g.pair.first].name + "_" + ix.engines[g.pair.second]);
         break;
-      case GroupKind::Engine: sem[g] = draft.semaphore("s_", ix.engines[g.engine]); break;
+      case GroupKind::Engine: sem[id] = draft.semaphore("s_", ix.engines[g.engine]); break;
     }
   }
   // Every boundary gets its barrier, also when no group was recycled: the dependencies that
   // cross it were decided above as satisfied by it.
   for (auto b : bounds) draft.barrier_before_stmt(model::kTop, b, model::Barrier{pool, {}});
-  for (const auto& [g, ms] : members)
-    for (auto p : ms) draft.signal(p, sem[g]);
+  for (const auto& [g, id] : group_ids)
+    for (auto p : members[id]) draft.signal(p, sem[id]);
   // paper (4)'s N and K of a Loop group: its signalling producers in body order, worked out once
   // per group (per dependency it would be quadratic in a long body's producers).
-  std::map<Group, std::uint32_t> group_size;
-  std::map<model::InstrId, std::uint32_t> position;  // a producer is in one group (group_of)
-  for (const auto& [g, set] : members) {
+  std::vector<std::uint32_t> group_size(order.size(), 0);
+  std::vector<std::uint32_t> position(ix.instrs.size(), 0);  // a producer is in one group (group_of)
+  for (const auto& [g, id] : group_ids) {
     if (g.kind != GroupKind::Loop) continue;
-    std::vector<model::InstrId> ms(set.begin(), set.end());
+    std::vector<model::InstrId> ms = members[id];
     std::stable_sort(ms.begin(), ms.end(), [&](auto a, auto b) { return facts.counts.k[a] < facts.counts.k[b]; });
-    group_size[g] = static_cast<std::uint32_t>(ms.size());
+    group_size[id] = static_cast<std::uint32_t>(ms.size());
     for (std::size_t i = 0; i < ms.size(); ++i) position[ms[i]] = static_cast<std::uint32_t>(i + 1);
   }
 
   const CountedInstrs final_counts(facts, counted);
-  for (const auto& l : live) {
+  for (std::size_t lk = 0; lk < live.size(); ++lk) {
+    const auto& l = live[lk];
     const auto& info = facts.dep(l.dep);
-    const auto g = group_of(info.producer);
+    const auto id = group_of_live[lk];
+    const auto& g = order[id];
     const bool unmask = mix.unmasked.count(l.dep) > 0;
     // The paper's mask of an offset-0 dependency is isgt(rh_S, 0), 1 at every issue: dropping it
     // loses nothing.
@@ -181,8 +197,8 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
     model::Expr count = l.count.value.count;
     if (g.kind == GroupKind::Loop) {
       // paper (4) over the pair's signalling producers only, in body order.
-      const auto n = group_size.at(g);
-      const auto k = position.at(info.producer);
+      const auto n = group_size[id];
+      const auto k = position[info.producer];
       count = sub(mul(num(n), count), num(n - k));
       scheme = Scheme::PerLoop;
       with("N=" + std::to_string(n) + " K=" + std::to_string(k));
@@ -191,8 +207,8 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
       scheme = Scheme::PerEngine;
     }
     if (unmask) with(unmask_exact ? "no mask: isgt(rh_S, 0) is 1 at every issue" : "(budget: not exact) no mask");
-    const auto value = draft.add_wait(info.consumer, sem[g], WaitValue{mask, count});
-    draft.decide(l.dep, scheme, sem[g], value, detail, l.count.exact && (!unmask || unmask_exact));
+    const auto value = draft.add_wait(info.consumer, sem[id], WaitValue{mask, count});
+    draft.decide(l.dep, scheme, sem[id], value, detail, l.count.exact && (!unmask || unmask_exact));
   }
 }
 
