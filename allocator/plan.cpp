@@ -1,6 +1,7 @@
 #include "allocator/plan.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "allocator/expr_build.h"
 
@@ -50,7 +51,7 @@ struct Emitter {
       return items;
     }));
     auto inner = walk(body, l);
-    out.insert(out.end(), inner.begin(), inner.end());
+    out.insert(out.end(), std::make_move_iterator(inner.begin()), std::make_move_iterator(inner.end()));
     const auto& tail = plan.loops[l].tail;
     if (std::any_of(tail.begin(), tail.end(), [](const auto& ops) { return !ops.empty(); }))
       out.push_back(

@@ -26,7 +26,7 @@ using model::LoopId;
 // Left to right: ((o1 op o2) op o3) ...
 Tree combine(ExprOp op, std::vector<Tree> ops) {
   Tree acc = std::move(ops[0]);
-  for (std::size_t i = 1; i < ops.size(); ++i) acc = Tree{op, 0, {}, {std::move(acc), std::move(ops[i])}};
+  for (std::size_t i = 1; i < ops.size(); ++i) acc = detail::node(op, std::move(acc), std::move(ops[i]));
   return acc;
 }
 
@@ -108,7 +108,7 @@ class Hoister {
           changed = true;
         }
     if (!changed) return {t, level, false};
-    return {Tree{t.op, 0, {}, {std::move(a.t), std::move(b.t)}}, level, true};
+    return {detail::node(t.op, std::move(a.t), std::move(b.t)), level, true};
   }
 
   // A + or * chain: operands regrouped by level, each group (with the next outer group's

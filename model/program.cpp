@@ -21,6 +21,11 @@ void append_block(Block& into, Block&& from) {
       into.streams.push_back(Stream{s.engine, {}});
       target = &into.streams.back();
     }
+    if (target->items.empty()) {  // the usual case: the stream whole, not item by item
+      target->items = std::move(s.items);
+      continue;
+    }
+    target->items.reserve(target->items.size() + s.items.size());
     for (auto& item : s.items) target->items.push_back(std::move(item));
   }
 }

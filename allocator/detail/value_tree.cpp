@@ -10,21 +10,45 @@ bool binary(ExprOp op) { return op != ExprOp::Const && op != ExprOp::Reg; }
 namespace {
 Tree tree_of(const Expr& e, std::uint32_t n) {
   const auto& nd = e.nodes[n];
-  Tree t{nd.op, nd.value, nd.reg, {}};
-  if (binary(nd.op)) t.kids = {tree_of(e, nd.lhs), tree_of(e, nd.rhs)};
-  return t;
+  if (binary(nd.op)) return node(nd.op, tree_of(e, nd.lhs), tree_of(e, nd.rhs));
+  return Tree{nd.op, nd.value, nd.reg, {}};
 }
 }  // namespace
 
 Tree tree_of(const Expr& e) { return tree_of(e, static_cast<std::uint32_t>(e.nodes.size() - 1)); }
 
+namespace {
+// The nodes Expr::binary(op, expr_of(a), expr_of(b)) would give (a's, then b's, then the
+// operator), appended in place instead of copied at every level; returns t's root index.
+std::uint32_t append(const Tree& t, std::vector<model::ExprNode>& nodes) {
+  if (t.op == ExprOp::Const) {
+    nodes.push_back(model::ExprNode{ExprOp::Const, t.value, {}, 0, 0});
+  } else if (t.op == ExprOp::Reg) {
+    nodes.push_back(model::ExprNode{ExprOp::Reg, 0, t.reg, 0, 0});
+  } else {
+    const auto lhs = append(t.kids[0], nodes);
+    const auto rhs = append(t.kids[1], nodes);
+    nodes.push_back(model::ExprNode{t.op, 0, {}, lhs, rhs});
+  }
+  return static_cast<std::uint32_t>(nodes.size() - 1);
+}
+}  // namespace
+
 Expr expr_of(const Tree& t) {
-  if (t.op == ExprOp::Const) return Expr::constant(t.value);
-  if (t.op == ExprOp::Reg) return Expr::reg(t.reg);
-  return Expr::binary(t.op, expr_of(t.kids[0]), expr_of(t.kids[1]));
+  Expr e;
+  append(t, e.nodes);
+  return e;
 }
 
 Tree reg(std::string name) { return Tree{ExprOp::Reg, 0, std::move(name), {}}; }
+
+Tree node(ExprOp op, Tree a, Tree b) {
+  Tree t{op, 0, {}, {}};
+  t.kids.reserve(2);
+  t.kids.push_back(std::move(a));
+  t.kids.push_back(std::move(b));
+  return t;
+}
 
 std::uint32_t cost(const Tree& t) {
   std::uint32_t c = binary(t.op) ? 1 : 0;

@@ -22,6 +22,9 @@ bool binary(model::ExprOp op);
 Tree tree_of(const model::Expr& e);
 model::Expr expr_of(const Tree& t);
 Tree reg(std::string name);
+// The operator node `op` over a and b, moved in (a braced list of kids would copy both subtrees:
+// an initializer_list's elements are const).
+Tree node(model::ExprOp op, Tree a, Tree b);
 // Operators in the tree.
 std::uint32_t cost(const Tree& t);
 // The tree's text (model::Expr::to_string): equal keys, equal trees.
