@@ -233,7 +233,7 @@ class Fitter {
       std::map<std::pair<model::EngineId, std::string>, std::vector<std::size_t>> by_mask;
       for (const auto& d : t.decisions()) {
         const auto& info = facts_.dep(d.dep);
-        if (!d.wait || t.mix.unmasked.count(d.dep) || t.usage.registers[info.consumer_engine] <= limits_.max_registers)
+        if (!d.wait || t.mix.unmasked.contains(d.dep) || t.usage.registers[info.consumer_engine] <= limits_.max_registers)
           continue;
         if (exact != mask_is_one(info)) continue;
         for (const auto& r : d.wait->registers())
@@ -263,7 +263,7 @@ class Fitter {
   std::optional<Trial> give_up(const Trial& t, Eligible eligible, Measure measure, bool by_semaphore) {
     std::map<std::string, std::vector<std::size_t>> groups;
     for (const auto& d : t.decisions()) {
-      if (!eligible(d) || t.mix.given_up.count(d.dep) || !give_up_plan(facts_, facts_.dep(d.dep))) continue;
+      if (!eligible(d) || t.mix.given_up.contains(d.dep) || !give_up_plan(facts_, facts_.dep(d.dep))) continue;
       if (by_semaphore) {
         groups[d.semaphore].push_back(d.dep);
       } else {

@@ -55,7 +55,7 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
       draft.decide(d, Scheme::NoWait, "", std::nullopt, count.how);
       continue;
     }
-    if (mix.given_up.count(d)) {
+    if (mix.given_up.contains(d)) {
       given_up.push_back(d);
       continue;
     }
@@ -184,7 +184,7 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
     const auto& info = facts.dep(l.dep);
     const auto id = group_of_live[lk];
     const auto& g = order[id];
-    const bool unmask = mix.unmasked.count(l.dep) > 0;
+    const bool unmask = mix.unmasked.contains(l.dep);
     // The paper's mask of an offset-0 dependency is isgt(rh_S, 0), 1 at every issue: dropping it
     // loses nothing.
     const bool unmask_exact = info.allocatable() && info.offset == 0;

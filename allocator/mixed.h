@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "allocator/dep_set.h"
 #include "allocator/draft.h"
 #include "allocator/spec_facts.h"
 
@@ -20,8 +21,8 @@ enum class GroupKind : std::uint8_t { Own, Loop, Engine };
 
 struct Mix {
   std::map<std::pair<model::LoopId, model::EngineId>, GroupKind> pairs;  // absent: Own
-  std::set<std::size_t> given_up;                                        // dependencies left to barriers
-  std::set<std::size_t> unmasked;      // dependencies waiting without their mask (stricter)
+  DepSet given_up;                                                       // dependencies left to barriers
+  DepSet unmasked;                     // dependencies waiting without their mask (stricter)
   std::set<std::uint32_t> boundaries;  // top-level statements with a recycling barrier before them
 };
 

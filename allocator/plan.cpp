@@ -14,6 +14,16 @@ struct Emitter {
   Plan& plan;  // its instructions' parts are moved into the impl: each is emitted once
   const Registers& regs;
   std::uint32_t region = 0;  // the next block's region (blocks come in the layout's pre-order)
+  model::InstrId next_instr = 0;  // the index's next instruction: the walk visits them in its order
+
+  // An instruction's id: the next one of the index's pre-order when the name agrees (always, as
+  // the walk is the index's), else looked up.
+  model::InstrId id_of(const model::Instr& in) {
+    if (next_instr < ix.instrs.size() && ix.instrs[next_instr].name == in.id) return next_instr++;
+    const auto id = *ix.instr(in.id);
+    next_instr = id + 1;
+    return id;
+  }
 
   static model::Item regop(const std::string& dst, model::Expr e) { return model::RegOp{dst, std::move(e), {}}; }
 
@@ -84,7 +94,7 @@ struct Emitter {
             barriers_at(n);
             ++n;
             const auto& in = std::get<model::Instr>(item);
-            auto& ip = plan.instrs[*ix.instr(in.id)];
+            auto& ip = plan.instrs[id_of(in)];
             for (auto& r : ip.pre) ns.items.push_back(std::move(r));
             // Extra fields describe the spec's instruction (cost models read them there):
             // an impl instruction carries none (docs/formats.md).
