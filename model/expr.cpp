@@ -18,7 +18,8 @@ Expr Expr::reg(std::string name) {
 
 Expr Expr::binary(ExprOp op, const Expr& a, const Expr& b) {
   Expr e;
-  e.nodes = a.nodes;
+  e.nodes.reserve(a.nodes.size() + b.nodes.size() + 1);  // one allocation, no node moved twice
+  e.nodes.insert(e.nodes.end(), a.nodes.begin(), a.nodes.end());
   const auto lhs = static_cast<std::uint32_t>(e.nodes.size() - 1);
   const auto shift = static_cast<std::uint32_t>(e.nodes.size());
   for (ExprNode n : b.nodes) {
