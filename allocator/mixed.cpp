@@ -110,7 +110,7 @@ void allocate_mixed(const SpecFacts& facts, Draft& draft, const std::vector<std:
   // Members (signallers) and the top-level span of each group, in first-use order; a group is
   // looked up once per live dependency, then named by its index (a long block has 100,000
   // groups of its own: one tree of them, not one per table).
-  std::map<Group, std::size_t> group_ids;  // also the groups in their order
+  std::map<Group, std::size_t> group_ids;  // iterated in Group order where the order matters (signals)
   std::vector<Group> order;
   std::vector<std::vector<model::InstrId>> members;  // sorted and unique below
   std::vector<std::pair<std::uint32_t, std::uint32_t>> span;
