@@ -26,6 +26,9 @@ Verdict verdict_of(checker::Verdict v) {
 checker::StateStore internal(StateStore s) {
   return s == StateStore::Tree ? checker::StateStore::Tree : checker::StateStore::Flat;
 }
+StateStore external(checker::StateStore s) {
+  return s == checker::StateStore::Tree ? StateStore::Tree : StateStore::Flat;
+}
 
 std::string text_of(const nlohmann::json& j, const char* key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
@@ -116,7 +119,7 @@ std::string to_string(StateStore s) { return checker::to_string(internal(s)); }
 StateStore parse_state_store(const std::string& name) {
   const auto s = checker::parse_state_store(name);
   if (!s) throw Error("", "", "usage", checker::unknown_state_store(name));
-  return *s == checker::StateStore::Tree ? StateStore::Tree : StateStore::Flat;
+  return external(*s);
 }
 
 int CheckResult::exit_status() const {

@@ -21,8 +21,10 @@ std::uint64_t reduce(std::uint64_t v, MPI_Op op) {
 
 constexpr std::size_t kMaxCount = static_cast<std::size_t>(std::numeric_limits<int>::max());
 
+[[noreturn]] void too_long() { throw std::length_error("distributed: a message of more than 2^31 elements"); }
+
 int as_count(std::size_t n) {
-  if (n > kMaxCount) throw std::length_error("distributed: a message of more than 2^31 elements");
+  if (n > kMaxCount) too_long();
   return static_cast<int>(n);
 }
 
@@ -65,7 +67,7 @@ std::vector<std::vector<T>> all_to_all(const std::vector<std::vector<T>>& out, b
   unsigned every = 0;
   MPI_Allreduce(&trouble, &every, 1, MPI_UNSIGNED, MPI_BOR, MPI_COMM_WORLD);
   if (every & kNoMemory) throw std::bad_alloc();
-  if (every & kTooLong) throw std::length_error("distributed: a message of more than 2^31 elements");
+  if (every & kTooLong) too_long();
   for (int r = 0; r < size; ++r)
     if (r != rank) sent_bytes += c.send[r] * sizeof(T);
   MPI_Alltoallv(send.data(), c.send.data(), c.send_displs.data(), type, recv.data(), c.recv.data(),
