@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <new>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -232,6 +233,9 @@ std::pair<std::uint32_t, bool> StateSet::insert(const std::uint32_t* t, std::uin
   for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
     const std::uint64_t slot = slots_[i];
     if (slot == 0) {
+      // Ids are 32 bits and UINT32_MAX names no state (the parent log's kNone): past that the
+      // search ends as for an allocation that fails (limit: memory), never with a wrapped id.
+      if (count() >= UINT32_MAX) throw std::bad_alloc();
       const auto id = static_cast<std::uint32_t>(count());
       tuples_.push(t);
       slots_[i] = slot_of(id, h);

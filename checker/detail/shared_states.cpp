@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <new>
 
 namespace syncbisim::checker::detail {
 
@@ -20,7 +21,7 @@ void SharedStates::prefetch(std::uint64_t h) const {
 }
 
 void SharedStates::begin_level() {
-  level_base_ = next_.load(std::memory_order_relaxed);
+  level_base_ = static_cast<std::uint32_t>(next_.load(std::memory_order_relaxed));
   for (std::size_t i = 0; i < (std::size_t{1} << kLog2Partitions); ++i) {
     auto& p = partitions_[i];
     for (const auto& t : p.retired)
@@ -31,11 +32,17 @@ void SharedStates::begin_level() {
 
 std::uint32_t SharedStates::take(Ids& ids) {
   if (ids.next == ids.end) {
-    const std::uint32_t first = next_.fetch_add(kBlock, std::memory_order_relaxed);
-    // Blocks start at multiples of kBlock, so a block lies in one chunk.
+    const std::uint64_t first = next_.fetch_add(ids.block, std::memory_order_relaxed);
+    const std::uint64_t end = first + ids.block;
+    // Storage ids are 32 bits and kNone is none of them: past that, the search ends as for any
+    // allocation that fails (limit: memory), never with an id that wrapped onto a stored state.
+    if (end > kNone) throw std::bad_alloc();
+    // A reservation may straddle two chunks of rows.
     rows_.ensure(first);
-    ids.next = first;
-    ids.end = first + kBlock;
+    rows_.ensure(end - 1);
+    ids.next = static_cast<std::uint32_t>(first);
+    ids.end = static_cast<std::uint32_t>(end);
+    ids.block = std::min(kBlock, ids.block * 2);
   }
   return ids.next++;
 }

@@ -24,10 +24,14 @@ namespace syncbisim::checker::detail {
 class SharedStates {
  public:
   static constexpr std::uint32_t kNone = UINT32_MAX;
-  static constexpr std::size_t kBlock = 256;
-  // A thread's reserved storage ids: next .. end.
+  static constexpr std::uint32_t kBlock = 256;
+  // A thread's reserved storage ids: next .. end. Each reservation doubles the one before, from
+  // one id to kBlock: the ids a level leaves unused (begin_level drops them) are then at most
+  // the ids the thread used in it, so a search of many small levels (a chain of one state per
+  // level) does not take kBlock rows per thread per level.
   struct Ids {
     std::uint32_t next = 0, end = 0;
+    std::uint32_t block = 1;  // the size of the next reservation
   };
   struct Inserted {
     std::uint32_t id;
@@ -95,7 +99,7 @@ class SharedStates {
   std::unique_ptr<Partition[]> partitions_;
   std::size_t key_at_;                  // words before the key in a row
   ChunkedRows<std::uint32_t> rows_;     // by storage id
-  std::atomic<std::uint32_t> next_{0};  // the first storage id no thread has reserved
+  std::atomic<std::uint64_t> next_{0};  // the first storage id no thread has reserved (64 bits: never wraps)
   std::uint32_t level_base_ = 0;
   std::atomic<std::size_t> slot_bytes_{0};
 };

@@ -33,12 +33,14 @@ namespace syncbisim::checker::detail {
 
 class ThreadedSearch {
  public:
-  ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads);
+  static constexpr std::size_t kChunk = 128;
+  // `chunk`: the states of a level a thread takes at a time (tests take 1, so that even small
+  // levels are shared).
+  ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads, std::size_t chunk = kChunk);
   ~ThreadedSearch();
   CheckResult run();
 
  private:
-  static constexpr std::size_t kChunk = 128;
   static constexpr std::size_t kMemoBytesPerState = 4;
   static constexpr std::uint64_t kLimitStride = 1024;     // successors of one state between limit checks
   static constexpr std::uint64_t kMaxStep = 0xffffffffU;  // a step's index in a key: 32 bits
@@ -48,8 +50,15 @@ class ThreadedSearch {
     std::uint32_t id;
   };
 
-  // What every thread runs; thread 0 also ends each level.
+  // What every thread runs; thread 0 also ends each level, and searches alone the levels too
+  // small to share.
   void work(unsigned w);
+  // This thread's share of the level: chunks taken in turn until none is left or a limit hits.
+  void expand_level(Worker& me);
+  // After the level: the least keys of this thread's claims give way to their parents.
+  void set_parents(const Worker& me);
+  // Thread 0: end_level(), an exception ending the search instead of leaving the thread.
+  void end_level_or_stop();
   // Expands the states first..last-1 of the level (chunk `chunk`); false if a limit cut it short.
   bool expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last);
   // The successors of the level's state x (`n` of them: all of me.steps, or `only`).
@@ -75,6 +84,7 @@ class ThreadedSearch {
   const semantics::Lockstep& both_;
   const CheckOptions& opt_;
   const unsigned threads_;
+  const std::size_t chunk_;
   StateCodec codec_;
   Reducer reducer_;
   PartTable parts_{true};

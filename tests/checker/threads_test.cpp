@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "checker/detail/exhaustive.h"
+#include "checker/detail/threaded_search.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
 #include "formats/load.h"
@@ -102,6 +104,28 @@ TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 
         RC_CLASSIFY(!one.exhaustive, "cut");
         for (const unsigned threads : {2U, 4U})
           RC_ASSERT(test::summary(run(*pair, reduce, cap, threads)) == test::summary(one));
+      },
+      150);
+}
+
+TEST_CASE("threads: chunks of one state share even the smallest levels and give the single-threaded results") {
+  // The CLI's chunks of 128 states leave most levels of small programs to one thread; with
+  // chunks of one, every level of two states or more is split between the threads.
+  test::rc_check(
+      "threads, chunks of 1 == one thread",
+      [] {
+        const bool reduce = *rc::gen::arbitrary<bool>();
+        const auto pair = test::gen_small_pair(semantics::Options{reduce});
+        const std::uint64_t cap = *rc::gen::element<std::uint64_t>(20000, 20000, 1, 3, 9, 40, 300);
+        checker::CheckOptions o;
+        o.reduction = reduce;
+        o.max_states = cap;
+        const auto one = checker::detail::Exhaustive(pair->lockstep(), o).run();
+        RC_CLASSIFY(!one.violations.empty(), "violations");
+        RC_CLASSIFY(!one.exhaustive, "cut");
+        for (const unsigned threads : {2U, 3U})
+          RC_ASSERT(test::summary(checker::detail::ThreadedSearch(pair->lockstep(), o, threads, 1).run()) ==
+                    test::summary(one));
       },
       150);
 }
