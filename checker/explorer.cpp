@@ -67,6 +67,12 @@ CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) 
     r.limit = detail::allocation_limit();
     r.verdict = Verdict::Inconclusive;
     return r;
+  } catch (const semantics::InternalStepLimit& e) {  // met setting up (the initial state) or shortening
+    CheckResult r;
+    r.exhaustive = false;
+    r.limit = e.what();
+    r.verdict = Verdict::Inconclusive;
+    return r;
   }
 }
 

@@ -220,7 +220,12 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
     rs.text = semantics::describe(ip, *found);
     if (found->kind == StepKind::Issue) rs.checks = checks_text(both, r.end, found->engine);
     const auto before = r.end;
-    both.apply(r.end, *found);
+    try {
+      both.apply(r.end, *found);
+    } catch (const semantics::InternalStepLimit& e) {
+      r.misfit = "step " + std::to_string(number) + " does not end: it passes the limit " + e.what();
+      return r;
+    }
     rs.changes = changes(both, before, r.end);
     r.visible.push_back(*found);
     r.steps.push_back(std::move(rs));

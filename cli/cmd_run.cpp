@@ -87,11 +87,13 @@ int run(const RunArgs& a) {
       j["mismatch"] = checker::mismatch_to_json(pair->spec_code(), pair->impl_code(), pair->spec.program, *r.mismatch);
     for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code().engines[e]);
     for (const auto& o : r.overflows) j["overflows"].push_back(checker::overflow_json(pair->impl_code(), o));
+    if (!r.limit.empty()) j["limit"] = r.limit;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code(), r.events, view);
     if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code(), pair->impl_code(), *r.mismatch) << "\n";
     for (const auto& o : r.overflows) std::cout << checker::describe_overflow(pair->impl_code(), o) << "\n";
+    if (!r.limit.empty()) std::cout << "limit: " << r.limit << "\n";
     if (!r.stuck.empty()) {
       std::cout << "stuck engines:";
       for (auto e : r.stuck) std::cout << " " << pair->impl_code().engines[e];

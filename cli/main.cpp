@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "model/quote.h"
+#include "semantics/lockstep.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"syncbisim: check semaphore synchronization of multi-engine accelerator programs"};
@@ -35,6 +36,12 @@ int main(int argc, char** argv) {
     std::cerr << "syncbisim: out of memory: an allocation failed (limit the work with --max-states, --max-memory "
                  "or --max-trip) [memory]\n";
     return 2;
+  } catch (const syncbisim::semantics::InternalStepLimit& e) {
+    // Searches, runs and the prover end at this limit themselves; met anywhere else, it is the
+    // same answer: nothing decided, the limit named (exit status 3, as an inconclusive check).
+    std::cerr << "syncbisim: " << syncbisim::model::printable(std::string("stopped at the limit ") + e.what())
+              << " [internal-steps]\n";
+    return 3;
   } catch (const std::length_error&) {
     std::cerr << "syncbisim: out of memory: a table would outgrow what can be allocated [memory]\n";
     return 2;

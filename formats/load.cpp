@@ -101,11 +101,11 @@ Result<LoadedProgram> load_program_file(const std::string& path, ProgramKind kin
   auto loaded = load_program_text(*content, path);
   if (!loaded) return loaded;
   if (loaded->program.kind != kind) {
-    const char* want = kind == ProgramKind::Spec ? "spec/1" : "impl/1";
+    const char* want = kind == ProgramKind::Spec ? "a spec/1" : "an impl/1";
     const char* got = kind == ProgramKind::Spec ? "impl/1" : "spec/1";
     // The version tag's place: a pointer in JSON, the header line in text.
     return Diagnostic{path, is_json(*content) ? "/syncbisim" : "1:1", "wrong-kind",
-                      std::string("expected a ") + want + " program, found " + got};
+                      std::string("expected ") + want + " program, found " + got};
   }
   return loaded;
 }

@@ -464,7 +464,13 @@ class Run {
 }  // namespace
 
 DirectedResult directed_run(const semantics::Lockstep& both, const DirectedRequest& request) {
-  return Run(both, request).go();
+  try {
+    return Run(both, request).go();
+  } catch (const semantics::InternalStepLimit& e) {  // a step that would not end: nothing reproduced
+    DirectedResult r;
+    r.why_not = std::string("the directed run stopped at the limit ") + e.what();
+    return r;
+  }
 }
 
 }  // namespace syncbisim::prover

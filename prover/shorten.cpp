@@ -97,16 +97,20 @@ std::optional<ShortTrace> shorter_trace(const model::Program& spec_in, const mod
       }
     };
     bool ok = true;
-    for (const auto& st : v.trace) {
-      choose_all();
-      semantics::Steps enabled;
-      both.visible(s, enabled);
-      if (!enabled.contains(st)) {
-        ok = false;
-        break;
+    try {
+      for (const auto& st : v.trace) {
+        choose_all();
+        semantics::Steps enabled;
+        both.visible(s, enabled);
+        if (!enabled.contains(st)) {
+          ok = false;
+          break;
+        }
+        both.apply(s, st);
+        out.push_back(st);
       }
-      both.apply(s, st);
-      out.push_back(st);
+    } catch (const semantics::InternalStepLimit&) {  // a step that would not end: no shorter trace
+      return std::nullopt;
     }
     if (!ok || out.size() >= than) return std::nullopt;
     for (const auto& m : both.mismatches(s))

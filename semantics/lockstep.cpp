@@ -14,11 +14,17 @@ LockstepState Lockstep::initial(const InternalObserver& observe) const {
   return s;
 }
 
+InternalStepLimit::InternalStepLimit(const std::string& engine)
+    : std::runtime_error("internal-steps " + std::to_string(Lockstep::kMaxInternalSteps) + " (engine " + engine +
+                         " within one step: a loop without its instructions; --max-trip caps the trips)") {}
+
 bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const {
   if (s.impl.overflow[e]) [[unlikely]]
     return false;  // the execution ended (ImplSystem::overflowed)
   bool moved = false;
-  for (;;) {
+  for (std::uint64_t n = 0;; ++n) {
+    if (n == kMaxInternalSteps) [[unlikely]]
+      throw InternalStepLimit(impl_->program().engines[e]);
     const Op& iop = impl_->control().next_op(s.impl.control, e);
     if (iop.kind == OpKind::RegOp) {
       const Step st{StepKind::RegOp, e, iop.a, 0};

@@ -4,8 +4,11 @@
 // internal and run as soon as they can ("settling"), so both sides stand at the same place on
 // every engine whenever a visible step is chosen. Commits are shared control; unless the systems
 // fuse them into retirement (docs/semantics.md §3 allows it), they are offered by visible() too.
+#include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "semantics/engine_set.h"
@@ -37,6 +40,16 @@ struct Mismatch {
   bool undecided = false;
 };
 
+// Thrown by a step after which one engine would run more than Lockstep::kMaxInternalSteps
+// internal steps (register operations and loop steps) before it stands still: a loop with no
+// instruction of that engine and a huge trip runs entirely inside one step, and 2^32 (or, nested,
+// 2^64) iterations would never end. Whoever applies steps ends its work there as at any limit:
+// inconclusive, naming it (what() is the limit's name, docs/checker.md "Limits").
+class InternalStepLimit : public std::runtime_error {
+ public:
+  explicit InternalStepLimit(const std::string& engine);
+};
+
 // Sees every internal step right after it is applied (for traces); may be empty.
 using InternalObserver = std::function<void(const Step&, const struct LockstepState&)>;
 
@@ -44,6 +57,8 @@ class Lockstep {
  public:
   // How many spec states ahead_of_barrier() walks at most for one engine of one state.
   static constexpr std::size_t kAheadStates = 10000;
+  // How many internal steps one engine may run within one step (InternalStepLimit).
+  static constexpr std::uint64_t kMaxInternalSteps = std::uint64_t{1} << 20;
 
   // Both systems must be compiled from corresponding programs (analysis::check_correspondence).
   Lockstep(const SpecSystem& spec, const ImplSystem& impl) : spec_(&spec), impl_(&impl) {}

@@ -133,16 +133,12 @@ class LockstepRecorder {
   InternalObserver observe_;
 };
 
-}  // namespace
-
-RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps) {
-  return run_lockstep(both, seed, max_steps, {});
-}
-
-RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps,
-                       const std::vector<Step>& prefix) {
+void run_into(const Lockstep& both, std::uint64_t seed, std::size_t max_steps, const std::vector<Step>& prefix,
+              RunResult& r) {
+  // Every internal step is an event too, up to 2^20 of them in one step: the events are capped,
+  // so that the run's memory stays bounded (limit named, exit 3 as for max_steps).
+  constexpr std::size_t kMaxEvents = std::size_t{1} << 22;
   std::mt19937_64 rng(seed);
-  RunResult r;
   const LockstepRecorder rec(both, r.events);
   LockstepState s = rec.initial();
   for (const auto& st : prefix) rec.apply(s, st);
@@ -151,7 +147,7 @@ RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max
     if (both.impl().overflowed(s.impl)) {  // the execution ends (docs/semantics.md "Widths")
       r.outcome = RunOutcome::Overflow;
       r.overflows = both.impl().overflows(s.impl);
-      return r;
+      return;
     }
     auto ms = both.mismatches(s);
     // An undecided comparison (the spec's walk past a barrier was cut) is no disagreement; a run
@@ -160,17 +156,43 @@ RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max
     if (!ms.empty()) {
       r.outcome = RunOutcome::Mismatch;
       r.mismatch = std::move(ms.front());
-      return r;
+      return;
     }
     steps.clear();
     both.visible(s, steps);
-    if (steps.empty()) return no_step_left(r, both.finished(s), both.spec().control(), s.spec.control);
+    if (steps.empty()) {
+      no_step_left(r, both.finished(s), both.spec().control(), s.spec.control);
+      return;
+    }
     if (n >= max_steps) {
       r.outcome = RunOutcome::StepLimit;
-      return r;
+      return;
+    }
+    if (r.events.size() >= kMaxEvents) {
+      r.outcome = RunOutcome::StepLimit;
+      r.limit = "events " + std::to_string(kMaxEvents) + " (internal steps included)";
+      return;
     }
     rec.apply(s, steps[pick(rng, steps.size())]);
   }
+}
+
+}  // namespace
+
+RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps) {
+  return run_lockstep(both, seed, max_steps, {});
+}
+
+RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps,
+                       const std::vector<Step>& prefix) {
+  RunResult r;
+  try {
+    run_into(both, seed, max_steps, prefix, r);
+  } catch (const InternalStepLimit& e) {  // a step would not end (a loop without instructions)
+    r.outcome = RunOutcome::StepLimit;
+    r.limit = e.what();
+  }
+  return r;
 }
 
 std::vector<RunEvent> replay_lockstep(const Lockstep& both, const std::vector<Step>& visible_steps) {

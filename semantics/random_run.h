@@ -27,6 +27,7 @@ struct RunResult {
   std::optional<Mismatch> mismatch;  // with Mismatch
   std::vector<EngineId> stuck;       // with Deadlock: engines not finished
   std::vector<Overflow> overflows;   // with Overflow: what passed its width
+  std::string limit;                 // with StepLimit: the limit that stopped the run, if not max_steps
 };
 
 // "A #2" after a step that started iteration 2 of A; "A skipped" for a trip of 0.

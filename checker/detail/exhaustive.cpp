@@ -99,6 +99,11 @@ CheckResult Exhaustive::run() {
     pending_tuples_.clear();
     added_ = 0;
     r.limit = allocation_limit();
+  } catch (const semantics::InternalStepLimit& e) {  // a limit like the others: what was found is kept
+    pending_.clear();
+    pending_tuples_.clear();
+    added_ = 0;
+    r.limit = e.what();
   }
   flush();
   r.exhaustive = next >= parents_.size() && r.limit.empty();

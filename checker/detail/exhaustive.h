@@ -33,7 +33,8 @@ class Exhaustive {
  private:
   static constexpr std::uint32_t kNoParent = ParentLog::kNone;
   static constexpr std::size_t kMemoBytesPerState = 4;
-  static constexpr std::uint64_t kLimitStride = 1024;  // successors of one state between time checks
+  static constexpr std::uint64_t kLimitStride =
+      64;  // successors of one state between time checks (one may cost 2^20 internal steps)
 
   // Builds and enqueues every successor of state `id` by `steps`, counting them in r.transitions;
   // false if a limit (named in r.limit) cut the fan-out short.
@@ -77,7 +78,7 @@ class Exhaustive {
   // had as long to arrive (adding all of a batch at once left the last few no time at all).
   static constexpr std::size_t kWindow = 8;
   static constexpr std::size_t kMaxPending = 64;  // pending_ is emptied when it holds this many
-  std::vector<Pending> pending_;               // successors built, in order; those from added_ on are not yet in the set
+  std::vector<Pending> pending_;  // successors built, in order; those from added_ on are not yet in the set
   std::vector<std::uint32_t> pending_tuples_;  // !compress_: their tuples, back to back
   std::size_t added_ = 0;
 };

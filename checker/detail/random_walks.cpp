@@ -20,6 +20,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
   semantics::Steps steps;                      // a range trip's choices as one run, picked from without being built
   std::vector<Step> path;
   std::vector<semantics::Mismatch> mismatches;
+  std::string cut;  // a walk's step that ran past the internal-step limit ends that walk only
   for (std::uint64_t w = 0; w < o.walks; ++w) {
     // Each walk has its own stream derived from the seed, so walk w replays alone.
     std::mt19937_64 rng(o.seed * 0x9e3779b97f4a7c15ULL + w);
@@ -39,7 +40,12 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
         break;
       }
       const auto st = steps[std::uniform_int_distribution<std::uint64_t>(0, steps.size() - 1)(rng)];
-      both.apply(s, st);
+      try {
+        both.apply(s, st);
+      } catch (const semantics::InternalStepLimit& e) {
+        cut = e.what();
+        break;
+      }
       path.push_back(st);
       ++r.transitions;
     }
@@ -51,6 +57,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
   r.exhaustive = false;
   if (r.limit.empty())
     r.limit = "random: " + std::to_string(o.walks) + " walks of at most " + std::to_string(o.depth) + " steps";
+  if (!cut.empty()) r.limit += ", " + cut;
   classifier.add_limits(r);
   r.states = distinct.size();
   r.seconds = since(t0);

@@ -128,6 +128,10 @@ void ThreadedSearch::expand_level(Worker& me) {
     me.pending.clear();
     me.pending_tuples.clear();
     stop(allocation_limit());
+  } catch (const semantics::InternalStepLimit& e) {
+    me.pending.clear();
+    me.pending_tuples.clear();
+    stop(e.what());
   } catch (...) {
     const std::lock_guard<std::mutex> lock(limit_mutex_);
     if (!error_) error_ = std::current_exception();

@@ -249,7 +249,7 @@ SearchOutcome LevelSearch::run() {
     bool throttle = false;    // enough states found: only the rank at the frontier goes on
     std::uint64_t frontier = 0;
     for (std::size_t done = 0;;) {
-      bool failed = false;
+      bool failed = false, internal = false;
       try {
         if (!throttle || progress(order, done) == frontier) {
           std::uint64_t budget = slice;
@@ -259,6 +259,8 @@ SearchOutcome LevelSearch::run() {
         }
       } catch (const std::bad_alloc&) {
         failed = true;
+      } catch (const semantics::InternalStepLimit&) {  // a step that would not end (as one process)
+        failed = internal = true;
       }
       if (failed)
         for (auto& o : out_) o.clear();  // nothing half-built is sent
@@ -278,8 +280,12 @@ SearchOutcome LevelSearch::run() {
       std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
       const bool late = opt_.max_seconds > 0 && since(t0) > opt_.max_seconds;
       const bool full = opt_.max_memory > 0 && comm_.sum(bytes()) > opt_.max_memory;
-      const auto flags = comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U));
-      if (flags & 8U) stop = checker::detail::allocation_limit();
+      const auto flags = comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U) |
+                                   (internal ? 16U : 0U));
+      if (flags & 16U)
+        stop = "internal-steps " + std::to_string(semantics::Lockstep::kMaxInternalSteps) +
+               " (an engine within one step: a loop without its instructions; --max-trip caps the trips)";
+      else if (flags & 8U) stop = checker::detail::allocation_limit();
       else if (too_long)
         stop = "a round's messages past 2^31 bytes to one rank (a smaller --round-states sends less a round)";
       else if (flags & 4U)

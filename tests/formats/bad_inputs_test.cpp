@@ -91,6 +91,11 @@ TEST_CASE("bad inputs: loading insists on a kind when asked") {
   auto r = formats::load_program_file(spec, model::ProgramKind::Impl);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().rule == "wrong-kind");
+  CHECK(r.error().message == "expected an impl/1 program, found spec/1");
+  auto s = formats::load_program_file((test::source_dir() / "corpus/good/fig5_per_loop.impl.sb").string(),
+                                      model::ProgramKind::Spec);
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message == "expected a spec/1 program, found impl/1");
 }
 
 TEST_CASE("bad inputs: generated deep nests (text and JSON) give too-deep, not a crash") {

@@ -2,6 +2,8 @@
 // and the wait values of the paper's Figures 3, 7 and 8 step by step.
 #include <doctest/doctest.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "model/expr.h"
@@ -216,4 +218,33 @@ E1: J0
   const auto r = semantics::run_lockstep(both, 7);
   CHECK(r.outcome == semantics::RunOutcome::Deadlock);
   REQUIRE(r.stuck.empty());  // the spec side finished: the deadlock is the impl's alone
+}
+
+TEST_CASE("an engine with no instruction in a loop runs its iterations within one step, up to the internal-step limit") {
+  // E0 has nothing in loop B but a register count: after issuing I0 it runs all of B's
+  // iterations (a few internal steps each: the operation and the loop's control) within that step.
+  auto pair_at = [](std::uint64_t trip) {
+    const auto n = std::to_string(trip);
+    auto spec = test::load("syncbisim spec/1\nengines E0 E1\nE0: I0\nloop B trip " + n + " {\n  E1: I1\n}\n");
+    auto impl = test::load("syncbisim impl/1\nengines E0 E1\nE0: I0\nloop B {\n  E0: [r := r + 1]\n  E1: I1\n}\n",
+                           spec.get());
+    return std::pair{std::move(spec), std::move(impl)};
+  };
+  const std::uint64_t within = semantics::Lockstep::kMaxInternalSteps / 4;
+  for (const std::uint64_t trip : {std::uint64_t{3}, within, semantics::Lockstep::kMaxInternalSteps}) {
+    INFO("trip ", trip);
+    const auto [spec, impl] = pair_at(trip);
+    const semantics::SpecSystem ss(spec->code);
+    const semantics::ImplSystem is(impl->code);
+    const semantics::Lockstep both(ss, is);
+    auto s = both.initial();
+    const auto e0 = test::engine(*impl, "E0");
+    const semantics::Step issue{StepKind::Issue, e0, test::instr(*impl, "I0"), 0};
+    if (trip <= within) {
+      both.apply(s, issue);
+      CHECK(s.impl.regs[e0][0] == trip);  // every iteration ran
+    } else {
+      CHECK_THROWS_AS(both.apply(s, issue), semantics::InternalStepLimit);
+    }
+  }
 }
