@@ -18,13 +18,20 @@ InternalStepLimit::InternalStepLimit(const std::string& engine)
     : std::runtime_error("internal-steps " + std::to_string(Lockstep::kMaxInternalSteps) + " (engine " + engine +
                          " within one step: a loop without its instructions; --max-trip caps the trips)") {}
 
+namespace {
+// Out of line and cold, so that the settling loop stays as tight as without the limit.
+[[noreturn, gnu::cold, gnu::noinline]] void throw_internal_step_limit(const std::string& engine) {
+  throw InternalStepLimit(engine);
+}
+}  // namespace
+
 bool Lockstep::settle_engine(LockstepState& s, EngineId e, const InternalObserver& observe) const {
   if (s.impl.overflow[e]) [[unlikely]]
     return false;  // the execution ended (ImplSystem::overflowed)
   bool moved = false;
   for (std::uint64_t n = 0;; ++n) {
     if (n == kMaxInternalSteps) [[unlikely]]
-      throw InternalStepLimit(impl_->program().engines[e]);
+      throw_internal_step_limit(impl_->program().engines[e]);
     const Op& iop = impl_->control().next_op(s.impl.control, e);
     if (iop.kind == OpKind::RegOp) {
       const Step st{StepKind::RegOp, e, iop.a, 0};
