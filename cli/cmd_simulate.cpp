@@ -36,6 +36,7 @@ void print_text(const timing::Simulation& s, const semantics::CompiledProgram& c
                 s.clock_ghz, s.deadlock ? ", then deadlock" : "");
   std::cout << line;
   if (s.deadlock) std::cout << "deadlock: " << s.deadlock_detail << "\n";
+  if (!s.limit.empty()) std::cout << "limit: " << s.limit << "; the figures are those of the run so far\n";
   std::cout << "trips:";
   for (const auto& t : s.trips) std::cout << " " << t;
   std::cout << "\n";
@@ -73,6 +74,7 @@ nlohmann::json to_json(const timing::Simulation& s, const semantics::CompiledPro
   j["clock_ghz"] = s.clock_ghz;
   j["deadlock"] = s.deadlock;
   if (s.deadlock) j["deadlock_detail"] = s.deadlock_detail;
+  if (!s.limit.empty()) j["limit"] = s.limit;
   j["trips"] = s.trips;
   j["engines"] = nlohmann::json::array();
   for (const auto& e : s.engines)
@@ -127,6 +129,7 @@ int run(const SimulateArgs& a) {
   }
   if (a.json) std::cout << to_json(*sim, pair->impl_code()).dump(2) << "\n";
   else print_text(*sim, pair->impl_code());
+  if (!sim->limit.empty()) return 3;  // cut: nothing decided (as an inconclusive check)
   return sim->deadlock ? 1 : 0;
 }
 

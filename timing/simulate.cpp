@@ -81,8 +81,12 @@ class Simulator {
   }
 
   Simulation run() {
-    for (EngineId e = 0; e < eng_.size(); ++e) step(e);
-    while (!heap_.empty()) {
+    for (EngineId e = 0; e < eng_.size() && !cut_; ++e) step(e);
+    while (!heap_.empty() && !cut_) {
+      if (++steps_ > o_.max_steps) [[unlikely]] {
+        cut_ = true;
+        break;
+      }
       const Event ev = heap_.top();
       heap_.pop();
       now_ = ev.time;
@@ -116,6 +120,10 @@ class Simulator {
     auto& g = eng_[e];
     const auto& code = p_.code[e];
     while (g.st == St::Run) {
+      if (++steps_ > o_.max_steps) [[unlikely]] {
+        cut_ = true;
+        return;
+      }
       const auto& op = code[g.pc];
       switch (op.kind) {
         case OpKind::RegOp: {
@@ -348,7 +356,7 @@ class Simulator {
       et.idle = makespan > used ? makespan - used : 0;
       et.finish = std::max(g.t, g.last_retire);
       s.engines.push_back(et);
-      if (g.st == St::Done) continue;
+      if (g.st == St::Done || cut_) continue;
       s.deadlock = true;
       if (!s.deadlock_detail.empty()) s.deadlock_detail += "; ";
       s.deadlock_detail += p_.engines[e];
@@ -363,6 +371,7 @@ class Simulator {
                                  std::to_string(threshold(g, w));
       }
     }
+    if (cut_) s.limit = "steps " + std::to_string(o_.max_steps) + " (the timing model at these trips; --trips sets smaller ones)";
     for (const auto& [k, v] : stalls_) s.stalls.push_back(v);
     std::stable_sort(s.stalls.begin(), s.stalls.end(),
                      [](const StallEntry& a, const StallEntry& b) { return a.total > b.total; });
@@ -384,6 +393,8 @@ class Simulator {
   std::map<std::pair<InstrId, SemId>, StallEntry> stalls_;
   std::uint64_t dma_free_ = 0;  // when the shared DMA engines take the next transfer
   std::uint64_t seq_ = 0, now_ = 0, issued_ = 0, regops_ = 0, branches_ = 0, barriers_ = 0;
+  std::uint64_t steps_ = 0;  // against SimOptions::max_steps
+  bool cut_ = false;
   std::size_t at_barrier_ = 0;
   Simulation out_;
 };

@@ -65,6 +65,9 @@ struct Simulation {
   std::uint64_t instrs_issued = 0, regops = 0, branches = 0, barriers = 0;
   bool deadlock = false;
   std::string deadlock_detail;     // who waits for what, when stuck
+  // The model stopped at SimOptions::max_steps: the figures are those of the run so far, and
+  // nothing is told of a deadlock (the trips make the run too long to finish).
+  std::string limit;
   std::vector<std::string> trips;  // TripPlan::describe()
   std::vector<Instance> instances;
   std::vector<BarrierEvent> barrier_events;
@@ -74,6 +77,9 @@ struct Simulation {
 
 struct SimOptions {
   bool record = false;  // keep every instance and barrier (for pictures)
+  // The sequencers' steps (register operations, loop steps, issues) and events the model takes
+  // at most: trips of 2^32-1, nested, would take 2^64 steps (Simulation::limit).
+  std::uint64_t max_steps = std::uint64_t{1} << 28;
 };
 
 // `impl` compiled against its spec's index (semantics::compile with `trips_from`); `costs` by

@@ -500,6 +500,8 @@ def test_simulate_stats_and_table2_json():
     for spec, impl in PAIRS[:12] + [("corpus/figures/sec75_divergent.json", "corpus/good/sec75_divergent.impl.sb")]:
         run_json(["simulate", spec, impl], "simulate")
     run_json(["simulate", "corpus/figures/fig1_motivating.json", "corpus/good/fig1_per_loop.impl.sb", "--costs", "tests/timing/unit_costs.json"], "simulate")
+    cut = run_json(["simulate", "tests/inputs/limits/no_instr_loop.spec.sb", "tests/inputs/limits/no_instr_loop.impl.sb"], "simulate", (3,))
+    assert cut["limit"].startswith("steps 268435456") and not cut["deadlock"], cut
     for _, impl in PAIRS[:20]:
         run_json(["stats", impl], "stats", (0,))
     run_json(["stats", "--compare", "corpus/figures/fig1_motivating.json"], "stats-compare", (0,))

@@ -168,3 +168,23 @@ Q1: b@{"op":"dma_load","size":1000}
   s = run(spec, impl, t);
   CHECK(s.makespan == 15);
 }
+
+TEST_CASE("timing: a run longer than max_steps stops there, says so and tells no deadlock") {
+  const auto spec = load("tests/inputs/limits/no_instr_loop.spec.sb");
+  const auto impl = load("tests/inputs/limits/no_instr_loop.impl.sb");
+  timing::SimOptions o;
+  o.max_steps = 10000;
+  // Trips of 30 and 20: about 1,800 steps and events, within the limit.
+  auto whole = timing::simulate_pair(spec.program, spec.index, impl.program, impl.index, unit_costs(),
+                                     {{"A", 30}, {"B", 20}}, o);
+  REQUIRE(whole.ok());
+  CHECK(whole->limit.empty());
+  CHECK_FALSE(whole->deadlock);
+  CHECK(whole->instrs_issued == 30 + 30 * 20);
+  // The range's largest trips (2^32-1 each): stopped at the limit.
+  auto cut = timing::simulate_pair(spec.program, spec.index, impl.program, impl.index, unit_costs(), {}, o);
+  REQUIRE(cut.ok());
+  CHECK(cut->limit == "steps 10000 (the timing model at these trips; --trips sets smaller ones)");
+  CHECK_FALSE(cut->deadlock);
+  CHECK(cut->instrs_issued < 10000);
+}
