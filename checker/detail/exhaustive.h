@@ -33,8 +33,8 @@ class Exhaustive {
  private:
   static constexpr std::uint32_t kNoParent = ParentLog::kNone;
   static constexpr std::size_t kMemoBytesPerState = 4;
-  static constexpr std::uint64_t kLimitStride =
-      64;  // successors of one state between time checks (one may cost 2^20 internal steps)
+  // Successors of one state between time checks (one successor may cost 2^20 internal steps).
+  static constexpr std::uint64_t kLimitStride = 64;
 
   // Builds and enqueues every successor of state `id` by `steps`, counting them in r.transitions;
   // false if a limit (named in r.limit) cut the fan-out short.

@@ -42,8 +42,8 @@ class ThreadedSearch {
 
  private:
   static constexpr std::size_t kMemoBytesPerState = 4;
-  static constexpr std::uint64_t kLimitStride =
-      64;  // successors of one state between limit checks (one may cost 2^20 internal steps)
+  // Successors of one state between limit checks (one successor may cost 2^20 internal steps).
+  static constexpr std::uint64_t kLimitStride = 64;
   static constexpr std::uint64_t kMaxStep = 0xffffffffU;  // a step's index in a key: 32 bits
   struct Worker;
   struct Claim {
