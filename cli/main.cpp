@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cli/commands.h"
+#include "cli/number_options.h"
 #include "model/quote.h"
 #include "semantics/lockstep.h"
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
        {cli::add_show, cli::add_run, cli::add_allocate, cli::add_stats, cli::add_check, cli::add_demo, cli::add_fuzz,
         cli::add_shrink, cli::add_prove, cli::add_gen, cli::add_replay, cli::add_simulate, cli::add_table2})
     add(app, ctx);
+  cli::refuse_wrapped_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -11,6 +11,7 @@
 
 #include "cli/check_report.h"
 #include "cli/inputs.h"
+#include "cli/number_options.h"
 #include "cli/width_options.h"
 #include "distributed/check.h"
 
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
                   "states a rank expands between two exchanges: memory for messages against exchanges")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+  cli::refuse_wrapped_numbers(app);
   int status = 0;
   try {
     app.parse(argc, argv);

@@ -1,0 +1,47 @@
+#include "cli/number_options.h"
+
+#include <cmath>
+#include <string>
+
+namespace syncbisim::cli {
+
+namespace {
+
+// The whole numbers a UINT option holds, as written: no sign, at most 2^64 - 1. A size with
+// its unit (512M) is left to its own transform, which refuses an overflow itself.
+std::string natural_error(const std::string& s) {
+  constexpr const char* kMax = "18446744073709551615";
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) return "must be a whole number from 0 to " + std::string(kMax);
+  std::size_t digits = 0;
+  while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') ++digits;
+  if (digits != s.size()) return {};  // not all digits: CLI11's conversion (or the size transform) decides
+  std::string d = s.substr(s.find_first_not_of('0') == std::string::npos ? s.size() - 1 : s.find_first_not_of('0'));
+  if (d.size() > 20 || (d.size() == 20 && d > kMax)) return "is past " + std::string(kMax) + ", the largest it holds";
+  return {};
+}
+
+std::string seconds_error(const std::string& s) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    if (used == s.size() && std::isfinite(v) && v >= 0) return {};
+  } catch (const std::exception&) {  // not a number: CLI11's conversion says so
+    return {};
+  }
+  return "must be a number of seconds, 0 or more";
+}
+
+void refuse_in(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    const std::string type = o->get_type_name();
+    if (type.rfind("UINT", 0) == 0) o->check(CLI::Validator(natural_error, "", "natural"));
+    else if (type.rfind("FLOAT", 0) == 0) o->check(CLI::Validator(seconds_error, "", "seconds"));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) refuse_in(*sub);
+}
+
+}  // namespace
+
+void refuse_wrapped_numbers(CLI::App& app) { refuse_in(app); }
+
+}  // namespace syncbisim::cli
