@@ -82,32 +82,6 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
     if (id != kNone) return {id, id >= level_base_ && lower(id, key), false};
   }
   const MaybeLocked guard(p.lock, true);
-  return insert_locked(p, t, h, key, ids);
-}
-
-bool SharedStates::try_insert(const std::uint32_t* t, std::uint64_t h, std::uint64_t key, Ids& ids, Inserted& out,
-                              bool looked) {
-  Partition& p = partitions_[h & ((1U << kLog2Partitions) - 1)];
-  if (const Table* tab = looked ? nullptr : p.table.load(std::memory_order_acquire)) {
-    const std::uint32_t id = find(*tab, t, h);
-    if (id != kNone) {
-      out = {id, id >= level_base_ && lower(id, key), false};
-      return true;
-    }
-  }
-  if (!p.lock.try_lock()) return false;
-  try {
-    out = insert_locked(p, t, h, key, ids);
-  } catch (...) {
-    p.lock.unlock();
-    throw;
-  }
-  p.lock.unlock();
-  return true;
-}
-
-SharedStates::Inserted SharedStates::insert_locked(Partition& p, const std::uint32_t* t, std::uint64_t h,
-                                                   std::uint64_t key, Ids& ids) {
   // A load factor of 0.8 at most, as StateSet.
   if (!p.current || (p.count + 1) * 5 > p.current->slots.size() * 4) {
     auto grown = std::make_unique<Table>();

@@ -51,13 +51,6 @@ class SharedStates {
   // The tuple, reached by the successor `key`: inserted if new (with a storage id from `ids`);
   // if it was new in this level, its least key lowered to `key`.
   Inserted insert(const std::uint32_t* tuple, std::uint64_t h, std::uint64_t key, Ids& ids);
-  // The same, unless the tuple is not in the set and another thread holds its partition's lock
-  // (growing it takes milliseconds): then nothing is done and the answer is false. Waiting for
-  // the lock there was the second thread's largest loss (a quarter of its inserts' time).
-  // `looked`: an earlier try found the tuple not in the set, so only the lock is tried (the
-  // insert probes again under it).
-  bool try_insert(const std::uint32_t* tuple, std::uint64_t h, std::uint64_t key, Ids& ids, Inserted& out,
-                  bool looked);
 
   // A new level starts (no thread inserting): the states inserted from here on are its states,
   // and every thread's reserved ids are dropped (they must be reserved again).
@@ -94,8 +87,6 @@ class SharedStates {
   };
   // The state whose tuple is `t` in table `tab`, or kNone (looked up without the lock).
   std::uint32_t find(const Table& tab, const std::uint32_t* t, std::uint64_t h) const;
-  // The insert once the tuple was not found without the lock and p's lock is held.
-  Inserted insert_locked(Partition& p, const std::uint32_t* t, std::uint64_t h, std::uint64_t key, Ids& ids);
   // Lowers the least key of state `id`, new in this level, to `key`; did it?
   bool lower(std::uint32_t id, std::uint64_t key);
   std::uint32_t take(Ids& ids);

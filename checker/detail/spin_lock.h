@@ -16,8 +16,6 @@ class SpinLock {
     while (flag_.exchange(true, std::memory_order_acquire))
       while (flag_.load(std::memory_order_relaxed)) pause();
   }
-  // Takes the lock if no one holds it; never waits.
-  bool try_lock() { return !flag_.load(std::memory_order_relaxed) && !flag_.exchange(true, std::memory_order_acquire); }
   void unlock() { flag_.store(false, std::memory_order_release); }
 
  private:

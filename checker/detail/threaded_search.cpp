@@ -39,23 +39,18 @@ struct ThreadedSearch::Worker {
   // Successors not yet inserted, their slots prefetched (as Exhaustive's).
   struct Pending {
     std::uint64_t hash, key;
-    bool looked = false;  // not found in the set by an earlier try (its partition was locked)
   };
-  static constexpr std::size_t kWindow = 8;
-  static constexpr std::size_t kMaxDeferred = 256;
+  static constexpr std::size_t kMaxPending = 16;
   std::vector<Pending> pending;
-  std::uint64_t tries = 0;  // with refuse_every_
-  bool deferred = false;  // a successor waited for its partition's lock: the claims may be out of key order
   std::vector<std::uint32_t> pending_tuples;
 };
 
 ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads,
-                               std::size_t chunk, std::uint64_t refuse_every)
+                               std::size_t chunk)
     : both_(both),
       opt_(o),
       threads_(std::max(1U, threads)),
       chunk_(std::max<std::size_t>(1, chunk)),
-      refuse_every_(refuse_every),
       codec_(both),
       reducer_(both),
       states_(codec_.parts()),
@@ -232,46 +227,20 @@ void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple
   states_.prefetch(h);
   me.pending_tuples.insert(me.pending_tuples.end(), tuple.begin(), tuple.end());
   me.pending.push_back(Worker::Pending{h, key});
-  // The newest kWindow wait for their slots to arrive (as Exhaustive's window); the older ones
-  // go in, except those whose partition another thread is growing: they wait too, up to
-  // kMaxDeferred, and then this thread waits for the lock.
-  if (me.pending.size() >= Worker::kWindow + Worker::kWindow)
-    insert_pending(me, Worker::kWindow, me.pending.size() > Worker::kMaxDeferred);
+  if (me.pending.size() >= Worker::kMaxPending) flush(me);
 }
 
-void ThreadedSearch::flush(Worker& me) { insert_pending(me, 0, true); }
-
-void ThreadedSearch::insert_pending(Worker& me, std::size_t keep, bool wait) {
+void ThreadedSearch::flush(Worker& me) {
   const std::size_t width = codec_.parts();
-  const std::size_t older = me.pending.size() - std::min(keep, me.pending.size());
-  std::size_t left = 0;
   for (std::size_t k = 0; k < me.pending.size(); ++k) {
-    const Worker::Pending& p = me.pending[k];
-    const std::uint32_t* tuple = me.pending_tuples.data() + k * width;
-    SharedStates::Inserted in{};
-    bool done = false;
-    if (k < older) {
-      if (wait)
-        done = (in = states_.insert(tuple, p.hash, p.key, me.ids), true);
-      else if (refuse_every_ == 0 || ++me.tries % refuse_every_ != 0)
-        done = states_.try_insert(tuple, p.hash, p.key, me.ids, in, p.looked);
-      me.deferred = me.deferred || !done;
-      me.pending[k].looked = true;
-    }
-    if (done) {
-      if (in.claimed) me.claims.push_back(Claim{p.key, in.id});
-      me.added += in.added;
-      continue;
-    }
-    if (left != k) {
-      me.pending[left] = me.pending[k];
-      std::copy(tuple, tuple + width, me.pending_tuples.data() + left * width);
-    }
-    ++left;
+    const auto& p = me.pending[k];
+    const auto in = states_.insert(me.pending_tuples.data() + k * width, p.hash, p.key, me.ids);
+    if (in.claimed) me.claims.push_back(Claim{p.key, in.id});
+    me.added += in.added;
   }
   me.claimed.store(me.claims.size(), std::memory_order_relaxed);
-  me.pending.resize(left);
-  me.pending_tuples.resize(left * width);
+  me.pending.clear();
+  me.pending_tuples.clear();
 }
 
 void ThreadedSearch::stop(const std::string& limit) {
@@ -320,11 +289,6 @@ void ThreadedSearch::settle_claims(Worker& me) {
     if (states_.key(c.id) == c.key) me.claims[kept++] = c;
   }
   me.claims.resize(kept);
-  // end_level() merges the threads' claims, each in key order.
-  if (me.deferred && !std::is_sorted(me.claims.begin(), me.claims.end(),
-                                     [](const Claim& a, const Claim& b) { return a.key < b.key; }))
-    std::sort(me.claims.begin(), me.claims.end(), [](const Claim& a, const Claim& b) { return a.key < b.key; });
-  me.deferred = false;
 }
 
 void ThreadedSearch::end_level() {

@@ -35,11 +35,8 @@ class ThreadedSearch {
  public:
   static constexpr std::size_t kChunk = 128;
   // `chunk`: the states of a level a thread takes at a time (tests take 1, so that even small
-  // levels are shared). `refuse_every` (tests only; 0: never): every n-th try of a thread to
-  // insert a successor fails as if another thread held its partition's lock, so that successors
-  // go in out of order whatever the timing.
-  ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads, std::size_t chunk = kChunk,
-                 std::uint64_t refuse_every = 0);
+  // levels are shared).
+  ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads, std::size_t chunk = kChunk);
   ~ThreadedSearch();
   CheckResult run();
 
@@ -68,11 +65,7 @@ class ThreadedSearch {
   // The successors of the level's state x (`n` of them: all of me.steps, or `only`).
   bool expand_state(Worker& me, std::size_t chunk, std::size_t x, const semantics::Step* only, std::uint64_t n);
   void enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key);
-  // Every pending successor into the set, waiting for locks.
   void flush(Worker& me);
-  // The pending successors but the newest `keep` into the set; without `wait`, one whose
-  // partition's lock another thread holds stays pending.
-  void insert_pending(Worker& me, std::size_t keep, bool wait);
   void check_limits(Worker& me);
   // With max-states: chunk c was expanded and added `added` states.
   void chunk_done(std::size_t c, std::uint64_t added);
@@ -93,7 +86,6 @@ class ThreadedSearch {
   const CheckOptions& opt_;
   const unsigned threads_;
   const std::size_t chunk_;
-  const std::uint64_t refuse_every_;
   StateCodec codec_;
   Reducer reducer_;
   PartTable parts_{true};

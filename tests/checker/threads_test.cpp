@@ -130,32 +130,6 @@ TEST_CASE("threads: chunks of one state share even the smallest levels and give 
       150);
 }
 
-TEST_CASE("threads: successors that wait for a locked partition go in later and change no result") {
-  // A successor whose partition another thread is growing waits while the thread goes on, so a
-  // thread's new states are no longer found in key order. Refusing every n-th try makes that
-  // happen on every run, not only when two threads meet at a lock.
-  test::rc_check(
-      "threads, refused inserts == one thread",
-      [] {
-        const bool reduce = *rc::gen::arbitrary<bool>();
-        const auto pair = test::gen_small_pair(semantics::Options{reduce});
-        const std::uint64_t cap = *rc::gen::element<std::uint64_t>(20000, 20000, 3, 40, 300);
-        const std::uint64_t every = *rc::gen::element<std::uint64_t>(1, 2, 3, 7);
-        // Successors wait across the states of a chunk (with max-states all go in at its end).
-        const std::size_t chunk = *rc::gen::element<std::size_t>(4, 16, 128);
-        checker::CheckOptions o;
-        o.reduction = reduce;
-        o.max_states = cap;
-        const auto one = checker::detail::Exhaustive(pair->lockstep(), o).run();
-        RC_CLASSIFY(!one.violations.empty(), "violations");
-        for (const unsigned threads : {1U, 2U}) {
-          const auto many = checker::detail::ThreadedSearch(pair->lockstep(), o, threads, chunk, every).run();
-          RC_ASSERT(test::summary(many) == test::summary(one));
-        }
-      },
-      150);
-}
-
 TEST_CASE("threads: a memory limit ends the search inconclusive and names the limit") {
   // A kernel-sized pair whose unreduced state space takes far more than the limit.
   const auto pairs = corpus_pairs();
