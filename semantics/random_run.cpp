@@ -133,6 +133,7 @@ class LockstepRecorder {
   InternalObserver observe_;
 };
 
+// The run, into `r` as it goes: what it found is kept when a step ends it by throwing.
 void run_into(const Lockstep& both, std::uint64_t seed, std::size_t max_steps, const std::vector<Step>& prefix,
               RunResult& r) {
   // Every internal step is an event too, up to 2^20 of them in one step: the events are capped,
@@ -178,10 +179,6 @@ void run_into(const Lockstep& both, std::uint64_t seed, std::size_t max_steps, c
 }
 
 }  // namespace
-
-RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps) {
-  return run_lockstep(both, seed, max_steps, {});
-}
 
 RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps,
                        const std::vector<Step>& prefix) {

@@ -34,11 +34,11 @@ struct RunResult {
 std::string iteration_detail(const CompiledProgram& p, const ControlState& s, const Step& st);
 
 RunResult run_spec(const SpecSystem& spec, std::uint64_t seed, std::size_t max_steps = 100000);
-RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps = 100000);
-// The same after taking `prefix` (visible steps the pair can take, e.g. a replayed trace: run
-// --from) first; its events are part of the result, and max_steps counts the random steps only.
-RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps,
-                       const std::vector<Step>& prefix);
+// A random lock-step execution, after taking `prefix` (visible steps the pair can take, e.g. a
+// replayed trace: run --from) first; its events are part of the result, and max_steps counts the
+// random steps only.
+RunResult run_lockstep(const Lockstep& both, std::uint64_t seed, std::size_t max_steps = 100000,
+                       const std::vector<Step>& prefix = {});
 // The events of a lock-step execution along the given visible steps (a counterexample's trace),
 // internal steps included.
 std::vector<RunEvent> replay_lockstep(const Lockstep& both, const std::vector<Step>& visible_steps);
