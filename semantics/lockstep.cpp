@@ -14,9 +14,13 @@ LockstepState Lockstep::initial(const InternalObserver& observe) const {
   return s;
 }
 
-InternalStepLimit::InternalStepLimit(const std::string& engine)
-    : std::runtime_error("internal-steps " + std::to_string(Lockstep::kMaxInternalSteps) + " (engine " + engine +
-                         " within one step: a loop without its instructions; --max-trip caps the trips)") {}
+InternalStepLimit::InternalStepLimit(const std::string& engine) : std::runtime_error(name(engine)) {}
+
+std::string InternalStepLimit::name(const std::string& engine) {
+  return "internal-steps " + std::to_string(Lockstep::kMaxInternalSteps) + " (" +
+         (engine.empty() ? std::string("an engine") : "engine " + engine) +
+         " within one step: a loop without its instructions; --max-trip caps the trips)";
+}
 
 namespace {
 // Out of line and cold, so that the settling loop stays as tight as without the limit.

@@ -48,6 +48,8 @@ struct Mismatch {
 class InternalStepLimit : public std::runtime_error {
  public:
   explicit InternalStepLimit(const std::string& engine);
+  // The limit's name for `engine` ("": an engine not known here, as on another MPI rank).
+  static std::string name(const std::string& engine);
 };
 
 // Sees every internal step right after it is applied (for traces); may be empty.

@@ -283,8 +283,7 @@ SearchOutcome LevelSearch::run() {
       const auto flags = comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U) |
                                    (internal ? 16U : 0U));
       if (flags & 16U)
-        stop = "internal-steps " + std::to_string(semantics::Lockstep::kMaxInternalSteps) +
-               " (an engine within one step: a loop without its instructions; --max-trip caps the trips)";
+        stop = semantics::InternalStepLimit::name("");  // the rank that met it need not be this one
       else if (flags & 8U) stop = checker::detail::allocation_limit();
       else if (too_long)
         stop = "a round's messages past 2^31 bytes to one rank (a smaller --round-states sends less a round)";
