@@ -29,8 +29,8 @@ inline bool same_hash(std::uint64_t slot, std::uint64_t h) { return ((slot ^ h) 
 // half of a hash is left for choosing a shard.)
 inline std::size_t position(std::uint64_t h, std::size_t mask) { return static_cast<std::size_t>(h >> 32) & mask; }
 
-inline Slots regrow(const Slots& slots) {
-  const std::size_t cap = slots.empty() ? 1024 : slots.size() * 2;
+// The slots again in `cap` slots (a power of two that holds them all).
+inline Slots regrow(const Slots& slots, std::size_t cap) {
   Slots fresh(cap, 0);
   for (const auto slot : slots) {
     if (slot == 0) continue;
@@ -40,5 +40,7 @@ inline Slots regrow(const Slots& slots) {
   }
   return fresh;
 }
+
+inline Slots regrow(const Slots& slots) { return regrow(slots, slots.empty() ? 1024 : slots.size() * 2); }
 
 }  // namespace syncbisim::checker::detail

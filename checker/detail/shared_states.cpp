@@ -2,18 +2,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <new>
 
 namespace syncbisim::checker::detail {
 
 SharedStates::SharedStates(std::size_t width)
     : width_(width),
-      partitions_(new Partition[std::size_t{1} << kLog2Partitions]),
+      partitions_(new Partition[kPartitions]),
       key_at_((width + 1) / 2 * 2),
       rows_(key_at_ + 2) {}
 
 void SharedStates::prefetch(std::uint64_t h) const {
-  const Table* tab = partitions_[h & ((1U << kLog2Partitions) - 1)].table.load(std::memory_order_acquire);
+  const Table* tab = partitions_[h & (kPartitions - 1)].table.load(std::memory_order_acquire);
   if (!tab) return;
 #if defined(__GNUC__)
   __builtin_prefetch(tab->slots.data() + position(h, tab->slots.size() - 1));
@@ -22,11 +23,38 @@ void SharedStates::prefetch(std::uint64_t h) const {
 
 void SharedStates::begin_level() {
   level_base_ = static_cast<std::uint32_t>(next_.load(std::memory_order_relaxed));
-  for (std::size_t i = 0; i < (std::size_t{1} << kLog2Partitions); ++i) {
+  for (std::size_t i = 0; i < kPartitions; ++i) {
     auto& p = partitions_[i];
     for (const auto& t : p.retired)
       slot_bytes_.fetch_sub(t->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
     p.retired.clear();
+  }
+}
+
+void SharedStates::grow(Partition& p, std::size_t cap, bool readers) {
+  auto grown = std::make_unique<Table>();
+  grown->slots = regrow(p.current ? p.current->slots : Slots{}, cap);
+  slot_bytes_.fetch_add(grown->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
+  p.table.store(grown.get(), std::memory_order_release);
+  if (p.current && readers) {
+    p.retired.push_back(std::move(p.current));
+  } else if (p.current) {
+    slot_bytes_.fetch_sub(p.current->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
+  }
+  p.current = std::move(grown);
+}
+
+void SharedStates::make_room(std::size_t expected, unsigned share, unsigned shares) {
+  // A partition's share of the states is binomial: its mean and a few deviations beside it, so
+  // that few partitions still grow within the level when the guess is right.
+  const double mean = static_cast<double>(expected) / kPartitions;
+  const auto more = static_cast<std::size_t>(mean + 4 * std::sqrt(mean));
+  for (std::size_t i = share; i < kPartitions; i += shares) {
+    Partition& p = partitions_[i];
+    const std::size_t need = p.count + more;
+    std::size_t cap = p.current ? p.current->slots.size() : 1024;
+    while (need * 5 > cap * 4) cap *= 2;  // the load factor insert() keeps
+    if (!p.current || cap > p.current->slots.size()) grow(p, cap, false);
   }
 }
 
@@ -75,7 +103,7 @@ bool SharedStates::lower(std::uint32_t id, std::uint64_t key) {
 }
 
 SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_t h, std::uint64_t key, Ids& ids) {
-  Partition& p = partitions_[h & ((1U << kLog2Partitions) - 1)];
+  Partition& p = partitions_[h & (kPartitions - 1)];
   // Most successors are known: found without the lock.
   if (const Table* tab = p.table.load(std::memory_order_acquire)) {
     const std::uint32_t id = find(*tab, t, h);
@@ -83,14 +111,8 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
   }
   const MaybeLocked guard(p.lock, true);
   // A load factor of 0.8 at most, as StateSet.
-  if (!p.current || (p.count + 1) * 5 > p.current->slots.size() * 4) {
-    auto grown = std::make_unique<Table>();
-    grown->slots = p.current ? regrow(p.current->slots) : regrow(Slots{});
-    slot_bytes_.fetch_add(grown->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
-    p.table.store(grown.get(), std::memory_order_release);
-    if (p.current) p.retired.push_back(std::move(p.current));
-    p.current = std::move(grown);
-  }
+  if (!p.current || (p.count + 1) * 5 > p.current->slots.size() * 4)
+    grow(p, p.current ? p.current->slots.size() * 2 : 1024, true);
   Slots& slots = p.current->slots;
   const std::size_t mask = slots.size() - 1;
   for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
@@ -114,7 +136,7 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
 
 std::size_t SharedStates::bytes() const {
   return rows_.bytes() + slot_bytes_.load(std::memory_order_relaxed) +
-         (std::size_t{1} << kLog2Partitions) * sizeof(Partition);
+         kPartitions * sizeof(Partition);
 }
 
 }  // namespace syncbisim::checker::detail

@@ -52,6 +52,10 @@ class SharedStates {
   // if it was new in this level, its least key lowered to `key`.
   Inserted insert(const std::uint32_t* tuple, std::uint64_t h, std::uint64_t key, Ids& ids);
 
+  // Between levels (no thread reading or inserting): the partitions i with i % shares == share
+  // grow now, all threads at once, to hold `expected` more states spread over the partitions by
+  // hash, so that they seldom grow during a level, under their locks, while other threads wait.
+  void make_room(std::size_t expected, unsigned share, unsigned shares);
   // A new level starts (no thread inserting): the states inserted from here on are its states,
   // and every thread's reserved ids are dropped (they must be reserved again).
   void begin_level();
@@ -71,6 +75,7 @@ class SharedStates {
 
  private:
   static constexpr unsigned kLog2Partitions = 6;
+  static constexpr std::size_t kPartitions = std::size_t{1} << kLog2Partitions;
   // A partition's slots. Lookups read them without the lock (slots are written with release
   // stores, after the tuple and key they point to); inserts take the lock. A partition that
   // grows publishes a new Table and keeps the old one to the end of the level, for lookups
@@ -90,6 +95,9 @@ class SharedStates {
   // Lowers the least key of state `id`, new in this level, to `key`; did it?
   bool lower(std::uint32_t id, std::uint64_t key);
   std::uint32_t take(Ids& ids);
+  // Gives partition p a table of `cap` slots (more than its current one), kept as table():
+  // the old one is retired to the end of the level if `readers` may still read it, else freed.
+  void grow(Partition& p, std::size_t cap, bool readers);
   // A row is the tuple, padded to an even number of words, then one 64-bit word: the least key
   // while its state's level is searched (beside the tuple a lookup compares, so on the same
   // cache line), its parent's storage id after.

@@ -1,6 +1,7 @@
 #include "checker/detail/threaded_search.h"
 
 #include <algorithm>
+#include <new>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -93,6 +94,7 @@ void ThreadedSearch::work(unsigned w) {
         expand_level(me);
         settle_claims(me);
         set_parents(me);
+        make_room(0, 1);
         end_level_or_stop();
       }
     barrier_.arrive_and_wait();  // the level is published, or done_
@@ -102,6 +104,7 @@ void ThreadedSearch::work(unsigned w) {
     settle_claims(me);
     barrier_.arrive_and_wait();  // every key is read: the parents may take their place
     set_parents(me);
+    make_room(w, threads_);  // every thread grows its share of the partitions
     barrier_.arrive_and_wait();
     if (w == 0) end_level_or_stop();
   }
@@ -141,6 +144,24 @@ void ThreadedSearch::expand_level(Worker& me) {
 
 void ThreadedSearch::set_parents(const Worker& me) {
   for (const auto& c : me.claims) states_.set_parent(c.id, level_[(c.key >> 32) - first_]);
+}
+
+void ThreadedSearch::make_room(unsigned share, unsigned shares) {
+  if (stop_.load(std::memory_order_relaxed)) return;
+  // The claims kept are the next level. The one after it is guessed to grow from it as it grew
+  // from this one, at most twice: a guess too small leaves the growth to the inserts, one too
+  // large brings a doubling forward that the states would soon have needed.
+  std::uint64_t next = 0;
+  for (const auto& w : workers_) next += w->claims.size();
+  const double growth = std::min(2.0, static_cast<double>(next) / static_cast<double>(level_.size()));
+  auto expected = static_cast<std::uint64_t>(static_cast<double>(next) * growth);
+  if (opt_.max_states > 0) expected = std::min(expected, opt_.max_states - std::min(opt_.max_states, found_ + next));
+  // Growing ahead is only a help: if it cannot be had, the inserts grow the partitions when they
+  // must, or fail there and end the search naming the memory limit.
+  try {
+    states_.make_room(expected, share, shares);
+  } catch (const std::bad_alloc&) {
+  }
 }
 
 void ThreadedSearch::end_level_or_stop() {

@@ -58,6 +58,9 @@ class ThreadedSearch {
   void expand_level(Worker& me);
   // After the level: the least keys of this thread's claims give way to their parents.
   void set_parents(const Worker& me);
+  // After the level: this thread's share of the state set's growth for the next one
+  // (SharedStates::make_room), so that partitions seldom grow under a level's inserts.
+  void make_room(unsigned share, unsigned shares);
   // Thread 0: end_level(), an exception ending the search instead of leaving the thread.
   void end_level_or_stop();
   // Expands the states first..last-1 of the level (chunk `chunk`); false if a limit cut it short.

@@ -1,0 +1,84 @@
+// The threaded search's visited set (checker/detail/shared_states.h): grown ahead between levels
+// (make_room), it takes a level of the expected size without growing again, its shares grown by
+// different threads make the same tables as one thread growing all of them, and every state
+// stored before is found again under its id.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "checker/detail/shared_states.h"
+
+using syncbisim::checker::detail::SharedStates;
+
+namespace {
+
+std::array<std::uint32_t, 3> tuple_of(std::uint32_t i) { return {i, i * 7 + 1, i % 5}; }
+
+// Inserts the tuples first .. last-1 (keys are their numbers); the ids they were stored under.
+std::vector<std::uint32_t> insert_range(SharedStates& s, SharedStates::Ids& ids, std::uint32_t first,
+                                        std::uint32_t last, bool expect_new) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t i = first; i < last; ++i) {
+    const auto t = tuple_of(i);
+    const auto in = s.insert(t.data(), s.hash(t.data()), i, ids);
+    CHECK(in.added == expect_new);
+    out.push_back(in.id);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("shared states: room made between levels takes the next level without growing, and keeps every state") {
+  // 64 partitions of 1,024 slots at first: the level needs twice that; all the rows fit in the
+  // first chunk of rows (2^17), so bytes() changes only with the slots.
+  constexpr std::uint32_t kBefore = 3000, kLevel = 100000;
+  SharedStates grown(3), plain(3), alone(3);
+  SharedStates::Ids a, b, c;
+  grown.begin_level();
+  plain.begin_level();
+  alone.begin_level();
+  const auto ids = insert_range(grown, a, 0, kBefore, true);
+  insert_range(plain, b, 0, kBefore, true);
+  insert_range(alone, c, 0, kBefore, true);
+
+  // A new level: two threads' shares of the growth, against one thread growing everything.
+  grown.begin_level();
+  alone.begin_level();
+  plain.begin_level();
+  a = b = c = {};
+  const std::size_t empty = grown.bytes();
+  grown.make_room(kLevel, 0, 2);
+  grown.make_room(kLevel, 1, 2);
+  alone.make_room(kLevel, 0, 1);
+  CHECK(grown.bytes() == alone.bytes());
+  CHECK(grown.bytes() > empty);
+
+  // Every state of the level before, found under its id and not claimed (not new in this level).
+  for (std::uint32_t i = 0; i < kBefore; ++i) {
+    const auto t = grown.tuple(ids[i]);
+    const auto want = tuple_of(i);
+    CHECK(std::vector<std::uint32_t>(t, t + 3) == std::vector<std::uint32_t>(want.begin(), want.end()));
+    const auto in = grown.insert(t, grown.hash(t), i, a);
+    CHECK(in.id == ids[i]);
+    CHECK(!in.added);
+    CHECK(!in.claimed);
+  }
+
+  // The level's new states: no table grows for them where room was made; without it, some do.
+  const std::size_t grown_before = grown.bytes(), plain_before = plain.bytes();
+  const auto fresh = insert_range(grown, a, kBefore, kBefore + kLevel, true);
+  insert_range(plain, b, kBefore, kBefore + kLevel, true);
+  CHECK(grown.bytes() == grown_before);
+  CHECK(plain.bytes() > plain_before);
+  for (std::uint32_t k = 0; k < kLevel; ++k) {
+    CHECK(grown.in_level(fresh[k]));
+    CHECK(grown.key(fresh[k]) == kBefore + k);
+  }
+  // Room for nothing more grows nothing.
+  const std::size_t after = grown.bytes();
+  grown.make_room(0, 0, 1);
+  CHECK(grown.bytes() == after);
+}
