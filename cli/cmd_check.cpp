@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/cores.h"
 #include "cli/inputs.h"
+#include "cli/number_options.h"
 #include "cli/pictures.h"
 #include "cli/progress.h"
 #include "cli/width_options.h"
@@ -152,7 +153,8 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", a->seed, "seed of the random walks")->capture_default_str();
   cmd->add_option("--depth", a->depth, "steps per random walk at most")->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "stop after this many states (inconclusive, exit 3)");
-  cmd->add_option("--max-seconds", a->max_seconds, "stop after this many seconds (inconclusive, exit 3)");
+  cmd->add_option("--max-seconds", a->max_seconds, "stop after this many seconds (inconclusive, exit 3)")
+      ->check(seconds());
   cmd->add_option("--max-memory", a->max_memory,
                   "stop when the state store passes SIZE bytes (512M, 4G; inconclusive, exit 3)")
       ->transform(CLI::AsSizeValue(false));

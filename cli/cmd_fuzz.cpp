@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/interrupt.h"
+#include "cli/number_options.h"
 #include "cli/progress.h"
 #include "fuzz/campaign.h"
 #include "fuzz/campaign_report.h"
@@ -165,6 +166,7 @@ void add_fuzz(CLI::App& app, Context& ctx) {
                   "impl (JSON or text) on stdout, exit 0; another exit status declines the spec");
   cmd->add_option("--allocator-timeout", a->allocator_timeout,
                   "seconds the command may take per spec; then its process group is killed (a timeout failure)")
+      ->check(seconds())
       ->capture_default_str();
   cmd->add_flag("--declined-is-failure", a->declined_is_failure, "count a refusal (non-zero exit) as a failure");
   cmd->add_option("--runs", a->runs, "number of runs (before sharding)")->capture_default_str();
@@ -180,7 +182,9 @@ void add_fuzz(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-states", a->max_states, "state limit per check (a run that hits it is inconclusive)")
       ->capture_default_str();
   cmd->add_option("--max-steps", a->max_steps, "shrinker: candidates per failure at most")->capture_default_str();
-  cmd->add_option("--max-seconds", a->max_seconds, "shrinker: seconds per failure at most")->capture_default_str();
+  cmd->add_option("--max-seconds", a->max_seconds, "shrinker: seconds per failure at most")
+      ->check(seconds())
+      ->capture_default_str();
   cmd->add_option("--max-failures", a->max_failures, "stop after this many failures (0: run them all)")
       ->capture_default_str();
   cmd->add_flag("--no-shrink", a->no_shrink, "write failures as found");

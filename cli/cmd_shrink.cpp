@@ -11,6 +11,7 @@
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "cli/number_options.h"
 #include "cli/progress.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
@@ -155,12 +156,14 @@ void add_shrink(CLI::App& app, Context& ctx) {
   cmd->add_option("--allocator", a->allocator,
                   "re-derive the impl from each candidate spec with your allocator command (as fuzz --allocator)");
   cmd->add_option("--allocator-timeout", a->allocator_timeout, "seconds the command may take per spec")
+      ->check(seconds())
       ->capture_default_str();
   cmd->add_flag("--declined-is-failure", a->declined_is_failure, "a refusal counts as a failure (as in fuzz)");
   cmd->add_option("-o,--out", a->out,
                   "write SPEC-stem.min.spec.json, .min.impl.json (and the allocator's output) here; else print text");
   cmd->add_option("--max-steps", a->max_steps, "candidates checked at most")->capture_default_str();
   cmd->add_option("--max-seconds", a->max_seconds, "seconds at most (the result then depends on speed)")
+      ->check(seconds())
       ->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "state limit per check")->capture_default_str();
   cmd->add_flag("--keep-spec", a->keep_spec, "with IMPL: shrink only the impl, the spec stays as given");

@@ -23,30 +23,47 @@ std::string natural_error(const std::string& s) {
   return {};
 }
 
-std::string seconds_error(const std::string& s) {
-  if (s.empty()) return "must be a number of seconds, 0 or more";  // CLI11 would take it as 0
+// A number as std::stod reads it whole; `number` false when it is not one (CLI11's
+// own conversion then says so). Past what a double holds (1e400) reads as infinite.
+struct Read {
+  bool number = false;
+  double value = 0;
+};
+Read read_number(const std::string& s) {
   try {
     std::size_t used = 0;
     const double v = std::stod(s, &used);
-    if (used == s.size() && std::isfinite(v) && v >= 0) return {};
-  } catch (const std::out_of_range&) {  // past what a double holds (1e400): refused below
-  } catch (const std::exception&) {     // not a number: CLI11's conversion says so
+    return used == s.size() ? Read{true, v} : Read{};
+  } catch (const std::out_of_range&) {
+    return {true, HUGE_VAL};
+  } catch (const std::exception&) {
     return {};
   }
-  return "must be a number of seconds, 0 or more";
 }
 
-void refuse_in(CLI::App& app) {
-  for (CLI::Option* o : app.get_options()) {
-    const std::string type = o->get_type_name();
-    if (type.rfind("UINT", 0) == 0) o->check(CLI::Validator(natural_error, "", "natural"));
-    else if (type.rfind("FLOAT", 0) == 0) o->check(CLI::Validator(seconds_error, "", "seconds"));
-  }
-  for (CLI::App* sub : app.get_subcommands({})) refuse_in(*sub);
+std::string finite_error(const std::string& s) {
+  const Read r = read_number(s);
+  return r.number && !std::isfinite(r.value) ? "must be a finite number" : "";
+}
+
+std::string seconds_error(const std::string& s) {
+  if (s.empty()) return "must be a number of seconds, 0 or more";  // CLI11 would take it as 0
+  const Read r = read_number(s);
+  if (!r.number || (std::isfinite(r.value) && r.value >= 0)) return {};  // not a number: CLI11 says so
+  return "must be a number of seconds, 0 or more";
 }
 
 }  // namespace
 
-void refuse_wrapped_numbers(CLI::App& app) { refuse_in(app); }
+CLI::Validator seconds() { return CLI::Validator(seconds_error, "", "seconds"); }
+
+void refuse_wrapped_numbers(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    const std::string type = o->get_type_name();
+    if (type.rfind("UINT", 0) == 0) o->check(CLI::Validator(natural_error, "", "natural"));
+    else if (type.rfind("FLOAT", 0) == 0) o->check(CLI::Validator(finite_error, "", "finite"));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) refuse_wrapped_numbers(*sub);
+}
 
 }  // namespace syncbisim::cli

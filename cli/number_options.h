@@ -7,9 +7,12 @@
 
 namespace syncbisim::cli {
 
+// A number of seconds: finite, 0 or more. Checked where each option of seconds is declared.
+CLI::Validator seconds();
+
 // Every option of type UINT refuses a sign and a value past 2^64 - 1 (narrower ones are
-// range-checked by CLI11 itself); every FLOAT option (all are seconds) a negative, infinite or
-// NaN value.
+// range-checked by CLI11 itself); every FLOAT option an infinite or NaN value (what else it
+// refuses, as seconds(), is said where it is declared).
 void refuse_wrapped_numbers(CLI::App& app);
 
 }  // namespace syncbisim::cli

@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
   cmd->add_flag("--json", a.json, "print one JSON document");
   cmd->add_flag("-q,--quiet", a.quiet, "accepted for syncbisim check's sake: there are no progress lines");
   cmd->add_option("--max-states", a.max_states, "stop after this many states (inconclusive, exit 3)");
-  cmd->add_option("--max-seconds", a.max_seconds, "stop after about this many seconds (inconclusive, exit 3)");
+  cmd->add_option("--max-seconds", a.max_seconds, "stop after about this many seconds (inconclusive, exit 3)")
+      ->check(cli::seconds());
   cmd->add_option("--max-memory", a.max_memory,
                   "stop when the state stores of all ranks pass SIZE bytes (512M, 4G; inconclusive, exit 3)")
       ->transform(CLI::AsSizeValue(false));
