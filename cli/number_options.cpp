@@ -1,6 +1,8 @@
 #include "cli/number_options.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -14,12 +16,10 @@ std::string natural_error(const std::string& s) {
   constexpr const char* kMax = "18446744073709551615";
   // An empty value CLI11 would take as 0 (no limit, for the limits).
   if (s.empty() || s[0] == '-' || s[0] == '+') return "must be a whole number from 0 to " + std::string(kMax);
-  std::size_t digits = 0;
-  while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') ++digits;
-  if (digits != s.size()) return {};            // not all digits: CLI11's conversion (or the size transform) decides
-  const auto first = s.find_first_not_of('0');  // leading zeros count for nothing ("007")
-  const std::string d = first == std::string::npos ? "0" : s.substr(first);
-  if (d.size() > 20 || (d.size() == 20 && d > kMax)) return "is past " + std::string(kMax) + ", the largest it holds";
+  if (s.find_first_not_of("0123456789") != std::string::npos) return {};  // CLI11 (or the size transform) decides
+  std::uint64_t value = 0;
+  if (std::from_chars(s.data(), s.data() + s.size(), value).ec == std::errc::result_out_of_range)
+    return "is past " + std::string(kMax) + ", the largest it holds";
   return {};
 }
 
