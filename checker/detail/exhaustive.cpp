@@ -6,6 +6,7 @@
 #include <chrono>
 #include <new>
 
+#include "checker/detail/search_limit.h"
 #include "checker/detail/stopwatch.h"
 #include "checker/detail/trace_step.h"
 
@@ -94,16 +95,13 @@ CheckResult Exhaustive::run() {
   };
   try {
     search();
-  } catch (const std::bad_alloc&) {
-    pending_.clear();
+  } catch (...) {
+    const auto limit = limit_named_by(std::current_exception());
+    if (!limit) throw;
+    pending_.clear();  // a limit like the others: what was found is kept
     pending_tuples_.clear();
     added_ = 0;
-    r.limit = allocation_limit();
-  } catch (const semantics::InternalStepLimit& e) {  // a limit like the others: what was found is kept
-    pending_.clear();
-    pending_tuples_.clear();
-    added_ = 0;
-    r.limit = e.what();
+    r.limit = *limit;
   }
   flush();
   r.exhaustive = next >= parents_.size() && r.limit.empty();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "checker/detail/search_limit.h"
 #include "checker/detail/successor.h"
 #include "checker/detail/trace_step.h"
 
@@ -127,15 +128,13 @@ void ThreadedSearch::expand_level(Worker& me) {
       if (!whole) break;
     }
     flush(me);
-  } catch (const std::bad_alloc&) {  // a limit like the others: inconclusive, what was found kept
-    me.pending.clear();
-    me.pending_tuples.clear();
-    stop(allocation_limit());
-  } catch (const semantics::InternalStepLimit& e) {
-    me.pending.clear();
-    me.pending_tuples.clear();
-    stop(e.what());
   } catch (...) {
+    me.pending.clear();
+    me.pending_tuples.clear();
+    if (const auto limit = limit_named_by(std::current_exception())) {
+      stop(*limit);  // a limit like the others: inconclusive, what was found kept
+      return;
+    }
     const std::lock_guard<std::mutex> lock(limit_mutex_);
     if (!error_) error_ = std::current_exception();
     stop_ = true;
