@@ -58,21 +58,23 @@ void SharedStates::make_room(std::size_t expected, unsigned share, unsigned shar
   }
 }
 
-std::uint32_t SharedStates::take(Ids& ids) {
-  if (ids.next == ids.end) {
-    const std::uint64_t first = next_.fetch_add(ids.block, std::memory_order_relaxed);
-    const std::uint64_t end = first + ids.block;
-    // Storage ids are 32 bits and kNone is none of them: past that, the search ends as for any
-    // allocation that fails (limit: memory), never with an id that wrapped onto a stored state.
-    if (end > kNone) throw std::bad_alloc();
-    // A reservation may straddle two chunks of rows.
-    rows_.ensure(first);
-    rows_.ensure(end - 1);
-    ids.next = static_cast<std::uint32_t>(first);
-    ids.end = static_cast<std::uint32_t>(end);
-    ids.block = std::min(kBlock, ids.block * 2);
-  }
-  return ids.next++;
+void SharedStates::reserve(Ids& ids) {
+  if (ids.next != ids.end) return;
+  const std::uint64_t first = next_.fetch_add(ids.block, std::memory_order_relaxed);
+  const std::uint64_t end = first + ids.block;
+  // Storage ids are 32 bits and kNone is none of them: past that, the search ends as for any
+  // allocation that fails (limit: memory), never with an id that wrapped onto a stored state.
+  if (end > kNone) throw std::bad_alloc();
+  // A reservation may straddle two chunks of rows.
+  rows_.ensure(first);
+  rows_.ensure(end - 1);
+  // The rows are written now, before any lock is taken: the first write to a fresh page is a page
+  // fault (zeroing a huge page takes milliseconds on a virtual machine), which under a
+  // partition's lock would hold up every thread inserting into that partition meanwhile.
+  for (std::uint64_t id = first; id < end; ++id) *key_of(static_cast<std::uint32_t>(id)) = 0;
+  ids.next = static_cast<std::uint32_t>(first);
+  ids.end = static_cast<std::uint32_t>(end);
+  ids.block = std::min(kBlock, ids.block * 2);
 }
 
 namespace {
@@ -109,6 +111,7 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
     const std::uint32_t id = find(*tab, t, h);
     if (id != kNone) return {id, id >= level_base_ && lower(id, key), false};
   }
+  reserve(ids);  // outside the lock: it may allocate and touch fresh memory
   const MaybeLocked guard(p.lock, true);
   // A load factor of 0.8 at most, as StateSet.
   if (!p.current || (p.count + 1) * 5 > p.current->slots.size() * 4)
@@ -118,7 +121,7 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
   for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
     const std::uint64_t slot = slots[i];  // written under this lock only
     if (slot == 0) {
-      const std::uint32_t id = take(ids);
+      const std::uint32_t id = ids.next++;  // reserved above
       std::copy(t, t + width_, rows_.row(id));
       std::atomic_ref<std::uint64_t>(*key_of(id)).store(key, std::memory_order_relaxed);
       std::atomic_ref<std::uint64_t>(slots[i]).store(slot_of(id, h), std::memory_order_release);

@@ -5,7 +5,10 @@
 // timing, not discovery order; the search keeps the order itself (see threaded_search.h).
 //
 // The slots are split by hash into partitions, each with its own lock and its own growth, so a
-// thread growing one partition holds up no insert into the others; lookups take no lock. Each
+// thread growing one partition holds up no insert into the others; lookups take no lock. The
+// partitions grow between levels, ahead of the next one (make_room), and within a level only if
+// it was guessed too small; nothing under a lock allocates or touches fresh memory otherwise
+// (a thread reserves its ids, and writes their rows once, before it locks). Each
 // state found in the level being searched also keeps the least key (parent's breadth-first id
 // << 32 | step index) of the successors that reached it, lowered atomically: the key a
 // single-threaded search meets it by first. After the level that word holds the parent.
@@ -94,7 +97,8 @@ class SharedStates {
   std::uint32_t find(const Table& tab, const std::uint32_t* t, std::uint64_t h) const;
   // Lowers the least key of state `id`, new in this level, to `key`; did it?
   bool lower(std::uint32_t id, std::uint64_t key);
-  std::uint32_t take(Ids& ids);
+  // Makes sure `ids` holds an id to take, reserving the next block if it is used up.
+  void reserve(Ids& ids);
   // Gives partition p a table of `cap` slots (more than its current one), kept as table():
   // the old one is retired to the end of the level if `readers` may still read it, else freed.
   void grow(Partition& p, std::size_t cap, bool readers);
