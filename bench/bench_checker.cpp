@@ -1,11 +1,15 @@
 // The checker on a kernel-sized program (docs/checker.md "Performance"): product states per second and
 // bytes per stored state, with and without reductions, and the reduction factor.
-// Usage: bench_checker [SPEC [STRATEGY [SECONDS [THREADS [tree]]]]] (default: corpus/kernels/stress_5engine.json,
+// Usage: bench_checker [SPEC [STRATEGY [SECONDS [THREADS [STORE]]]]] (default: corpus/kernels/stress_5engine.json,
 // per-loop, 60 s cap for the unreduced search, 0 skips it; THREADS a comma-separated list of thread
-// counts to run each search with, default 1, e.g. 1,2 for the scaling figures of docs/checker.md).
+// counts to run each search with, default 1, e.g. 1,2 for the scaling figures of docs/checker.md;
+// STORE flat or tree). --help says the same.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,15 +45,57 @@ void print(const char* name, unsigned threads, const checker::CheckResult& r) {
               r.states / r.seconds, static_cast<double>(r.bytes) / static_cast<double>(r.states));
 }
 
+// "1,2" as {1, 2}; empty if any item is not a whole number from 1 to 1024.
+std::vector<unsigned> threads_of(const std::string& list) {
+  std::vector<unsigned> out;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    unsigned t = 0;
+    const char* first = list.data() + at;
+    const char* last = list.data() + comma;
+    const auto r = std::from_chars(first, last, t);
+    if (first == last || r.ec != std::errc() || r.ptr != last || t < 1 || t > 1024) return {};
+    out.push_back(t);
+    if (comma == list.size()) return out;
+    at = comma + 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string spec_path = argc > 1 ? argv[1] : SYNCBISIM_SOURCE_DIR "/corpus/kernels/stress_5engine.json";
-  const auto strategy = allocator::parse_strategy(argc > 2 ? argv[2] : "per-loop");
-  const double seconds = argc > 3 ? std::stod(argv[3]) : 60.0;
+  std::string spec_path = SYNCBISIM_SOURCE_DIR "/corpus/kernels/stress_5engine.json", strategy_name = "per-loop";
+  double seconds = 60.0;
+  std::string thread_list = "1";
+  std::string store = "flat";
+  CLI::App app{"The checker on a kernel-sized program: states per second and bytes per state"};
+  app.add_option("SPEC", spec_path, "spec program")->check(CLI::ExistingFile)->capture_default_str();
+  app.add_option("STRATEGY", strategy_name, "allocation strategy")->capture_default_str();
+  app.add_option("SECONDS", seconds, "cap of the unreduced search (0: the reduced one only)")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            const double d = std::strtod(v.c_str(), nullptr);
+            return std::isfinite(d) && d >= 0 ? "" : "must be a number of seconds, 0 or more";
+          },
+          "", "seconds"))
+      ->capture_default_str();
+  app.add_option("THREADS", thread_list, "thread counts to run each search with, comma-separated (1,2)")
+      ->check(CLI::Validator(
+          [](const std::string& v) { return threads_of(v).empty() ? "must be thread counts from 1, as 1,2" : ""; }, "",
+          "threads"))
+      ->capture_default_str();
+  // The visited set as trees (CheckOptions::state_store, checker/tree_states.h).
+  app.add_option("STORE", store, "state store")->check(CLI::IsMember({"flat", "tree"}))->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  const auto strategy = allocator::parse_strategy(strategy_name);
   auto spec = formats::load_program_file(spec_path, model::ProgramKind::Spec);
-  if (!spec || !strategy) {
-    std::fprintf(stderr, "usage: bench_checker [SPEC [STRATEGY [SECONDS]]]\n");
+  if (!strategy) {
+    std::fprintf(stderr, "unknown strategy '%s'\n", strategy_name.c_str());
+    return 2;
+  }
+  if (!spec) {
+    std::fprintf(stderr, "%s\n", spec.error().to_string().c_str());
     return 2;
   }
   auto alloc = allocator::allocate(spec->program, spec->index, allocator::Options{*strategy, false});
@@ -60,13 +106,8 @@ int main(int argc, char** argv) {
   std::printf("%s, %s: %zu engines, %zu instructions, %zu dependencies\n", spec_path.c_str(),
               allocator::to_string(*strategy), spec->program.engines.size(), spec->index.instrs.size(),
               spec->program.deps.size());
-  std::vector<unsigned> threads;
-  {
-    std::istringstream list(argc > 4 ? argv[4] : "1");
-    for (std::string t; std::getline(list, t, ',');) threads.push_back(static_cast<unsigned>(std::stoul(t)));
-  }
-  // A fifth argument `tree` keeps the visited set as trees (CheckOptions::state_store, checker/tree_states.h).
-  const bool compress = argc > 5 && std::string(argv[5]) == "tree";
+  const std::vector<unsigned> threads = threads_of(thread_list);
+  const bool compress = store == "tree";
   checker::CheckResult reduced, full;
   for (const unsigned t : threads) {
     reduced = run(*spec, alloc->impl, true, seconds, t, compress);
