@@ -11,7 +11,6 @@ constexpr std::uint64_t kNoContext = UINT64_MAX;
 constexpr std::uint64_t kInterned = std::uint64_t{1} << 63;  // else the counts packed, 10 bits each
 constexpr std::uint32_t kCountLimit = 1024;
 constexpr std::uint32_t kSettleKind = 15;  // a piece word's kind for settle_engine
-constexpr std::size_t kFirstSlots = 1024;
 
 std::vector<semantics::LoopId> uniform_range_loops(const semantics::CompiledProgram& p) {
   std::vector<semantics::LoopId> out;
@@ -37,7 +36,8 @@ std::uint32_t piece_word(const Piece& p) {
       arg = st.arg;
     }
   }
-  return 0x80000000U | kind << 27 | static_cast<std::uint32_t>(engine) << 20 | arg;
+  const std::uint32_t word = 0x80000000U | kind << 27 | static_cast<std::uint32_t>(engine) << 20 | arg;
+  return word == UINT32_MAX ? 0 : word;  // every bit set marks a shared slot being written (memo_table.cpp)
 }
 
 // Does the piece read the other engines' trip counts? A commit or a retirement leaves its engine
@@ -76,14 +76,12 @@ StepMemo::StepMemo(const semantics::Lockstep& both)
       engines_(both.spec().program().engine_count()),
       started_(shared_loops_.size() * engines_),
       current_(started_.size()),
-      context_(engines_, kNoContext),
-      slots_(kFirstSlots) {}
+      context_(engines_, kNoContext) {}
 
-std::uint64_t StepMemo::hash(const Entry& k) {
-  std::uint64_t h = (std::uint64_t{k.piece} << 32 | k.part) * 0x9e3779b97f4a7c15ULL;
-  h ^= (std::uint64_t{k.global} << 32 ^ k.context) * 0xff51afd7ed558ccdULL;
-  h ^= h >> 32;
-  return h * 0x9e3779b97f4a7c15ULL >> 20;
+void StepMemo::share(MemoTable& table, PartTable& contexts) {
+  shared_ = &table;
+  shared_contexts_ = &contexts;
+  allow(0);
 }
 
 void StepMemo::at_state(const semantics::LockstepState& s) {
@@ -116,7 +114,7 @@ std::uint64_t StepMemo::context_of(semantics::EngineId g) {
       *w++ = lo;
       *w++ = hi;
     }
-    context = kInterned | contexts_.intern(words_);
+    context = kInterned | (shared_contexts_ ? *shared_contexts_ : own_contexts_).intern(words_);
   }
   if (!moved_) context_[g] = context;
   return context;
@@ -136,21 +134,13 @@ StepMemo::Key StepMemo::find(const Piece& p, std::uint32_t part, std::uint32_t g
   Key key;
   key.engine_ = engine_of(p);
   key.in_choice_ = in_choice(p);
-  Entry& k = key.entry_;
+  MemoEntry& k = key.entry_;
   k.piece = piece_word(p);
   if (k.piece == 0) return key;  // cannot be remembered
   k.part = part;
   k.global = global;
   k.context = reads_context(p) ? context_of(key.engine_) : 0;
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = hash(k) & mask;; i = (i + 1) & mask) {
-    const Entry& slot = slots_[i];
-    if (slot.piece == 0) break;
-    if (slot.same_key(k)) {
-      key.known_ = &slot.outcome;
-      break;
-    }
-  }
+  key.known_ = table().find(k);
   return key;
 }
 
@@ -171,31 +161,15 @@ void StepMemo::remember(const Key& key, const semantics::LockstepState& after, s
   if (key.entry_.piece == 0 || key.known_) return;
   if (after.impl.arrived[g]) return;  // a release would read every engine
   if (key.in_choice_ && !fits) return;
-  if ((count_ + 1) * 2 > slots_.size()) grow_or_forget();
-  Entry e = key.entry_;
+  MemoEntry e = key.entry_;
   e.outcome = Outcome{part, global, counts};
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t i = hash(e) & mask;
-  while (slots_[i].piece != 0) i = (i + 1) & mask;
-  slots_[i] = e;
-  ++count_;
-}
-
-void StepMemo::grow_or_forget() {
-  const std::size_t cap = slots_.size() * 2;
-  if (cap * sizeof(Entry) > budget_) {
-    std::fill(slots_.begin(), slots_.end(), Entry{});
-    count_ = 0;
-    return;
+  if (!shared_) {
+    own_.insert(e, budget_);
+  } else if (inserted_ == allowed_) {
+    ++refused_;
+  } else if (shared_->insert_shared(e)) {
+    ++inserted_;
   }
-  LargeArray<Entry> fresh(cap);
-  for (const auto& e : slots_) {
-    if (e.piece == 0) continue;
-    std::size_t i = hash(e) & (cap - 1);
-    while (fresh[i].piece != 0) i = (i + 1) & (cap - 1);
-    fresh[i] = e;
-  }
-  slots_ = std::move(fresh);
 }
 
 }  // namespace syncbisim::checker::detail

@@ -24,6 +24,7 @@
 #include <variant>
 #include <vector>
 
+#include "checker/detail/memo_table.h"
 #include "checker/part_table.h"
 #include "semantics/lockstep.h"
 
@@ -46,27 +47,8 @@ inline semantics::EngineId engine_of(const Piece& p) {
 
 class StepMemo {
  public:
-  // The parts of the state after a piece on engine g that may differ from before: g's and the
-  // global one, and g's trip counts of the uniform range loops, 10 bits each.
-  struct Outcome {
-    std::uint32_t part = 0;
-    std::uint32_t global = 0;
-    std::uint64_t counts = 0;
-  };
+  using Outcome = MemoOutcome;
 
- private:
-  struct Entry {
-    std::uint32_t piece = 0;  // kind, engine, argument (0: an empty slot)
-    std::uint32_t part = 0;
-    std::uint32_t global = 0;
-    std::uint64_t context = 0;
-    Outcome outcome;
-    bool same_key(const Entry& o) const {
-      return piece == o.piece && part == o.part && global == o.global && context == o.context;
-    }
-  };
-
- public:
   // What find() looked up: the piece's key in the current context, and its outcome if known.
   class Key {
    public:
@@ -74,7 +56,7 @@ class StepMemo {
 
    private:
     friend class StepMemo;
-    Entry entry_;  // piece 0: the piece cannot be remembered
+    MemoEntry entry_;  // piece 0: the piece cannot be remembered
     semantics::EngineId engine_ = 0;
     bool in_choice_ = false;  // a piece of a choice's transition
     const Outcome* known_ = nullptr;
@@ -103,12 +85,27 @@ class StepMemo {
   bool follows_choices() const { return shared_loops_.size() <= 6; }
   // The memo may take up to this many bytes (it starts small and doubles within them).
   void budget(std::size_t bytes) { budget_ = bytes; }
-  std::size_t bytes() const { return slots_.capacity() * sizeof(Entry) + contexts_.bytes(); }
+  // From now on the memo looks up and remembers in `table`, shared with other threads' memos,
+  // and interns its contexts in `contexts`, shared likewise (an interned context's id is part
+  // of a key, so every thread must give a context the same id). Both must outlive the memo.
+  void share(MemoTable& table, PartTable& contexts);
+  // A shared memo: it may insert up to `entries` more until the next call (the threads' shares
+  // of the table's room() in a level, so that it never fills up while they use it).
+  void allow(std::size_t entries) {
+    allowed_ = entries;
+    inserted_ = 0;
+    refused_ = 0;
+  }
+  // A shared memo: the entries it inserted since allow(), and those it would have inserted but
+  // for its share (with them, what the next level's share should be).
+  std::size_t inserted() const { return inserted_; }
+  std::size_t refused() const { return refused_; }
+  // The bytes of this memo's own tables (a shared table is counted by its owner).
+  std::size_t bytes() const { return shared_ ? 0 : own_.bytes() + own_contexts_.bytes(); }
 
  private:
-  static std::uint64_t hash(const Entry& k);
   std::uint64_t context_of(semantics::EngineId g);
-  void grow_or_forget();
+  const MemoTable& table() const { return shared_ ? *shared_ : own_; }
 
   std::vector<semantics::LoopId> shared_loops_;  // uniform range loops
   std::size_t engines_ = 0;
@@ -116,11 +113,13 @@ class StepMemo {
   std::vector<std::uint32_t> current_;  // the same during a transition, after its pieces so far
   bool moved_ = false;                  // current_ differs from started_
   std::vector<std::uint64_t> context_;  // contexts in at_state's state, by engine (kNoContext: not yet)
-  PartTable contexts_;                  // contexts that do not pack into 60 bits
+  PartTable own_contexts_;              // contexts that do not pack into 60 bits
+  PartTable* shared_contexts_ = nullptr;
   PartWords words_;
-  LargeArray<Entry> slots_;
-  std::size_t count_ = 0;
+  MemoTable own_;
+  MemoTable* shared_ = nullptr;
   std::size_t budget_ = 0;
+  std::size_t allowed_ = 0, inserted_ = 0, refused_ = 0;  // a shared memo's inserts: its share, made, refused
 };
 
 }  // namespace syncbisim::checker::detail

@@ -15,9 +15,10 @@ namespace syncbisim::checker::detail {
 using semantics::LockstepState;
 using semantics::Step;
 
-// A thread's share: its own working state and step memo (the part table is shared), its own
-// record of the violations it met (merged in breadth-first order at the end), its reserved
-// storage ids and the keys it made least in this level.
+// A thread's share: its own working state and step memo (the part table and the memo's table
+// are shared: checker/detail/memo_table.h), its own record of the violations it met (merged in
+// breadth-first order at the end), its reserved storage ids and the keys it made least in this
+// level.
 struct ThreadedSearch::Worker {
   Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts)
       : successors(both, codec, parts), classifier(both) {}
@@ -57,7 +58,10 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       reducer_(both),
       states_(codec_.parts()),
       barrier_(threads_) {
-  for (unsigned w = 0; w < threads_; ++w) workers_.push_back(std::make_unique<Worker>(both, codec_, parts_));
+  for (unsigned w = 0; w < threads_; ++w) {
+    workers_.push_back(std::make_unique<Worker>(both, codec_, parts_));
+    workers_.back()->successors.memo().share(memo_, memo_contexts_);
+  }
 }
 
 ThreadedSearch::~ThreadedSearch() = default;
@@ -113,7 +117,8 @@ void ThreadedSearch::work(unsigned w) {
 
 void ThreadedSearch::expand_level(Worker& me) {
   try {
-    me.successors.memo().budget(found_ * kMemoBytesPerState / threads_);
+    // The memo's room is shared out among the threads that take chunks of this level.
+    me.successors.memo().allow(memo_.room() / (level_.size() <= chunk_ ? 1 : threads_));
     me.level_added = me.added;
     while (!stop_.load(std::memory_order_relaxed) && !enough_.load(std::memory_order_relaxed)) {
       const std::size_t c = next_chunk_.fetch_add(chunk_, std::memory_order_relaxed);
@@ -155,11 +160,27 @@ void ThreadedSearch::make_room(unsigned share, unsigned shares) {
   const double growth = std::min(2.0, static_cast<double>(next) / static_cast<double>(level_.size()));
   auto expected = static_cast<std::uint64_t>(static_cast<double>(next) * growth);
   if (opt_.max_states > 0) expected = std::min(expected, opt_.max_states - std::min(opt_.max_states, found_ + next));
+  if (share + 1 == shares) settle_memo(growth, found_ + next);  // one thread, the others growing partitions meanwhile
   // Growing ahead is only a help: if it cannot be had, the inserts grow the partitions when they
   // must, or fail there and end the search naming the memory limit.
   try {
     states_.make_room(expected, share, shares);
   } catch (const std::bad_alloc&) {
+  }
+}
+
+void ThreadedSearch::settle_memo(double growth, std::uint64_t states) {
+  std::size_t added = 0, wanted = 0;
+  for (const auto& w : workers_) {
+    added += w->successors.memo().inserted();
+    wanted += w->successors.memo().inserted() + w->successors.memo().refused();
+    w->successors.memo().allow(0);  // a thread that takes no chunk of the next level inserts nothing
+  }
+  const auto expected = static_cast<std::size_t>(static_cast<double>(wanted) * std::max(1.0, growth));
+  // The budget of a single-threaded search's memo (as many bytes per state found), for all threads together.
+  try {
+    memo_.settle(added, expected, states * kMemoBytesPerState);
+  } catch (const std::bad_alloc&) {  // the table stays as it was, and stays half full at most
   }
 }
 
@@ -438,6 +459,7 @@ std::size_t ThreadedSearch::bytes() const { return bytes_fixed_ + states_.bytes(
 std::size_t ThreadedSearch::exact_bytes() const {
   std::size_t b = parts_.bytes() + states_.bytes() + level_.capacity() * sizeof(std::uint32_t) +
                   steps_of_.capacity() * sizeof(std::uint32_t) + fanout_of_.capacity() * sizeof(std::uint64_t);
+  b += memo_.bytes() + memo_contexts_.bytes();
   for (const auto& w : workers_) b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim);
   return b;
 }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "checker/detail/classifier.h"
+#include "checker/detail/memo_table.h"
 #include "checker/detail/reducer.h"
 #include "checker/detail/shared_states.h"
 #include "checker/detail/stopwatch.h"
@@ -61,6 +62,10 @@ class ThreadedSearch {
   // After the level: this thread's share of the state set's growth for the next one
   // (SharedStates::make_room), so that partitions seldom grow under a level's inserts.
   void make_room(unsigned share, unsigned shares);
+  // After the level, on one thread: the memo's inserts are counted and it grows (or forgets)
+  // for the next level, whose inserts are guessed to grow as its states do (`growth`), within
+  // the budget of `states` states found.
+  void settle_memo(double growth, std::uint64_t states);
   // Thread 0: end_level(), an exception ending the search instead of leaving the thread.
   void end_level_or_stop();
   // Expands the states first..last-1 of the level (chunk `chunk`); false if a limit cut it short.
@@ -93,6 +98,9 @@ class ThreadedSearch {
   Reducer reducer_;
   PartTable parts_{true};
   SharedStates states_;
+  // The step memo of every thread (checker/detail/memo_table.h), and its interned contexts.
+  MemoTable memo_;
+  PartTable memo_contexts_{true};
   std::vector<std::unique_ptr<Worker>> workers_;
   std::barrier<> barrier_;
   Clock::time_point t0_;
