@@ -100,8 +100,9 @@ class StepMemo {
   // for its share (with them, what the next level's share should be).
   std::size_t inserted() const { return inserted_; }
   std::size_t refused() const { return refused_; }
-  // The bytes of this memo's own tables (a shared table is counted by its owner).
-  std::size_t bytes() const { return shared_ ? 0 : own_.bytes() + own_contexts_.bytes(); }
+  // The bytes of this memo's own tables, unused but there when it shares (a shared table is
+  // counted by its owner).
+  std::size_t bytes() const { return own_.bytes() + own_contexts_.bytes(); }
 
  private:
   std::uint64_t context_of(semantics::EngineId g);
