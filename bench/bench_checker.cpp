@@ -7,7 +7,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -16,6 +15,7 @@
 #include "allocator/allocate.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
+#include "cli/number_options.h"
 #include "formats/load.h"
 
 using namespace syncbisim;
@@ -73,12 +73,7 @@ int main(int argc, char** argv) {
   app.add_option("SPEC", spec_path, "spec program")->check(CLI::ExistingFile)->capture_default_str();
   app.add_option("STRATEGY", strategy_name, "allocation strategy")->capture_default_str();
   app.add_option("SECONDS", seconds, "cap of the unreduced search (0: the reduced one only)")
-      ->check(CLI::Validator(
-          [](const std::string& v) {
-            const double d = std::strtod(v.c_str(), nullptr);
-            return std::isfinite(d) && d >= 0 ? "" : "must be a number of seconds, 0 or more";
-          },
-          "", "seconds"))
+      ->check(cli::seconds())
       ->capture_default_str();
   app.add_option("THREADS", thread_list, "thread counts to run each search with, comma-separated (1,2)")
       ->check(CLI::Validator(

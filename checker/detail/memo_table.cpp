@@ -38,8 +38,7 @@ void MemoTable::insert(const MemoEntry& e, std::size_t budget) {
   if ((count_ + 1) * 2 > slots_.size()) {
     const std::size_t cap = slots_.size() * 2;
     if (cap * sizeof(MemoEntry) > budget) {
-      std::fill(slots_.begin(), slots_.end(), MemoEntry{});
-      count_ = 0;
+      forget();
     } else {
       grow(cap);
     }
@@ -80,10 +79,12 @@ void MemoTable::settle(std::size_t added, std::size_t expected, std::size_t budg
   while ((count_ + want) * 2 > cap && cap * 2 * sizeof(MemoEntry) <= budget) cap *= 2;
   if (cap > slots_.size()) grow(cap);
   // No room for the next level within the budget: as one thread's table when it is full.
-  if ((count_ + want) * 2 > slots_.size()) {
-    std::fill(slots_.begin(), slots_.end(), MemoEntry{});
-    count_ = 0;
-  }
+  if ((count_ + want) * 2 > slots_.size()) forget();
+}
+
+void MemoTable::forget() {
+  std::fill(slots_.begin(), slots_.end(), MemoEntry{});
+  count_ = 0;
 }
 
 void MemoTable::grow(std::size_t cap) {

@@ -60,6 +60,7 @@ class MemoTable {
  private:
   static std::uint64_t hash(const MemoEntry& k);
   void grow(std::size_t cap);
+  void forget();  // every entry, the size kept
 
   LargeArray<MemoEntry> slots_;
   std::size_t count_ = 0;

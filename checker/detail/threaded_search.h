@@ -60,7 +60,8 @@ class ThreadedSearch {
   // After the level: the least keys of this thread's claims give way to their parents.
   void set_parents(const Worker& me);
   // After the level: this thread's share of the state set's growth for the next one
-  // (SharedStates::make_room), so that partitions seldom grow under a level's inserts.
+  // (SharedStates::make_room), so that partitions seldom grow under a level's inserts; the
+  // thread of the last share also settles the memo's table (settle_memo) meanwhile.
   void make_room(unsigned share, unsigned shares);
   // After the level, on one thread: the memo's inserts are counted and it grows (or forgets)
   // for the next level, whose inserts are guessed to grow as its states do (`growth`), within
