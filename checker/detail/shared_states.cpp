@@ -2,19 +2,25 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <new>
 
 namespace syncbisim::checker::detail {
 
-SharedStates::SharedStates(std::size_t width)
+std::size_t SharedStates::partitions_for(unsigned threads) {
+  return std::min(kMaxPartitions, std::bit_ceil(std::max<std::size_t>(2, std::size_t{2} * threads)));
+}
+
+SharedStates::SharedStates(std::size_t width, unsigned threads)
     : width_(width),
-      partitions_(new Partition[kPartitions]),
+      partition_mask_(partitions_for(threads) - 1),
+      partitions_(new Partition[partition_mask_ + 1]),
       key_at_((width + 1) / 2 * 2),
       rows_(key_at_ + 2) {}
 
 void SharedStates::prefetch(std::uint64_t h) const {
-  const Table* tab = partitions_[h & (kPartitions - 1)].table.load(std::memory_order_acquire);
+  const Table* tab = tables_[h & partition_mask_].load(std::memory_order_acquire);
   if (!tab) return;
 #if defined(__GNUC__)
   __builtin_prefetch(tab->slots.data() + position(h, tab->slots.size() - 1));
@@ -23,7 +29,7 @@ void SharedStates::prefetch(std::uint64_t h) const {
 
 void SharedStates::begin_level() {
   level_base_ = static_cast<std::uint32_t>(next_.load(std::memory_order_relaxed));
-  for (std::size_t i = 0; i < kPartitions; ++i) {
+  for (std::size_t i = 0; i <= partition_mask_; ++i) {
     auto& p = partitions_[i];
     for (const auto& t : p.retired)
       slot_bytes_.fetch_sub(t->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
@@ -35,7 +41,7 @@ void SharedStates::grow(Partition& p, std::size_t cap, bool readers) {
   auto grown = std::make_unique<Table>();
   grown->slots = regrow(p.current ? p.current->slots : Slots{}, cap);
   slot_bytes_.fetch_add(grown->slots.capacity() * sizeof(std::uint64_t), std::memory_order_relaxed);
-  p.table.store(grown.get(), std::memory_order_release);
+  tables_[&p - partitions_.get()].store(grown.get(), std::memory_order_release);
   if (p.current && readers) {
     p.retired.push_back(std::move(p.current));
   } else if (p.current) {
@@ -47,9 +53,9 @@ void SharedStates::grow(Partition& p, std::size_t cap, bool readers) {
 void SharedStates::make_room(std::size_t expected, unsigned share, unsigned shares) {
   // A partition's share of the states is binomial: its mean and a few deviations beside it, so
   // that few partitions still grow within the level when the guess is right.
-  const double mean = static_cast<double>(expected) / kPartitions;
+  const double mean = static_cast<double>(expected) / static_cast<double>(partition_mask_ + 1);
   const auto more = static_cast<std::size_t>(mean + 4 * std::sqrt(mean));
-  for (std::size_t i = share; i < kPartitions; i += shares) {
+  for (std::size_t i = share; i <= partition_mask_; i += shares) {
     Partition& p = partitions_[i];
     const std::size_t need = p.count + more;
     std::size_t cap = p.current ? p.current->slots.size() : 1024;
@@ -105,9 +111,9 @@ bool SharedStates::lower(std::uint32_t id, std::uint64_t key) {
 }
 
 SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_t h, std::uint64_t key, Ids& ids) {
-  Partition& p = partitions_[h & (kPartitions - 1)];
+  Partition& p = partitions_[h & partition_mask_];
   // Most successors are known: found without the lock.
-  if (const Table* tab = p.table.load(std::memory_order_acquire)) {
+  if (const Table* tab = tables_[h & partition_mask_].load(std::memory_order_acquire)) {
     const std::uint32_t id = find(*tab, t, h);
     if (id != kNone) return {id, id >= level_base_ && lower(id, key), false};
   }
@@ -138,8 +144,7 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
 }
 
 std::size_t SharedStates::bytes() const {
-  return rows_.bytes() + slot_bytes_.load(std::memory_order_relaxed) +
-         kPartitions * sizeof(Partition);
+  return rows_.bytes() + slot_bytes_.load(std::memory_order_relaxed) + (partition_mask_ + 1) * sizeof(Partition);
 }
 
 }  // namespace syncbisim::checker::detail

@@ -42,7 +42,8 @@ class SharedStates {
     bool added;    // the state was not in the set
   };
 
-  explicit SharedStates(std::size_t width);
+  // For a search on `threads` threads (the partitions are as many as they need).
+  SharedStates(std::size_t width, unsigned threads);
 
   std::uint64_t hash(const std::uint32_t* t) const {
     std::uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -77,18 +78,22 @@ class SharedStates {
   std::size_t bytes() const;
 
  private:
-  static constexpr unsigned kLog2Partitions = 6;
-  static constexpr std::size_t kPartitions = std::size_t{1} << kLog2Partitions;
+  // Two partitions a thread, 64 at most: enough that two threads seldom want one lock at once,
+  // few enough that each partition's table soon passes the 2 MiB from which it sits on huge
+  // pages (HugePageAllocator). With 64 partitions for two threads, the tables of a 17.9 M-state
+  // search stayed below 2 MiB, on 4 KiB pages, for most of it, and a lookup's first slot missed
+  // the TLB (docs/checker.md "Threads": 12.3 s against 11.2 s with 8 partitions).
+  static constexpr std::size_t kMaxPartitions = 64;
+  static std::size_t partitions_for(unsigned threads);
   // A partition's slots. Lookups read them without the lock (slots are written with release
   // stores, after the tuple and key they point to); inserts take the lock. A partition that
   // grows publishes a new Table and keeps the old one to the end of the level, for lookups
   // still reading it (they miss only entries added since, and then look again under the lock).
-  struct Table {
+  struct alignas(64) Table {
     Slots slots;
   };
-  struct alignas(64) Partition {
-    std::atomic<const Table*> table{nullptr};  // read by every thread: on a line of its own
-    alignas(64) SpinLock lock;
+  struct alignas(128) Partition {
+    SpinLock lock;
     std::unique_ptr<Table> current;
     std::vector<std::unique_ptr<Table>> retired;
     std::size_t count = 0;
@@ -108,11 +113,17 @@ class SharedStates {
   std::uint64_t* key_of(std::uint32_t id) const { return reinterpret_cast<std::uint64_t*>(rows_.row(id) + key_at_); }
 
   std::size_t width_;
+  std::size_t partition_mask_;  // partitions - 1 (a power of two)
   std::unique_ptr<Partition[]> partitions_;
-  std::size_t key_at_;                  // words before the key in a row
-  ChunkedRows<std::uint32_t> rows_;     // by storage id
-  std::atomic<std::uint64_t> next_{0};  // the first storage id no thread has reserved (64 bits: never wraps)
+  // Each partition's table, read by every lookup and written only when it grows: packed on lines
+  // of their own, apart from the locks and counts every insert writes.
+  alignas(64) std::atomic<const Table*> tables_[kMaxPartitions] = {};
+  std::size_t key_at_;               // words before the key in a row
+  ChunkedRows<std::uint32_t> rows_;  // by storage id
   std::uint32_t level_base_ = 0;
+  // Written by the threads now and then (a reservation, a growth): apart from what every lookup reads.
+  alignas(64) std::atomic<std::uint64_t> next_{
+      0};  // the first storage id no thread has reserved (64 bits: never wraps)
   std::atomic<std::size_t> slot_bytes_{0};
 };
 

@@ -56,18 +56,20 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       chunk_(std::max<std::size_t>(1, chunk)),
       codec_(both),
       reducer_(both),
-      states_(codec_.parts()),
-      barrier_(threads_) {
-  for (unsigned w = 0; w < threads_; ++w) {
-    workers_.push_back(std::make_unique<Worker>(both, codec_, parts_));
-    workers_.back()->successors.memo().share(memo_, memo_contexts_);
-  }
+      states_(codec_.parts(), threads_),
+      workers_(threads_),
+      barrier_(threads_) {}
+
+void ThreadedSearch::make_worker(unsigned w) {
+  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_);
+  workers_[w]->successors.memo().share(memo_, memo_contexts_);
 }
 
 ThreadedSearch::~ThreadedSearch() = default;
 
 CheckResult ThreadedSearch::run() {
   t0_ = Clock::now();
+  make_worker(0);
   Worker& first = *workers_[0];
   const auto& initial = first.successors.encode(both_.initial());
   const auto root = states_.insert(initial.data(), states_.hash(initial.data()), 0, first.ids);
@@ -78,7 +80,6 @@ CheckResult ThreadedSearch::run() {
   states_.begin_level();
   first.ids = {};
   start_level();
-  bytes_fixed_ = exact_bytes() - states_.bytes();
   std::vector<std::thread> helpers;
   for (unsigned w = 1; w < threads_; ++w) helpers.emplace_back([this, w] { work(w); });
   work(0);
@@ -88,6 +89,22 @@ CheckResult ThreadedSearch::run() {
 }
 
 void ThreadedSearch::work(unsigned w) {
+  // A helper makes its own share on its own thread: the allocator then serves the small buffers
+  // its thread writes on every successor (the working state, the tuple being built, the memo's
+  // counts) from that thread's memory. Made on thread 0, the two threads' buffers sat side by
+  // side in cache lines both wrote, and each write took the line from the other core (measured
+  // in docs/checker.md "Threads").
+  if (w > 0) {
+    try {
+      make_worker(w);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(limit_mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+  }
+  barrier_.arrive_and_wait();  // every share is made (or error_ is set)
+  if (error_) return;
+  if (w == 0) bytes_fixed_ = exact_bytes() - states_.bytes();
   Worker& me = *workers_[w];
   for (;;) {
     // A level of at most one chunk gives the other threads nothing to take: thread 0 searches
@@ -165,8 +182,7 @@ void ThreadedSearch::make_room(unsigned share, unsigned shares) {
   // must, or fail there and end the search naming the memory limit.
   try {
     states_.make_room(expected, share, shares);
-  } catch (const std::bad_alloc&) {
-  }
+  } catch (const std::bad_alloc&) {}
 }
 
 void ThreadedSearch::settle_memo(double growth, std::uint64_t states) {

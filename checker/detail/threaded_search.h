@@ -52,6 +52,8 @@ class ThreadedSearch {
     std::uint32_t id;
   };
 
+  // Makes thread w's share (on that thread: see work()).
+  void make_worker(unsigned w);
   // What every thread runs; thread 0 also ends each level, and searches alone the levels too
   // small to share.
   void work(unsigned w);
