@@ -36,16 +36,20 @@ class PartTable {
   std::size_t bytes() const;
 
  private:
+  // What every read and lookup reads (`published`, the segments' pointers) lies on other cache
+  // lines than what an intern of a new part writes (the lock, the count, the segments' sizes):
+  // else each new part on one thread makes the other threads' reads miss (docs/checker.md
+  // "Threads").
   struct Shard {
-    detail::SpinLock lock;
-    detail::Segmented<std::uint8_t> arena;
-    detail::Segmented<std::uint64_t> where;  // per part: first byte << 24 | length
+    alignas(64) detail::SpinLock lock;
+    std::size_t count = 0;
     // High half of the hash, local id + 1; 0 = empty. Shared: `published` is `slots` for lookups
     // without the lock, and the tables it replaced stay in `retired` (their lookups may still run).
     std::unique_ptr<detail::Slots> slots = std::make_unique<detail::Slots>(detail::regrow(detail::Slots{}));
-    std::atomic<const detail::Slots*> published{slots.get()};
     std::vector<std::unique_ptr<detail::Slots>> retired;
-    std::size_t count = 0;
+    alignas(64) std::atomic<const detail::Slots*> published{slots.get()};
+    detail::Segmented<std::uint8_t> arena;
+    detail::Segmented<std::uint64_t> where;  // per part: first byte << 24 | length
   };
   bool equal(const Shard& s, std::uint32_t local, const std::uint8_t* bytes, std::size_t n) const;
 

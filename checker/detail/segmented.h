@@ -64,7 +64,9 @@ class Segmented {
   static std::size_t capacity_of(unsigned s) { return std::size_t{1} << (s + kLog2Base); }
 
   T* segs_[kSegments] = {};
-  std::size_t size_ = 0;
+  // Apart from the segments' pointers: a shared part table's readers read those while a writer
+  // appends (see PartTable::Shard).
+  alignas(64) std::size_t size_ = 0;
 };
 
 }  // namespace syncbisim::checker::detail
