@@ -121,9 +121,9 @@ class SharedStates {
   std::size_t key_at_;               // words before the key in a row
   ChunkedRows<std::uint32_t> rows_;  // by storage id
   std::uint32_t level_base_ = 0;
-  // Written by the threads now and then (a reservation, a growth): apart from what every lookup reads.
-  alignas(64) std::atomic<std::uint64_t> next_{
-      0};  // the first storage id no thread has reserved (64 bits: never wraps)
+  // Written by the threads now and then (a reservation, a growth): apart from what every lookup
+  // reads. next_: the first storage id no thread has reserved (64 bits: never wraps).
+  alignas(64) std::atomic<std::uint64_t> next_{0};
   std::atomic<std::size_t> slot_bytes_{0};
 };
 

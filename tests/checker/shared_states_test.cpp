@@ -32,8 +32,8 @@ std::vector<std::uint32_t> insert_range(SharedStates& s, SharedStates::Ids& ids,
 }  // namespace
 
 TEST_CASE("shared states: room made between levels takes the next level without growing, and keeps every state") {
-  // Four partitions (two threads') of 1,024 slots at first: the level needs far more; all the rows fit in the
-  // first chunk of rows (2^17), so bytes() changes only with the slots.
+  // Four partitions (two threads') of 1,024 slots at first: the level needs far more; all the
+  // rows fit in the first chunk of rows (2^17), so bytes() changes only with the slots.
   constexpr std::uint32_t kBefore = 3000, kLevel = 100000;
   SharedStates grown(3, 2), plain(3, 2), alone(3, 2);
   SharedStates::Ids a, b, c;
