@@ -19,11 +19,16 @@ SharedStates::SharedStates(std::size_t width, unsigned threads)
       key_at_((width + 1) / 2 * 2),
       rows_(key_at_ + 2) {}
 
-void SharedStates::prefetch(std::uint64_t h) const {
-  const Table* tab = tables_[h & partition_mask_].load(std::memory_order_acquire);
-  if (!tab) return;
+void SharedStates::look(Views& views) const {
+  for (std::size_t i = 0; i <= partition_mask_; ++i) views.of[i] = view_of(tables_[i].load(std::memory_order_acquire));
+}
+
+void SharedStates::prefetch(std::uint64_t h, const Views& views) const {
+  // A partition without a table has mask 0 and no slots: the prefetch of a null address is
+  // harmless (a prefetch never faults), and cheaper than a branch here.
 #if defined(__GNUC__)
-  __builtin_prefetch(tab->slots.data() + position(h, tab->slots.size() - 1));
+  const View& v = views.of[h & partition_mask_];
+  __builtin_prefetch(v.slots + position(h, v.mask));
 #endif
 }
 
@@ -89,10 +94,10 @@ std::uint64_t load(const std::uint64_t& slot) {
 }
 }  // namespace
 
-std::uint32_t SharedStates::find(const Table& tab, const std::uint32_t* t, std::uint64_t h) const {
-  const std::size_t mask = tab.slots.size() - 1;
-  for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {
-    const std::uint64_t slot = load(tab.slots[i]);
+std::uint32_t SharedStates::find(const View& v, const std::uint32_t* t, std::uint64_t h) const {
+  if (!v.slots) return kNone;
+  for (std::size_t i = position(h, v.mask);; i = (i + 1) & v.mask) {
+    const std::uint64_t slot = load(v.slots[i]);
     if (slot == 0) return kNone;
     if (!same_hash(slot, h)) continue;
     const std::uint32_t* row = rows_.row(id_of(slot));
@@ -110,11 +115,12 @@ bool SharedStates::lower(std::uint32_t id, std::uint64_t key) {
   return false;
 }
 
-SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_t h, std::uint64_t key, Ids& ids) {
+SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_t h, std::uint64_t key, Ids& ids,
+                                            Views& views) {
   Partition& p = partitions_[h & partition_mask_];
   // Most successors are known: found without the lock.
-  if (const Table* tab = tables_[h & partition_mask_].load(std::memory_order_acquire)) {
-    const std::uint32_t id = find(*tab, t, h);
+  {
+    const std::uint32_t id = find(views.of[h & partition_mask_], t, h);
     if (id != kNone) return {id, id >= level_base_ && lower(id, key), false};
   }
   reserve(ids);  // outside the lock: it may allocate and touch fresh memory
@@ -122,6 +128,7 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
   // A load factor of 0.8 at most, as StateSet.
   if (!p.current || (p.count + 1) * 5 > p.current->slots.size() * 4)
     grow(p, p.current ? p.current->slots.size() * 2 : 1024, true);
+  views.of[h & partition_mask_] = view_of(p.current.get());  // the next lookup sees what this one will find
   Slots& slots = p.current->slots;
   const std::size_t mask = slots.size() - 1;
   for (std::size_t i = position(h, mask);; i = (i + 1) & mask) {

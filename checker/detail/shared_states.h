@@ -5,7 +5,8 @@
 // timing, not discovery order; the search keeps the order itself (see threaded_search.h).
 //
 // The slots are split by hash into partitions, each with its own lock and its own growth, so a
-// thread growing one partition holds up no insert into the others; lookups take no lock. The
+// thread growing one partition holds up no insert into the others; lookups take no lock, and
+// find a partition's slots through the thread's own Views. The
 // partitions grow between levels, ahead of the next one (make_room), and within a level only if
 // it was guessed too small; nothing under a lock allocates or touches fresh memory otherwise
 // (a thread reserves its ids, and writes their rows once, before it locks). Each
@@ -36,6 +37,18 @@ class SharedStates {
     std::uint32_t next = 0, end = 0;
     std::uint32_t block = 1;  // the size of the next reservation
   };
+  // A thread's own copy of where each partition's slots are (1 KB, in that thread's memory), taken
+  // at the start of each level (look()): a lookup then reads one word it alone uses instead of
+  // a shared table's header. A table that grows within the level stays readable to its end, so a
+  // view stays safe for the level; one that is out of date misses the entries added since, and
+  // the insert looks again under the lock, where the thread's view of that partition is renewed.
+  struct View {
+    const std::uint64_t* slots = nullptr;  // none: the partition has no table yet
+    std::size_t mask = 0;
+  };
+  struct Views {
+    View of[64];
+  };
   struct Inserted {
     std::uint32_t id;
     bool claimed;  // the state is new in this level and `key` is now its least key
@@ -50,11 +63,13 @@ class SharedStates {
     for (std::size_t i = 0; i < width_; ++i) h = mix(h, t[i]);
     return h;
   }
+  // Where each partition's slots are now (before a level, with no thread inserting).
+  void look(Views& views) const;
   // Asks for the slot a tuple of this hash is looked for first (see StateSet::prefetch).
-  void prefetch(std::uint64_t h) const;
+  void prefetch(std::uint64_t h, const Views& views) const;
   // The tuple, reached by the successor `key`: inserted if new (with a storage id from `ids`);
   // if it was new in this level, its least key lowered to `key`.
-  Inserted insert(const std::uint32_t* tuple, std::uint64_t h, std::uint64_t key, Ids& ids);
+  Inserted insert(const std::uint32_t* tuple, std::uint64_t h, std::uint64_t key, Ids& ids, Views& views);
 
   // Between levels (no thread reading or inserting): the partitions i with i % shares == share
   // grow now, all threads at once, to hold `expected` more states spread over the partitions by
@@ -83,7 +98,7 @@ class SharedStates {
   // pages (HugePageAllocator). With 64 partitions for two threads, the tables of a 17.9 M-state
   // search stayed below 2 MiB, on 4 KiB pages, for most of it, and a lookup's first slot missed
   // the TLB (docs/checker.md "Threads": 12.3 s against 11.2 s with 8 partitions).
-  static constexpr std::size_t kMaxPartitions = 64;
+  static constexpr std::size_t kMaxPartitions = sizeof(Views::of) / sizeof(View);
   static std::size_t partitions_for(unsigned threads);
   // A partition's slots. Lookups read them without the lock (slots are written with release
   // stores, after the tuple and key they point to); inserts take the lock. A partition that
@@ -98,8 +113,9 @@ class SharedStates {
     std::vector<std::unique_ptr<Table>> retired;
     std::size_t count = 0;
   };
-  // The state whose tuple is `t` in table `tab`, or kNone (looked up without the lock).
-  std::uint32_t find(const Table& tab, const std::uint32_t* t, std::uint64_t h) const;
+  // The state whose tuple is `t` in the slots `v` sees, or kNone (looked up without the lock).
+  std::uint32_t find(const View& v, const std::uint32_t* t, std::uint64_t h) const;
+  static View view_of(const Table* tab) { return tab ? View{tab->slots.data(), tab->slots.size() - 1} : View{}; }
   // Lowers the least key of state `id`, new in this level, to `key`; did it?
   bool lower(std::uint32_t id, std::uint64_t key);
   // Makes sure `ids` holds an id to take, reserving the next block if it is used up.

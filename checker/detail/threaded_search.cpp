@@ -32,6 +32,7 @@ struct ThreadedSearch::Worker {
   std::vector<Found> found;                     // by classifier.found()
   std::map<std::string, std::uint64_t> limits;  // each limit the classifier named, first met at
   SharedStates::Ids ids;
+  SharedStates::Views views;  // renewed at the start of each level
   std::vector<Claim> claims;
   std::atomic<std::size_t> claimed{0};  // claims.size(), for thread 0's progress line
   semantics::Steps steps;               // a range trip's choices as one run (semantics/steps.h)
@@ -72,7 +73,7 @@ CheckResult ThreadedSearch::run() {
   make_worker(0);
   Worker& first = *workers_[0];
   const auto& initial = first.successors.encode(both_.initial());
-  const auto root = states_.insert(initial.data(), states_.hash(initial.data()), 0, first.ids);
+  const auto root = states_.insert(initial.data(), states_.hash(initial.data()), 0, first.ids, first.views);
   states_.set_parent(root.id, SharedStates::kNone);
   level_ = {root.id};
   first_ = 0;
@@ -137,6 +138,7 @@ void ThreadedSearch::expand_level(Worker& me) {
     // The memo's room is shared out among the threads that take chunks of this level.
     me.successors.memo().allow(memo_.room() / (level_.size() <= chunk_ ? 1 : threads_));
     me.level_added = me.added;
+    states_.look(me.views);
     while (!stop_.load(std::memory_order_relaxed) && !enough_.load(std::memory_order_relaxed)) {
       const std::size_t c = next_chunk_.fetch_add(chunk_, std::memory_order_relaxed);
       if (c >= level_.size() || c / chunk_ > last_chunk_.load(std::memory_order_relaxed)) break;
@@ -281,7 +283,7 @@ bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x, 
 
 void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key) {
   const std::uint64_t h = states_.hash(tuple.data());
-  states_.prefetch(h);
+  states_.prefetch(h, me.views);
   me.pending_tuples.insert(me.pending_tuples.end(), tuple.begin(), tuple.end());
   me.pending.push_back(Worker::Pending{h, key});
   if (me.pending.size() >= Worker::kMaxPending) flush(me);
@@ -291,7 +293,7 @@ void ThreadedSearch::flush(Worker& me) {
   const std::size_t width = codec_.parts();
   for (std::size_t k = 0; k < me.pending.size(); ++k) {
     const auto& p = me.pending[k];
-    const auto in = states_.insert(me.pending_tuples.data() + k * width, p.hash, p.key, me.ids);
+    const auto in = states_.insert(me.pending_tuples.data() + k * width, p.hash, p.key, me.ids, me.views);
     if (in.claimed) me.claims.push_back(Claim{p.key, in.id});
     me.added += in.added;
   }
