@@ -51,9 +51,8 @@ void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) {
   try {
     if (options.walks > 0) return detail::random_walks(both, options);
-    // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads"); the
-    // threaded search has no tree store.
-    const bool threaded = options.threads > 1 && !options.coverage && options.state_store == StateStore::Flat;
+    // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads").
+    const bool threaded = options.threads > 1 && !options.coverage;
     auto r = threaded ? detail::ThreadedSearch(both, options, options.threads).run()
                       : detail::Exhaustive(both, options).run();
     if (options.reduction) shorten_traces(both, options, r);

@@ -23,9 +23,10 @@ struct Progress {
   std::uint64_t depth = 0;  // the breadth-first level being expanded (random mode: 0)
 };
 
-// How the single-threaded search keeps its visited set (docs/checker.md "State storage"): flat
-// tuples of part ids (StateSet), or each tuple as the pair of its halves' ids (TreeStates,
-// checker/tree_states.h: fewer bytes a state). The same search, states and traces either way.
+// How the search keeps its visited set (docs/checker.md "State storage"): flat tuples of part ids
+// (StateSet), or each tuple as the pair of its halves' ids (TreeStates, checker/tree_states.h, on
+// one thread; detail/shared_halves.h on several: fewer bytes a state). The same search, states
+// and traces either way.
 enum class StateStore { Flat, Tree };
 // Its names, "flat" and "tree", parsed here alone for every front end (check --state-store, the
 // public API, the Python module's state_store), so that they take the same names and say the
@@ -45,8 +46,7 @@ struct CheckOptions {
   // Threads of the exhaustive search: the same states, transitions, violations and traces for
   // any number (docs/checker.md "Threads"). With `coverage` or a tree store it runs on one thread.
   unsigned threads = 1;
-  // The visited set's store. The threaded search keeps flat tuples: with StateStore::Tree the
-  // exhaustive search runs on one thread, as with `coverage`.
+  // The visited set's store, on one thread or several.
   StateStore state_store = StateStore::Flat;
   // Random mode: `walks` > 0 runs that many walks of at most `depth` steps from `seed`.
   std::uint64_t walks = 0;

@@ -164,7 +164,8 @@ void add_check(CLI::App& app, Context& ctx) {
       ->check(CLI::Range(1U, 1024U));
   cmd->add_option("--state-store", a->state_store,
                   "how the exhaustive search keeps its states: flat (the default, fastest) or tree (fewer bytes a "
-                  "state, one thread); the same states, verdicts and traces")
+                  "state: a third of flat's on one thread, three quarters on several); the same states, verdicts and "
+                  "traces")
       ->check(CLI::Validator(
           [](std::string& name) {
             return checker::parse_state_store(name) ? std::string() : checker::unknown_state_store(name);

@@ -85,6 +85,7 @@ class SharedStates {
   }
 
   const std::uint32_t* tuple(std::uint32_t id) const { return rows_.row(id); }
+  std::size_t width() const { return width_; }
   std::uint32_t parent(std::uint32_t id) const { return static_cast<std::uint32_t>(*key_of(id)); }
   // After the level, once no thread reads key(id) any more.
   void set_parent(std::uint32_t id, std::uint32_t parent) { *key_of(id) = parent; }

@@ -20,8 +20,8 @@ using semantics::Step;
 // breadth-first order at the end), its reserved storage ids and the keys it made least in this
 // level.
 struct ThreadedSearch::Worker {
-  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts)
-      : successors(both, codec, parts), classifier(both) {}
+  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts, const SharedHalves& halves)
+      : successors(both, codec, parts), classifier(both), cache(halves), unfolded(codec.parts()) {}
 
   SuccessorBuilder successors;
   Classifier classifier;
@@ -32,6 +32,11 @@ struct ThreadedSearch::Worker {
   std::vector<Found> found;                     // by classifier.found()
   std::map<std::string, std::uint64_t> limits;  // each limit the classifier named, first met at
   SharedStates::Ids ids;
+  // With the tree store: this thread's cache of halves, the tuple of the state it expands, and
+  // the root pair of the successor it inserts.
+  SharedHalves::Cache cache;
+  std::vector<std::uint32_t> unfolded;
+  std::uint32_t root[SharedHalves::kRootWidth] = {};
   SharedStates::Views views;  // renewed at the start of each level
   std::vector<Claim> claims;
   std::atomic<std::size_t> claimed{0};  // claims.size(), for thread 0's progress line
@@ -57,12 +62,14 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       chunk_(std::max<std::size_t>(1, chunk)),
       codec_(both),
       reducer_(both),
-      states_(codec_.parts(), threads_),
+      tree_(o.state_store == StateStore::Tree),
+      halves_(codec_.parts()),
+      states_(tree_ ? SharedHalves::kRootWidth : codec_.parts(), threads_),
       workers_(threads_),
       barrier_(threads_) {}
 
 void ThreadedSearch::make_worker(unsigned w) {
-  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_);
+  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_, halves_);
   workers_[w]->successors.memo().share(memo_, memo_contexts_);
 }
 
@@ -72,8 +79,8 @@ CheckResult ThreadedSearch::run() {
   t0_ = Clock::now();
   make_worker(0);
   Worker& first = *workers_[0];
-  const auto& initial = first.successors.encode(both_.initial());
-  const auto root = states_.insert(initial.data(), states_.hash(initial.data()), 0, first.ids, first.views);
+  const std::uint32_t* initial = stored(first, first.successors.encode(both_.initial()));
+  const auto root = states_.insert(initial, states_.hash(initial), 0, first.ids, first.views);
   states_.set_parent(root.id, SharedStates::kNone);
   level_ = {root.id};
   first_ = 0;
@@ -220,7 +227,7 @@ bool ThreadedSearch::expand(Worker& me, std::size_t chunk, std::size_t first, st
   for (std::size_t x = first; x < last; ++x) {
     const std::uint64_t g = first_ + x;
     const std::uint32_t id = level_[x];
-    const LockstepState& s = me.successors.load(states_.tuple(id));
+    const LockstepState& s = me.successors.load(tuple_of(me, id));
     me.steps.clear();
     me.mismatches.clear();
     both_.visible(s, me.steps, &me.mismatches);
@@ -281,16 +288,29 @@ bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x, 
   return !cut && j == n;
 }
 
+const std::uint32_t* ThreadedSearch::stored(Worker& me, const std::vector<std::uint32_t>& tuple) {
+  if (!tree_) return tuple.data();
+  halves_.fold(tuple.data(), me.root, me.cache);
+  return me.root;
+}
+
+const std::uint32_t* ThreadedSearch::tuple_of(Worker& me, std::uint32_t id) {
+  if (!tree_) return states_.tuple(id);
+  halves_.unfold(states_.tuple(id), me.unfolded.data(), me.cache);
+  return me.unfolded.data();
+}
+
 void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key) {
-  const std::uint64_t h = states_.hash(tuple.data());
+  const std::uint32_t* t = stored(me, tuple);
+  const std::uint64_t h = states_.hash(t);
   states_.prefetch(h, me.views);
-  me.pending_tuples.insert(me.pending_tuples.end(), tuple.begin(), tuple.end());
+  me.pending_tuples.insert(me.pending_tuples.end(), t, t + states_.width());
   me.pending.push_back(Worker::Pending{h, key});
   if (me.pending.size() >= Worker::kMaxPending) flush(me);
 }
 
 void ThreadedSearch::flush(Worker& me) {
-  const std::size_t width = codec_.parts();
+  const std::size_t width = states_.width();
   for (std::size_t k = 0; k < me.pending.size(); ++k) {
     const auto& p = me.pending[k];
     const auto in = states_.insert(me.pending_tuples.data() + k * width, p.hash, p.key, me.ids, me.views);
@@ -469,7 +489,14 @@ std::vector<Step> ThreadedSearch::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
   for (std::uint32_t cur = id; cur != SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
   std::reverse(path.begin(), path.end());
-  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
+  if (!tree_)
+    return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
+  SharedHalves::Cache cache(halves_);
+  std::vector<std::uint32_t> tuple(codec_.parts());
+  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) {
+    halves_.unfold(states_.tuple(state), tuple.data(), cache);
+    return static_cast<const std::uint32_t*>(tuple.data());
+  });
 }
 
 std::size_t ThreadedSearch::bytes() const { return bytes_fixed_ + states_.bytes(); }
@@ -477,8 +504,9 @@ std::size_t ThreadedSearch::bytes() const { return bytes_fixed_ + states_.bytes(
 std::size_t ThreadedSearch::exact_bytes() const {
   std::size_t b = parts_.bytes() + states_.bytes() + level_.capacity() * sizeof(std::uint32_t) +
                   steps_of_.capacity() * sizeof(std::uint32_t) + fanout_of_.capacity() * sizeof(std::uint64_t);
-  b += memo_.bytes() + memo_contexts_.bytes();
-  for (const auto& w : workers_) b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim);
+  b += memo_.bytes() + memo_contexts_.bytes() + (tree_ ? halves_.bytes() : 0);
+  for (const auto& w : workers_)
+    b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim) + (tree_ ? w->cache.bytes() : 0);
   return b;
 }
 

@@ -24,6 +24,7 @@
 #include "checker/detail/classifier.h"
 #include "checker/detail/memo_table.h"
 #include "checker/detail/reducer.h"
+#include "checker/detail/shared_halves.h"
 #include "checker/detail/shared_states.h"
 #include "checker/detail/stopwatch.h"
 #include "checker/explorer.h"
@@ -75,6 +76,10 @@ class ThreadedSearch {
   bool expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last);
   // The successors of the level's state x (`n` of them: all of me.steps, or `only`).
   bool expand_state(Worker& me, std::size_t chunk, std::size_t x, const semantics::Step* only, std::uint64_t n);
+  // What the visited set keeps of a tuple: the tuple itself, or with the tree store its root pair.
+  const std::uint32_t* stored(Worker& me, const std::vector<std::uint32_t>& tuple);
+  // The tuple of the state stored under `id`.
+  const std::uint32_t* tuple_of(Worker& me, std::uint32_t id);
   void enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key);
   void flush(Worker& me);
   void check_limits(Worker& me);
@@ -100,6 +105,8 @@ class ThreadedSearch {
   StateCodec codec_;
   Reducer reducer_;
   PartTable parts_{true};
+  const bool tree_;      // check --state-store tree: states_ keeps root pairs of halves_
+  SharedHalves halves_;  // with tree_: the tuples' halves
   SharedStates states_;
   // The step memo of every thread (checker/detail/memo_table.h), and its interned contexts.
   MemoTable memo_;

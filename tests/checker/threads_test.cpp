@@ -24,11 +24,13 @@ using namespace syncbisim;
 
 namespace {
 
-checker::CheckResult run(const checker::ProgramPair& pair, bool reduce, std::uint64_t max_states, unsigned threads) {
+checker::CheckResult run(const checker::ProgramPair& pair, bool reduce, std::uint64_t max_states, unsigned threads,
+                         checker::StateStore store = checker::StateStore::Flat) {
   checker::CheckOptions o;
   o.reduction = reduce;
   o.max_states = max_states;
   o.threads = threads;
+  o.state_store = store;
   return checker::check(pair, o);
 }
 
@@ -106,6 +108,50 @@ TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 
           RC_ASSERT(test::summary(run(*pair, reduce, cap, threads)) == test::summary(one));
       },
       150);
+}
+
+TEST_CASE("threads: the tree store on 2 and 3 threads gives the single-threaded results") {
+  // Root pairs of shared halves in the visited set (checker/detail/shared_halves.h): the same
+  // states, transitions, verdicts and traces as the flat store on one thread, whole and cut.
+  const auto pairs = corpus_pairs();
+  CHECK(pairs.size() >= 20);
+  for (const auto& np : pairs) {
+    auto spec = formats::load_program_file(np.spec.string(), model::ProgramKind::Spec);
+    auto impl = formats::load_program_file(np.impl.string(), model::ProgramKind::Impl);
+    REQUIRE_MESSAGE(spec.ok(), np.name);
+    REQUIRE_MESSAGE(impl.ok(), np.name);
+    for (const bool reduce : {true, false}) {
+      auto pair = checker::ProgramPair::make(spec->program, impl->program, semantics::Options{reduce});
+      REQUIRE_MESSAGE(pair.ok(), np.name);
+      for (const std::uint64_t cap : {std::uint64_t{60000}, std::uint64_t{777}}) {
+        const auto one = test::summary(run(**pair, reduce, cap, 1));
+        for (const unsigned threads : {2U, 3U}) {
+          INFO(np.name, reduce ? " reduced" : " unreduced", " max-states ", cap, " tree, threads ", threads);
+          CHECK(test::summary(run(**pair, reduce, cap, threads, checker::StateStore::Tree)) == one);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("threads: the tree store on random programs gives the single-threaded results, chunks of one state") {
+  test::rc_check(
+      "threads, tree store == one thread",
+      [] {
+        const bool reduce = *rc::gen::arbitrary<bool>();
+        const auto pair = test::gen_small_pair(semantics::Options{reduce});
+        const std::uint64_t cap = *rc::gen::element<std::uint64_t>(20000, 20000, 1, 3, 9, 40, 300);
+        checker::CheckOptions o;
+        o.reduction = reduce;
+        o.max_states = cap;
+        const auto one = checker::detail::Exhaustive(pair->lockstep(), o).run();
+        RC_CLASSIFY(!one.violations.empty(), "violations");
+        o.state_store = checker::StateStore::Tree;
+        for (const unsigned threads : {2U, 3U})
+          RC_ASSERT(test::summary(checker::detail::ThreadedSearch(pair->lockstep(), o, threads, 1).run()) ==
+                    test::summary(one));
+      },
+      100);
 }
 
 TEST_CASE("threads: chunks of one state share even the smallest levels and give the single-threaded results") {
