@@ -67,9 +67,9 @@ std::vector<NamedPair> corpus_pairs() {
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("threads: every corpus pair gives the single-threaded results on 2 and 3 threads") {
+// Every corpus pair, reduced and unreduced: f(name, pair, reduce).
+template <class F>
+void for_each_corpus_pair(F&& f) {
   const auto pairs = corpus_pairs();
   CHECK(pairs.size() >= 20);
   for (const auto& np : pairs) {
@@ -80,17 +80,25 @@ TEST_CASE("threads: every corpus pair gives the single-threaded results on 2 and
     for (const bool reduce : {true, false}) {
       auto pair = checker::ProgramPair::make(spec->program, impl->program, semantics::Options{reduce});
       REQUIRE_MESSAGE(pair.ok(), np.name);
-      // Whole (up to 150,000 states: the kernel-sized unreduced searches are cut, which tests the
-      // cut), and cut early, in the middle of some level.
-      for (const std::uint64_t cap : {std::uint64_t{150000}, std::uint64_t{777}}) {
-        const auto one = test::summary(run(**pair, reduce, cap, 1));
-        for (const unsigned threads : {2U, 3U}) {
-          INFO(np.name, reduce ? " reduced" : " unreduced", " max-states ", cap, " threads ", threads);
-          CHECK(test::summary(run(**pair, reduce, cap, threads)) == one);
-        }
-      }
+      f(np.name, **pair, reduce);
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("threads: every corpus pair gives the single-threaded results on 2 and 3 threads") {
+  for_each_corpus_pair([](const std::string& name, const checker::ProgramPair& pair, bool reduce) {
+    // Whole (up to 150,000 states: the kernel-sized unreduced searches are cut, which tests the
+    // cut), and cut early, in the middle of some level.
+    for (const std::uint64_t cap : {std::uint64_t{150000}, std::uint64_t{777}}) {
+      const auto one = test::summary(run(pair, reduce, cap, 1));
+      for (const unsigned threads : {2U, 3U}) {
+        INFO(name, reduce ? " reduced" : " unreduced", " max-states ", cap, " threads ", threads);
+        CHECK(test::summary(run(pair, reduce, cap, threads)) == one);
+      }
+    }
+  });
 }
 
 TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 threads") {
@@ -113,52 +121,23 @@ TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 
 TEST_CASE("threads: the tree store on 2 and 3 threads gives the single-threaded results") {
   // Root pairs of shared halves in the visited set (checker/detail/shared_halves.h): the same
   // states, transitions, verdicts and traces as the flat store on one thread, whole and cut.
-  const auto pairs = corpus_pairs();
-  CHECK(pairs.size() >= 20);
-  for (const auto& np : pairs) {
-    auto spec = formats::load_program_file(np.spec.string(), model::ProgramKind::Spec);
-    auto impl = formats::load_program_file(np.impl.string(), model::ProgramKind::Impl);
-    REQUIRE_MESSAGE(spec.ok(), np.name);
-    REQUIRE_MESSAGE(impl.ok(), np.name);
-    for (const bool reduce : {true, false}) {
-      auto pair = checker::ProgramPair::make(spec->program, impl->program, semantics::Options{reduce});
-      REQUIRE_MESSAGE(pair.ok(), np.name);
-      for (const std::uint64_t cap : {std::uint64_t{60000}, std::uint64_t{777}}) {
-        const auto one = test::summary(run(**pair, reduce, cap, 1));
-        for (const unsigned threads : {2U, 3U}) {
-          INFO(np.name, reduce ? " reduced" : " unreduced", " max-states ", cap, " tree, threads ", threads);
-          CHECK(test::summary(run(**pair, reduce, cap, threads, checker::StateStore::Tree)) == one);
-        }
+  for_each_corpus_pair([](const std::string& name, const checker::ProgramPair& pair, bool reduce) {
+    for (const std::uint64_t cap : {std::uint64_t{60000}, std::uint64_t{777}}) {
+      const auto one = test::summary(run(pair, reduce, cap, 1));
+      for (const unsigned threads : {2U, 3U}) {
+        INFO(name, reduce ? " reduced" : " unreduced", " max-states ", cap, " tree, threads ", threads);
+        CHECK(test::summary(run(pair, reduce, cap, threads, checker::StateStore::Tree)) == one);
       }
     }
-  }
-}
-
-TEST_CASE("threads: the tree store on random programs gives the single-threaded results, chunks of one state") {
-  test::rc_check(
-      "threads, tree store == one thread",
-      [] {
-        const bool reduce = *rc::gen::arbitrary<bool>();
-        const auto pair = test::gen_small_pair(semantics::Options{reduce});
-        const std::uint64_t cap = *rc::gen::element<std::uint64_t>(20000, 20000, 1, 3, 9, 40, 300);
-        checker::CheckOptions o;
-        o.reduction = reduce;
-        o.max_states = cap;
-        const auto one = checker::detail::Exhaustive(pair->lockstep(), o).run();
-        RC_CLASSIFY(!one.violations.empty(), "violations");
-        o.state_store = checker::StateStore::Tree;
-        for (const unsigned threads : {2U, 3U})
-          RC_ASSERT(test::summary(checker::detail::ThreadedSearch(pair->lockstep(), o, threads, 1).run()) ==
-                    test::summary(one));
-      },
-      100);
+  });
 }
 
 TEST_CASE("threads: chunks of one state share even the smallest levels and give the single-threaded results") {
   // The CLI's chunks of 128 states leave most levels of small programs to one thread; with
-  // chunks of one, every level of two states or more is split between the threads.
+  // chunks of one, every level of two states or more is split between the threads. Both stores:
+  // flat tuples, and root pairs of shared halves (checker/detail/shared_halves.h).
   test::rc_check(
-      "threads, chunks of 1 == one thread",
+      "threads, chunks of 1, flat and tree stores == one thread",
       [] {
         const bool reduce = *rc::gen::arbitrary<bool>();
         const auto pair = test::gen_small_pair(semantics::Options{reduce});
@@ -169,9 +148,12 @@ TEST_CASE("threads: chunks of one state share even the smallest levels and give 
         const auto one = checker::detail::Exhaustive(pair->lockstep(), o).run();
         RC_CLASSIFY(!one.violations.empty(), "violations");
         RC_CLASSIFY(!one.exhaustive, "cut");
-        for (const unsigned threads : {2U, 3U})
-          RC_ASSERT(test::summary(checker::detail::ThreadedSearch(pair->lockstep(), o, threads, 1).run()) ==
-                    test::summary(one));
+        for (const auto store : {checker::StateStore::Flat, checker::StateStore::Tree}) {
+          o.state_store = store;
+          for (const unsigned threads : {2U, 3U})
+            RC_ASSERT(test::summary(checker::detail::ThreadedSearch(pair->lockstep(), o, threads, 1).run()) ==
+                      test::summary(one));
+        }
       },
       150);
 }
