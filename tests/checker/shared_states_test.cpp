@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <set>
+#include <thread>
 #include <vector>
 
 #include "checker/detail/shared_states.h"
@@ -45,7 +47,9 @@ TEST_CASE("shared states: room made between levels takes the next level without 
   insert_range(plain, b, vb, 0, kBefore, true);
   insert_range(alone, c, vc, 0, kBefore, true);
 
-  // A new level: two threads' shares of the growth, against one thread growing everything.
+  // A new level: two threads' shares of the growth, against one thread growing everything; the
+  // views taken again after the growth (make_room frees the tables it replaces), as the search
+  // does at the start of each level.
   grown.begin_level();
   alone.begin_level();
   plain.begin_level();
@@ -54,6 +58,9 @@ TEST_CASE("shared states: room made between levels takes the next level without 
   grown.make_room(kLevel, 0, 2);
   grown.make_room(kLevel, 1, 2);
   alone.make_room(kLevel, 0, 1);
+  grown.look(va);
+  plain.look(vb);
+  alone.look(vc);
   CHECK(grown.bytes() == alone.bytes());
   CHECK(grown.bytes() > empty);
 
@@ -106,4 +113,45 @@ TEST_CASE("shared states: a thread's view taken before its partitions grew still
   SharedStates::Views now;
   s.look(now);
   insert_range(s, ids, now, 0, 20000, false);
+}
+
+TEST_CASE("shared states: two threads inserting at once while the partitions grow add each state once") {
+  // No room made: the partitions grow within the level, from 1,024 slots, while both threads
+  // look up without the lock and insert under it. Each tuple of the overlap is inserted by both;
+  // exactly one of them adds it, and afterwards every tuple is found under one id of its own.
+  constexpr std::uint32_t kEach = 60000, kOverlap = 30000;
+  SharedStates s(3, 2);
+  s.begin_level();
+  std::vector<std::uint32_t> added_by[2];
+  std::vector<std::thread> threads;
+  for (unsigned w = 0; w < 2; ++w)
+    threads.emplace_back([&, w] {
+      SharedStates::Ids ids;
+      SharedStates::Views views;
+      s.look(views);
+      const std::uint32_t first = w * (kEach - kOverlap);
+      for (std::uint32_t i = first; i < first + kEach; ++i) {
+        // Opposite orders over the overlap, so that both threads meet there at once.
+        const std::uint32_t k = w == 0 ? i : 2 * first + kEach - 1 - i;
+        const auto t = tuple_of(k);
+        if (s.insert(t.data(), s.hash(t.data()), k, ids, views).added) added_by[w].push_back(k);
+      }
+    });
+  for (auto& t : threads) t.join();
+  std::set<std::uint32_t> added(added_by[0].begin(), added_by[0].end());
+  for (const auto k : added_by[1]) CHECK(added.insert(k).second);  // never added twice
+  const std::uint32_t total = 2 * kEach - kOverlap;
+  CHECK(added.size() == total);
+  SharedStates::Ids ids;
+  SharedStates::Views views;
+  s.look(views);
+  std::set<std::uint32_t> seen;
+  for (std::uint32_t k = 0; k < total; ++k) {
+    const auto t = tuple_of(k);
+    const auto in = s.insert(t.data(), s.hash(t.data()), k, ids, views);
+    CHECK(!in.added);
+    CHECK(seen.insert(in.id).second);
+    const auto* row = s.tuple(in.id);
+    CHECK(std::vector<std::uint32_t>(row, row + 3) == std::vector<std::uint32_t>(t.begin(), t.end()));
+  }
 }
