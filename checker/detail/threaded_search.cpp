@@ -20,8 +20,13 @@ using semantics::Step;
 // breadth-first order at the end), its reserved storage ids and the keys it made least in this
 // level.
 struct ThreadedSearch::Worker {
-  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts, const SharedHalves& halves)
-      : successors(both, codec, parts), classifier(both), cache(halves), unfolded(codec.parts()) {}
+  // `halves`: the tree store's, or null (the flat store: no cache of halves is made).
+  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts, const SharedHalves* halves)
+      : successors(both, codec, parts), classifier(both) {
+    if (!halves) return;
+    cache.emplace(*halves);
+    unfolded.resize(codec.parts());
+  }
 
   SuccessorBuilder successors;
   Classifier classifier;
@@ -34,7 +39,7 @@ struct ThreadedSearch::Worker {
   SharedStates::Ids ids;
   // With the tree store: this thread's cache of halves, the tuple of the state it expands, and
   // the root pair of the successor it inserts.
-  SharedHalves::Cache cache;
+  std::optional<SharedHalves::Cache> cache;
   std::vector<std::uint32_t> unfolded;
   std::uint32_t root[SharedHalves::kRootWidth] = {};
   SharedStates::Views views;  // renewed at the start of each level
@@ -62,14 +67,13 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       chunk_(std::max<std::size_t>(1, chunk)),
       codec_(both),
       reducer_(both),
-      tree_(o.state_store == StateStore::Tree),
-      halves_(codec_.parts()),
-      states_(tree_ ? SharedHalves::kRootWidth : codec_.parts(), threads_),
+      halves_(o.state_store == StateStore::Tree ? std::optional<SharedHalves>(codec_.parts()) : std::nullopt),
+      states_(halves_ ? SharedHalves::kRootWidth : codec_.parts(), threads_),
       workers_(threads_),
       barrier_(threads_) {}
 
 void ThreadedSearch::make_worker(unsigned w) {
-  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_, halves_);
+  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_, halves_ ? &*halves_ : nullptr);
   workers_[w]->successors.memo().share(memo_, memo_contexts_);
 }
 
@@ -289,14 +293,14 @@ bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x, 
 }
 
 const std::uint32_t* ThreadedSearch::stored(Worker& me, const std::vector<std::uint32_t>& tuple) {
-  if (!tree_) return tuple.data();
-  halves_.fold(tuple.data(), me.root, me.cache);
+  if (!halves_) return tuple.data();
+  halves_->fold(tuple.data(), me.root, *me.cache);
   return me.root;
 }
 
 const std::uint32_t* ThreadedSearch::tuple_of(Worker& me, std::uint32_t id) {
-  if (!tree_) return states_.tuple(id);
-  halves_.unfold(states_.tuple(id), me.unfolded.data(), me.cache);
+  if (!halves_) return states_.tuple(id);
+  halves_->unfold(states_.tuple(id), me.unfolded.data(), *me.cache);
   return me.unfolded.data();
 }
 
@@ -489,12 +493,12 @@ std::vector<Step> ThreadedSearch::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
   for (std::uint32_t cur = id; cur != SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
   std::reverse(path.begin(), path.end());
-  if (!tree_)
+  if (!halves_)
     return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
-  SharedHalves::Cache cache(halves_);
+  SharedHalves::Cache cache(*halves_);
   std::vector<std::uint32_t> tuple(codec_.parts());
   return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) {
-    halves_.unfold(states_.tuple(state), tuple.data(), cache);
+    halves_->unfold(states_.tuple(state), tuple.data(), cache);
     return static_cast<const std::uint32_t*>(tuple.data());
   });
 }
@@ -504,9 +508,9 @@ std::size_t ThreadedSearch::bytes() const { return bytes_fixed_ + states_.bytes(
 std::size_t ThreadedSearch::exact_bytes() const {
   std::size_t b = parts_.bytes() + states_.bytes() + level_.capacity() * sizeof(std::uint32_t) +
                   steps_of_.capacity() * sizeof(std::uint32_t) + fanout_of_.capacity() * sizeof(std::uint64_t);
-  b += memo_.bytes() + memo_contexts_.bytes() + (tree_ ? halves_.bytes() : 0);
+  b += memo_.bytes() + memo_contexts_.bytes() + (halves_ ? halves_->bytes() : 0);
   for (const auto& w : workers_)
-    b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim) + (tree_ ? w->cache.bytes() : 0);
+    b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim) + (w->cache ? w->cache->bytes() : 0);
   return b;
 }
 

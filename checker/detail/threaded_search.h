@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,8 +106,8 @@ class ThreadedSearch {
   StateCodec codec_;
   Reducer reducer_;
   PartTable parts_{true};
-  const bool tree_;      // check --state-store tree: states_ keeps root pairs of halves_
-  SharedHalves halves_;  // with tree_: the tuples' halves
+  // check --state-store tree: the tuples' halves (states_ keeps their root pairs); else none.
+  std::optional<SharedHalves> halves_;
   SharedStates states_;
   // The step memo of every thread (checker/detail/memo_table.h), and its interned contexts.
   MemoTable memo_;
