@@ -86,11 +86,13 @@ void StepMemo::share(MemoTable& table, PartTable& contexts) {
 
 void StepMemo::at_state(const semantics::LockstepState& s) {
   const std::size_t loops = shared_loops_.size();
+  // Written into both (not copied after: a copy that reads the words just stored waits for the
+  // stores to reach the cache, since it loads them a vector at a time).
   for (std::size_t e = 0; e < engines_; ++e)
     for (std::size_t j = 0; j < loops; ++j)
-      started_[e * loops + j] = s.spec.control.engines[e].trips_started[shared_loops_[j]];
+      started_[e * loops + j] = current_[e * loops + j] = s.spec.control.engines[e].trips_started[shared_loops_[j]];
   std::fill(context_.begin(), context_.end(), kNoContext);
-  begin();  // contexts are cached only while current_ is this state's
+  moved_ = false;  // contexts are cached only while current_ is this state's
 }
 
 std::uint64_t StepMemo::context_of(semantics::EngineId g) {

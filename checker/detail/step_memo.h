@@ -20,6 +20,7 @@
 // be remembered is itself a function of the key. The memo is a cache: it forgets everything
 // when it is full and its byte budget does not let it grow, which costs time, never a wrong
 // answer (keys are compared whole).
+#include <algorithm>
 #include <cstdint>
 #include <variant>
 #include <vector>
@@ -68,7 +69,9 @@ class StepMemo {
   void at_state(const semantics::LockstepState& s);
   // A transition from that state starts.
   void begin() {
-    current_ = started_;
+    // current_ equals started_ unless moved_: most transitions change no count, and copy nothing.
+    if (!moved_) return;
+    std::copy(started_.begin(), started_.end(), current_.begin());
     moved_ = false;
   }
   // The key of piece `p`, where the ids of the part of p's engine and of the global part are
@@ -112,7 +115,7 @@ class StepMemo {
   std::size_t engines_ = 0;
   std::vector<std::uint32_t> started_;  // at_state's trips started, by engine then shared loop
   std::vector<std::uint32_t> current_;  // the same during a transition, after its pieces so far
-  bool moved_ = false;                  // current_ differs from started_
+  bool moved_ = false;                  // current_ may differ from started_ (else they are equal)
   std::vector<std::uint64_t> context_;  // contexts in at_state's state, by engine (kNoContext: not yet)
   PartTable own_contexts_;              // contexts that do not pack into 60 bits
   PartTable* shared_contexts_ = nullptr;
