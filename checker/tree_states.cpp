@@ -8,11 +8,7 @@
 
 namespace syncbisim::checker {
 
-namespace {
-// Entries of a half's cache: 4,096 rows of a few words stay in the second-level cache.
-constexpr std::size_t kCacheLog2 = 12;
-constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
-}  // namespace
+namespace {}  // namespace
 
 std::uint64_t RowTable::hash(const std::uint32_t* row) const {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -93,9 +89,7 @@ TreeStates::TreeStates(std::size_t width) : width_(width), decoded_(width) {
   // The left half takes the larger share when the width is odd.
   const std::size_t mid = (width + 1) / 2;
   for (const auto& [lo, hi] : {std::pair{std::size_t{0}, mid}, std::pair{mid, width}}) {
-    Half h{lo, hi, RowTable(hi - lo), {}, kEmpty};
-    if (hi - lo > 1) h.cache.assign((std::size_t{1} << kCacheLog2) * (hi - lo + 1), kEmpty);
-    halves_.push_back(std::move(h));
+    halves_.push_back(Half{lo, hi, RowTable(hi - lo), detail::RowCache(hi - lo)});
   }
 }
 
@@ -106,25 +100,16 @@ std::uint64_t TreeStates::hash(std::uint64_t root) {
   return h ^ (h >> 32);
 }
 
-void TreeStates::remember(const Half& h, const std::uint32_t* words, std::uint32_t id) {
-  const std::size_t n = h.hi - h.lo;
-  std::uint32_t* e = h.cache.data() + (h.table.hash(words) & ((std::size_t{1} << kCacheLog2) - 1)) * (n + 1);
-  std::copy(words, words + n, e);
-  e[n] = id;
-}
-
 std::uint32_t TreeStates::intern(Half& h, const std::uint32_t* words) {
   const std::size_t n = h.hi - h.lo;
   if (n == 1) return words[0];
   // Most successors keep one half of the state expanded, the one decoded last: three words
   // compared in the first-level cache instead of a hash and a look in the half's cache.
-  if (h.decoded != kEmpty && std::equal(words, words + n, decoded_.data() + h.lo)) return h.decoded;
+  if (h.decoded != detail::RowCache::kNone && std::equal(words, words + n, decoded_.data() + h.lo)) return h.decoded;
   const std::uint64_t hash = h.table.hash(words);
-  std::uint32_t* e = h.cache.data() + (hash & ((std::size_t{1} << kCacheLog2) - 1)) * (n + 1);
-  if (e[n] != kEmpty && std::equal(words, words + n, e)) return e[n];
+  if (const std::uint32_t id = h.cache.find(words, hash); id != detail::RowCache::kNone) return id;
   const std::uint32_t id = h.table.insert(words, hash).first;
-  std::copy(words, words + n, e);
-  e[n] = id;
+  h.cache.put(words, hash, id);
   return id;
 }
 
@@ -164,7 +149,7 @@ void TreeStates::tuple(std::uint32_t id, std::uint32_t* out) const {
     std::copy(row, row + (h.hi - h.lo), out + h.lo);
     std::copy(row, row + (h.hi - h.lo), decoded_.data() + h.lo);
     h.decoded = hid;
-    remember(h, row, hid);
+    h.cache.put(row, h.table.hash(row), hid);
   }
 }
 
@@ -181,7 +166,7 @@ void TreeStates::prefetch_tuple(std::uint32_t id) const {
 
 std::size_t TreeStates::bytes() const {
   std::size_t b = roots_.bytes() + roots_index_.bytes();
-  for (const auto& h : halves_) b += h.table.bytes() + h.cache.capacity() * sizeof(std::uint32_t);
+  for (const auto& h : halves_) b += h.table.bytes() + h.cache.bytes();
   return b;
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/detail/row_cache.h"
 #include "checker/detail/row_store.h"
 #include "checker/part_table.h"
 
@@ -155,20 +156,19 @@ class TreeStates {
 
  private:
   // Words lo..hi of the tuple. A half of one word is its own id; a wider one is interned, with a
-  // small direct-mapped cache of its recent rows in front of the table (most successors' halves
-  // were met by one of the last few states).
+  // cache of its recent rows in front of the table (most successors' halves were met by one of
+  // the last few states).
   struct Half {
     std::size_t lo, hi;
     RowTable table;
-    mutable std::vector<std::uint32_t> cache;  // per entry: the row's words, then its id (~0: empty)
-    mutable std::uint32_t decoded = ~std::uint32_t{0};  // the id of this half of the tuple tuple() gave last
+    mutable detail::RowCache cache;
+    mutable std::uint32_t decoded = detail::RowCache::kNone;  // the id of this half of the tuple tuple() gave last
   };
   std::uint32_t intern(Half& h, const std::uint32_t* words);
-  static void remember(const Half& h, const std::uint32_t* words, std::uint32_t id);
 
   std::size_t width_;
   mutable std::vector<std::uint32_t> decoded_;  // the tuple tuple() gave last
-  std::vector<Half> halves_;  // none (width 1: the root is (word, 0); width 2: the two words), or two
+  std::vector<Half> halves_;                    // none (width 1: the root is (word, 0); width 2: the two words), or two
   PackedPairs roots_;
   CompactIndex roots_index_;
 };

@@ -5,11 +5,12 @@
 // share (lookups without a lock, PartTable's shards), and the shared visited set keeps the pair
 // of their ids: two words a state instead of the tuple. A step changes one engine's part and
 // perhaps the global part, so most successors keep a half of a state met just before: each
-// thread keeps a small direct-mapped cache of the halves it met last in front of the table.
+// thread keeps a cache of the halves it met last in front of the table (RowCache).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "checker/detail/row_cache.h"
 #include "checker/part_table.h"
 #include "checker/part_words.h"
 
@@ -26,7 +27,7 @@ class SharedHalves {
 
    private:
     friend class SharedHalves;
-    std::vector<std::uint32_t> entries_[2];  // per half: entries of (its words, its id); id ~0: empty
+    RowCache of_[2];  // per half
     PartWords words_;
   };
 
@@ -43,7 +44,7 @@ class SharedHalves {
   // (its id 0); a half of one word is its own id; a wider one is interned.
   std::size_t lo(unsigned k) const { return k == 0 ? 0 : mid_; }
   std::size_t hi(unsigned k) const { return k == 0 ? mid_ : width_; }
-  static std::uint32_t* entry(Cache& cache, unsigned k, const std::uint32_t* words, std::size_t n);
+  static std::uint64_t hash(const std::uint32_t* words, std::size_t n);
 
   std::size_t width_, mid_;
   PartTable table_{true};

@@ -99,11 +99,7 @@ std::uint32_t SharedStates::find(const View& v, const std::uint32_t* t, std::uin
   for (std::size_t i = position(h, v.mask);; i = (i + 1) & v.mask) {
     const std::uint64_t slot = load(v.slots[i]);
     if (slot == 0) return kNone;
-    if (!same_hash(slot, h)) continue;
-    const std::uint32_t* row = rows_.row(id_of(slot));
-    bool same = true;
-    for (std::size_t k = 0; same && k < width_; ++k) same = row[k] == t[k];
-    if (same) return id_of(slot);
+    if (same_hash(slot, h) && same_row(id_of(slot), t)) return id_of(slot);
   }
 }
 
@@ -141,12 +137,9 @@ SharedStates::Inserted SharedStates::insert(const std::uint32_t* t, std::uint64_
       ++p.count;
       return {id, true, true};
     }
-    if (!same_hash(slot, h)) continue;
+    if (!same_hash(slot, h) || !same_row(id_of(slot), t)) continue;
     const std::uint32_t id = id_of(slot);
-    const std::uint32_t* row = rows_.row(id);
-    bool same = true;
-    for (std::size_t k = 0; same && k < width_; ++k) same = row[k] == t[k];
-    if (same) return {id, id >= level_base_ && lower(id, key), false};
+    return {id, id >= level_base_ && lower(id, key), false};
   }
 }
 

@@ -46,8 +46,14 @@ class SharedStates {
     const std::uint64_t* slots = nullptr;  // none: the partition has no table yet
     std::size_t mask = 0;
   };
+  // Two partitions a thread, 64 at most: enough that two threads seldom want one lock at once,
+  // few enough that each partition's table soon passes the 2 MiB from which it sits on huge
+  // pages (HugePageAllocator). With 64 partitions for two threads, the tables of a 17.9 M-state
+  // search stayed below 2 MiB, on 4 KiB pages, for most of it, and a lookup's first slot missed
+  // the TLB (docs/checker.md "Threads": 12.3 s against 11.2 s with 8 partitions).
+  static constexpr std::size_t kMaxPartitions = 64;
   struct Views {
-    View of[64];
+    View of[kMaxPartitions];
   };
   struct Inserted {
     std::uint32_t id;
@@ -94,12 +100,6 @@ class SharedStates {
   std::size_t bytes() const;
 
  private:
-  // Two partitions a thread, 64 at most: enough that two threads seldom want one lock at once,
-  // few enough that each partition's table soon passes the 2 MiB from which it sits on huge
-  // pages (HugePageAllocator). With 64 partitions for two threads, the tables of a 17.9 M-state
-  // search stayed below 2 MiB, on 4 KiB pages, for most of it, and a lookup's first slot missed
-  // the TLB (docs/checker.md "Threads": 12.3 s against 11.2 s with 8 partitions).
-  static constexpr std::size_t kMaxPartitions = sizeof(Views::of) / sizeof(View);
   static std::size_t partitions_for(unsigned threads);
   // A partition's slots. Lookups read them without the lock (slots are written with release
   // stores, after the tuple and key they point to); inserts take the lock. A partition that
@@ -116,6 +116,13 @@ class SharedStates {
   };
   // The state whose tuple is `t` in the slots `v` sees, or kNone (looked up without the lock).
   std::uint32_t find(const View& v, const std::uint32_t* t, std::uint64_t h) const;
+  // Is state `id`'s tuple `t`? (A tuple is a handful of words: a loop beats a call to memcmp.)
+  bool same_row(std::uint32_t id, const std::uint32_t* t) const {
+    const std::uint32_t* row = rows_.row(id);
+    for (std::size_t k = 0; k < width_; ++k)
+      if (row[k] != t[k]) return false;
+    return true;
+  }
   static View view_of(const Table* tab) { return tab ? View{tab->slots.data(), tab->slots.size() - 1} : View{}; }
   // Lowers the least key of state `id`, new in this level, to `key`; did it?
   bool lower(std::uint32_t id, std::uint64_t key);

@@ -1,0 +1,51 @@
+#pragma once
+// Internal to the tree stores (checker/tree_states.h, checker/detail/shared_halves.h): a small
+// direct-mapped cache of the rows (halves of tuples) met last, with their ids, in front of the
+// table that interns them. A step changes one engine's part and perhaps the global part, so most
+// successors keep a half of a state met just before: found here, it costs no look in the table.
+// 4,096 entries of a few words: the cache stays in a core's second-level cache.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace syncbisim::checker::detail {
+
+class RowCache {
+ public:
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  static constexpr std::size_t kLog2Entries = 12;
+
+  RowCache() = default;
+  // Rows of `width` words. Rows of one word or none are their own ids and never cached: such a
+  // cache takes no memory, and must not be asked.
+  explicit RowCache(std::size_t width)
+      : width_(width), entries_(width > 1 ? (std::size_t{1} << kLog2Entries) * (width + 1) : 0, kNone) {}
+
+  // The id of row `words`, whose hash is `hash`, if it is the row its entry holds; else kNone.
+  std::uint32_t find(const std::uint32_t* words, std::uint64_t hash) const {
+    const std::uint32_t* e = entry(hash);
+    return e[width_] != kNone && std::equal(words, words + width_, e) ? e[width_] : kNone;
+  }
+  // Row `words` (hash `hash`) has id `id`: it takes its entry.
+  void put(const std::uint32_t* words, std::uint64_t hash, std::uint32_t id) {
+    std::uint32_t* e = entry(hash);
+    std::copy(words, words + width_, e);
+    e[width_] = id;
+  }
+  std::size_t bytes() const { return entries_.capacity() * sizeof(std::uint32_t); }
+
+ private:
+  // An entry is the row's words, then its id (kNone: empty).
+  const std::uint32_t* entry(std::uint64_t hash) const {
+    return entries_.data() + (hash & ((std::size_t{1} << kLog2Entries) - 1)) * (width_ + 1);
+  }
+  std::uint32_t* entry(std::uint64_t hash) {
+    return entries_.data() + (hash & ((std::size_t{1} << kLog2Entries) - 1)) * (width_ + 1);
+  }
+
+  std::size_t width_ = 0;
+  std::vector<std::uint32_t> entries_;
+};
+
+}  // namespace syncbisim::checker::detail
