@@ -89,7 +89,7 @@ TreeStates::TreeStates(std::size_t width) : width_(width), decoded_(width) {
   // The left half takes the larger share when the width is odd.
   const std::size_t mid = (width + 1) / 2;
   for (const auto& [lo, hi] : {std::pair{std::size_t{0}, mid}, std::pair{mid, width}}) {
-    halves_.push_back(Half{lo, hi, RowTable(hi - lo), detail::RowCache(hi - lo)});
+    halves_.push_back(Half{lo, hi, RowTable(hi - lo), detail::RowCache(hi - lo > 1 ? hi - lo : 0)});
   }
 }
 

@@ -25,7 +25,8 @@ Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       tree_(codec_.parts()),
       flat_(codec_.parts()),
       unfolded_(codec_.parts()),
-      successors_(both, codec_, parts_) {}
+      successors_(both, codec_, parts_),
+      met_(compress_ ? 2 : codec_.parts()) {}
 
 CheckResult Exhaustive::run() {
   const auto t0 = Clock::now();
@@ -154,10 +155,13 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
   if (compress_) {
     const std::uint64_t root = tree_.root_of(tuple.data());
     const std::uint64_t h = TreeStates::hash(root);
+    const std::uint32_t words[2] = {static_cast<std::uint32_t>(root), static_cast<std::uint32_t>(root >> 32)};
+    if (met_.find(words, h) != RowCache::kNone) return;
     tree_.prefetch(h);
     pending_.push_back(Pending{h, root, parent});
   } else {
     const std::uint64_t h = flat_.hash(tuple.data());
+    if (met_.find(tuple.data(), h) != RowCache::kNone) return;
     flat_.prefetch(h);
     pending_tuples_.insert(pending_tuples_.end(), tuple.begin(), tuple.end());
     pending_.push_back(Pending{h, 0, parent});
@@ -167,9 +171,18 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
 }
 
 void Exhaustive::add(std::size_t k) {
-  const bool fresh = compress_ ? tree_.insert_root(pending_[k].root, pending_[k].hash).second
-                               : flat_.insert(pending_tuples_.data() + k * codec_.parts(), pending_[k].hash).second;
-  if (fresh) parents_.push_back(pending_[k].parent);
+  const Pending& p = pending_[k];
+  if (compress_) {
+    const auto [id, fresh] = tree_.insert_root(p.root, p.hash);
+    const std::uint32_t words[2] = {static_cast<std::uint32_t>(p.root), static_cast<std::uint32_t>(p.root >> 32)};
+    met_.put(words, p.hash, id);
+    if (fresh) parents_.push_back(p.parent);
+    return;
+  }
+  const std::uint32_t* t = pending_tuples_.data() + k * codec_.parts();
+  const auto [id, fresh] = flat_.insert(t, p.hash);
+  met_.put(t, p.hash, id);
+  if (fresh) parents_.push_back(p.parent);
 }
 
 void Exhaustive::flush() {
@@ -194,7 +207,7 @@ std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {
 
 std::uint64_t Exhaustive::bytes() const {
   return parts_.bytes() + (compress_ ? tree_.bytes() : flat_.bytes()) + parents_.bytes() + successors_.memo().bytes() +
-         unfolded_.capacity() * sizeof(std::uint32_t);
+         unfolded_.capacity() * sizeof(std::uint32_t) + met_.bytes();
 }
 
 }  // namespace syncbisim::checker::detail

@@ -1,8 +1,11 @@
 #pragma once
-// Internal to the tree stores (checker/tree_states.h, checker/detail/shared_halves.h): a small
-// direct-mapped cache of the rows (halves of tuples) met last, with their ids, in front of the
-// table that interns them. A step changes one engine's part and perhaps the global part, so most
-// successors keep a half of a state met just before: found here, it costs no look in the table.
+// Internal to the checker's stores: a small direct-mapped cache of the rows met last, with their
+// ids, in front of the table that holds them. The tree stores (checker/tree_states.h,
+// checker/detail/shared_halves.h) keep one per half: a step changes one engine's part and perhaps
+// the global part, so most successors keep a half of a state met just before. The searches keep
+// one of the states met last (checker/detail/exhaustive.h, threaded_search.h): in breadth-first
+// order a state is mostly met again a few successors after it was first met, by a sibling of its
+// first parent. Found here, a row costs no look in the table (a cache miss or two).
 // 4,096 entries of a few words: the cache stays in a core's second-level cache.
 #include <algorithm>
 #include <cstddef>
@@ -17,10 +20,10 @@ class RowCache {
   static constexpr std::size_t kLog2Entries = 12;
 
   RowCache() = default;
-  // Rows of `width` words. Rows of one word or none are their own ids and never cached: such a
-  // cache takes no memory, and must not be asked.
+  // Rows of `width` words. A cache of width 0 holds nothing, takes no memory and must not be
+  // asked (the tree stores keep a half of one word as its own id, and cache none).
   explicit RowCache(std::size_t width)
-      : width_(width), entries_(width > 1 ? (std::size_t{1} << kLog2Entries) * (width + 1) : 0, kNone) {}
+      : width_(width), entries_(width > 0 ? (std::size_t{1} << kLog2Entries) * (width + 1) : 0, kNone) {}
 
   // The id of row `words`, whose hash is `hash`, if it is the row its entry holds; else kNone.
   std::uint32_t find(const std::uint32_t* words, std::uint64_t hash) const {

@@ -9,7 +9,10 @@ namespace syncbisim::checker::detail {
 SharedHalves::SharedHalves(std::size_t width) : width_(width), mid_(width <= 1 ? width : (width + 1) / 2) {}
 
 SharedHalves::Cache::Cache(const SharedHalves& halves) {
-  for (unsigned k = 0; k < 2; ++k) of_[k] = RowCache(halves.hi(k) - halves.lo(k));
+  for (unsigned k = 0; k < 2; ++k) {
+    const std::size_t n = halves.hi(k) - halves.lo(k);
+    of_[k] = RowCache(n > 1 ? n : 0);  // a half of one word is its own id (fold())
+  }
 }
 
 std::size_t SharedHalves::Cache::bytes() const { return of_[0].bytes() + of_[1].bytes(); }

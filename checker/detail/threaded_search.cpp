@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "checker/detail/row_cache.h"
 #include "checker/detail/search_limit.h"
 #include "checker/detail/successor.h"
 #include "checker/detail/trace_step.h"
@@ -21,8 +22,9 @@ using semantics::Step;
 // level.
 struct ThreadedSearch::Worker {
   // `halves`: the tree store's, or null (the flat store: no cache of halves is made).
-  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts, const SharedHalves* halves)
-      : successors(both, codec, parts), classifier(both) {
+  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts, const SharedHalves* halves,
+         std::size_t width)
+      : successors(both, codec, parts), classifier(both), met(width) {
     if (!halves) return;
     cache.emplace(*halves);
     unfolded.resize(codec.parts());
@@ -57,6 +59,8 @@ struct ThreadedSearch::Worker {
   static constexpr std::size_t kMaxPending = 16;
   std::vector<Pending> pending;
   std::vector<std::uint32_t> pending_tuples;
+  // The states this thread met last (their stored tuples, with their ids): see enqueue().
+  RowCache met;
 };
 
 ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads,
@@ -73,7 +77,7 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       barrier_(threads_) {}
 
 void ThreadedSearch::make_worker(unsigned w) {
-  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_, halves_ ? &*halves_ : nullptr);
+  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_, halves_ ? &*halves_ : nullptr, states_.width());
   workers_[w]->successors.memo().share(memo_, memo_contexts_);
 }
 
@@ -307,6 +311,12 @@ const std::uint32_t* ThreadedSearch::tuple_of(Worker& me, std::uint32_t id) {
 void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple, std::uint64_t key) {
   const std::uint32_t* t = stored(me, tuple);
   const std::uint64_t h = states_.hash(t);
+  // A state this thread met before (inserted or found, in this level or an earlier one) is known,
+  // and insert() would not claim it: if it is of this level, its key is already at most the key
+  // this thread met it with, and this thread's keys only grow (it takes its chunks, and their
+  // states, in increasing order). So it needs no look in the shared set, whose lines the other
+  // threads write (about half of the successors on the stress run).
+  if (me.met.find(t, h) != RowCache::kNone) return;
   states_.prefetch(h, me.views);
   me.pending_tuples.insert(me.pending_tuples.end(), t, t + states_.width());
   me.pending.push_back(Worker::Pending{h, key});
@@ -318,6 +328,7 @@ void ThreadedSearch::flush(Worker& me) {
   for (std::size_t k = 0; k < me.pending.size(); ++k) {
     const auto& p = me.pending[k];
     const auto in = states_.insert(me.pending_tuples.data() + k * width, p.hash, p.key, me.ids, me.views);
+    me.met.put(me.pending_tuples.data() + k * width, p.hash, in.id);
     if (in.claimed) me.claims.push_back(Claim{p.key, in.id});
     me.added += in.added;
   }
@@ -510,7 +521,8 @@ std::size_t ThreadedSearch::exact_bytes() const {
                   steps_of_.capacity() * sizeof(std::uint32_t) + fanout_of_.capacity() * sizeof(std::uint64_t);
   b += memo_.bytes() + memo_contexts_.bytes() + (halves_ ? halves_->bytes() : 0);
   for (const auto& w : workers_)
-    b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim) + (w->cache ? w->cache->bytes() : 0);
+    b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim) + (w->cache ? w->cache->bytes() : 0) +
+         w->met.bytes();
   return b;
 }
 

@@ -26,8 +26,12 @@ TEST_CASE("row cache: a row put is found; another row in its entry is not; a lat
   CHECK(cache.bytes() == (std::size_t{1} << RowCache::kLog2Entries) * 4 * sizeof(std::uint32_t));
 }
 
-TEST_CASE("row cache: rows of one word are their own ids and take no memory") {
-  CHECK(RowCache(1).bytes() == 0);
+TEST_CASE("row cache: rows of one word are cached; a cache of width 0 takes no memory") {
+  RowCache one(1);
+  const std::uint32_t a = 5, b = 6;
+  one.put(&a, 3, 1);
+  CHECK(one.find(&a, 3) == 1);
+  CHECK(one.find(&b, 3) == RowCache::kNone);
   CHECK(RowCache(0).bytes() == 0);
   CHECK(RowCache().bytes() == 0);
 }
