@@ -42,14 +42,14 @@ LevelSearch::LevelSearch(const semantics::Lockstep& both, const checker::CheckOp
       successors_(both, codec_, parts_),
       wire_(codec_, parts_, comm.size()),
       out_(static_cast<std::size_t>(comm.size())),
-      last_sent_(static_cast<std::size_t>(comm.size())) {
+      last_sent_(static_cast<std::size_t>(comm.size())),
+      met_(codec_.parts()) {
   if (comm.size() > 65536) throw std::length_error("distributed: at most 65536 ranks");
 }
 
-int LevelSearch::owner(const std::vector<std::uint32_t>& tuple) {
+int LevelSearch::owner(std::uint64_t hash) const {
   // The high half of the hash, scaled to the ranks (below 2^48: no overflow).
-  const std::uint64_t h = wire_.hash(tuple.data()) >> 32;
-  return static_cast<int>((h * static_cast<std::uint64_t>(comm_.size())) >> 32);
+  return static_cast<int>(((hash >> 32) * static_cast<std::uint64_t>(comm_.size())) >> 32);
 }
 
 void LevelSearch::split_keys(std::uint64_t level_size) {
@@ -117,7 +117,10 @@ bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& b
     const std::uint64_t j = next_step_;
     const auto& tuple = successors_.build(steps_[j]);
     const std::uint64_t key = place << step_bits_ | j;
-    const int to = owner(tuple);
+    const std::uint64_t h = wire_.hash(tuple.data());
+    if (met_.find(tuple.data(), h) != checker::detail::RowCache::kNone) continue;
+    met_.put(tuple.data(), h, 0);
+    const int to = owner(h);
     if (to == me) {
       accept(tuple, key, id, me, j);
     } else {
@@ -218,7 +221,7 @@ SearchOutcome LevelSearch::run() {
   const auto t0 = Clock::now();
   SearchOutcome r;
   const auto& initial = successors_.encode(both_.initial());
-  if (owner(initial) == comm_.rank()) accept(initial, 0, kNoParent, 0, 0);
+  if (owner(wire_.hash(initial.data())) == comm_.rank()) accept(initial, 0, kNoParent, 0, 0);
   // Level 0 is the initial state, at place 0.
   std::vector<std::uint32_t> order;  // this rank's states of the level, by place
   for (std::uint32_t id = 0; id < states_.count(); ++id) order.push_back(id);
@@ -280,10 +283,9 @@ SearchOutcome LevelSearch::run() {
       std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
       const bool late = opt_.max_seconds > 0 && since(t0) > opt_.max_seconds;
       const bool full = opt_.max_memory > 0 && comm_.sum(bytes()) > opt_.max_memory;
-      const auto flags = comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U) |
-                                   (internal ? 16U : 0U));
-      if (flags & 16U)
-        stop = semantics::InternalStepLimit::name("");  // the rank that met it need not be this one
+      const auto flags =
+          comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U) | (internal ? 16U : 0U));
+      if (flags & 16U) stop = semantics::InternalStepLimit::name("");  // the rank that met it need not be this one
       else if (flags & 8U) stop = checker::detail::allocation_limit();
       else if (too_long)
         stop = "a round's messages past 2^31 bytes to one rank (a smaller --round-states sends less a round)";
@@ -433,7 +435,7 @@ std::vector<std::uint64_t> LevelSearch::path_to(int rank, std::uint32_t state) {
 
 std::uint64_t LevelSearch::bytes() const {
   return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(Parent) + successors_.memo().bytes() +
-         wire_.bytes() + big_steps_.size() * 32 +  // about a node of the map
+         wire_.bytes() + met_.bytes() + big_steps_.size() * 32 +  // about a node of the map
          (keys_.capacity() + place_.capacity() + transitions_.capacity() + next_place_.capacity() +
           ranked_keys_.capacity()) *
              sizeof(std::uint64_t);

@@ -19,6 +19,7 @@
 
 #include "checker/detail/classifier.h"
 #include "checker/detail/reducer.h"
+#include "checker/detail/row_cache.h"
 #include "checker/detail/successor.h"
 #include "checker/explorer.h"
 #include "checker/part_table.h"
@@ -72,7 +73,8 @@ class LevelSearch {
     std::uint16_t step = 0;  // index in the parent's visible steps, or kBigStep
   };
 
-  int owner(const std::vector<std::uint32_t>& tuple);
+  // The rank that owns a state, from its StateWire hash (of its parts' words: the same on every rank).
+  int owner(std::uint64_t hash) const;
   // A successor reached by step `step` of state `parent` of rank `rank`, whose place is in `key`
   // (place of the parent << step_bits_ | step).
   void accept(const std::vector<std::uint32_t>& tuple, std::uint64_t key, std::uint32_t parent, int rank,
@@ -136,6 +138,11 @@ class LevelSearch {
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> limit_at_;  // (level, place) first named
   std::size_t limits_seen_ = 0;
   std::uint64_t expanded_ = 0;
+  // The successors this rank met last (built and accepted or sent; the ids are not used): one met
+  // again is dropped, since its owner holds a key at most the one it was met with before, and
+  // this rank's keys only grow (it expands its states by place). About half of the successors
+  // on the unreduced stress run: neither sent nor looked up (docs/distributed.md "Measured").
+  checker::detail::RowCache met_;
 };
 
 }  // namespace syncbisim::distributed::detail
