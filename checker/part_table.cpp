@@ -2,7 +2,9 @@
 
 #include "checker/detail/hash_slots.h"
 
+#include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <new>
 
@@ -115,10 +117,13 @@ using detail::same_hash;
 using detail::slot_of;
 
 namespace {
-constexpr unsigned kSharedLog2Shards = 6;  // 64 shards when threads share the table
+unsigned log2_shards_for(unsigned threads) {
+  const std::size_t shards = std::min<std::size_t>(64, std::max<std::size_t>(1, std::bit_ceil(threads) / 2));
+  return static_cast<unsigned>(std::countr_zero(shards));
+}
 }  // namespace
 
-PartTable::PartTable(bool shared) : log2_shards_(shared ? kSharedLog2Shards : 0) {
+PartTable::PartTable(unsigned threads) : log2_shards_(log2_shards_for(threads)), shared_(threads > 1) {
   for (std::size_t i = 0; i < (std::size_t{1} << log2_shards_); ++i) shards_.push_back(std::make_unique<Shard>());
 }
 
@@ -137,7 +142,7 @@ std::uint32_t PartTable::intern(const PartWords& words) {
   // The shard from the low half of the hash; positions come from the high half.
   const auto shard = static_cast<std::uint32_t>(h) & ((1U << log2_shards_) - 1);
   Shard& s = *shards_[shard];
-  const bool shared = log2_shards_ > 0;
+  const bool shared = shared_;
   // Shared: most parts are known, and are found without the lock (slots are stored with release,
   // after the bytes they point to; a table that grew is kept for lookups still reading it).
   if (shared)

@@ -6,7 +6,8 @@
 
 namespace syncbisim::checker::detail {
 
-SharedHalves::SharedHalves(std::size_t width) : width_(width), mid_(width <= 1 ? width : (width + 1) / 2) {}
+SharedHalves::SharedHalves(std::size_t width, unsigned threads)
+    : width_(width), mid_(width <= 1 ? width : (width + 1) / 2), table_(threads) {}
 
 SharedHalves::Cache::Cache(const SharedHalves& halves) {
   for (unsigned k = 0; k < 2; ++k) {

@@ -31,8 +31,8 @@ class SharedHalves {
     PartWords words_;
   };
 
-  // Tuples of `width` part ids.
-  explicit SharedHalves(std::size_t width);
+  // Tuples of `width` part ids, folded by `threads` threads at once.
+  SharedHalves(std::size_t width, unsigned threads);
   // The root pair of `tuple` into root[0], root[1]; its halves interned if new.
   void fold(const std::uint32_t* tuple, std::uint32_t* root, Cache& cache);
   // The tuple of a root pair fold() gave (on any thread) into tuple[0 .. width).
@@ -47,7 +47,7 @@ class SharedHalves {
   static std::uint64_t hash(const std::uint32_t* words, std::size_t n);
 
   std::size_t width_, mid_;
-  PartTable table_{true};
+  PartTable table_;
 };
 
 }  // namespace syncbisim::checker::detail

@@ -71,7 +71,8 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       chunk_(std::max<std::size_t>(1, chunk)),
       codec_(both),
       reducer_(both),
-      halves_(o.state_store == StateStore::Tree ? std::optional<SharedHalves>(codec_.parts()) : std::nullopt),
+      halves_(o.state_store == StateStore::Tree ? std::optional<SharedHalves>(std::in_place, codec_.parts(), threads_)
+                                                : std::nullopt),
       states_(halves_ ? SharedHalves::kRootWidth : codec_.parts(), threads_),
       workers_(threads_),
       barrier_(threads_) {}

@@ -105,13 +105,13 @@ class ThreadedSearch {
   const std::size_t chunk_;
   StateCodec codec_;
   Reducer reducer_;
-  PartTable parts_{true};
+  PartTable parts_{threads_};
   // check --state-store tree: the tuples' halves (states_ keeps their root pairs); else none.
   std::optional<SharedHalves> halves_;
   SharedStates states_;
   // The step memo of every thread (checker/detail/memo_table.h), and its interned contexts.
   MemoTable memo_;
-  PartTable memo_contexts_{true};
+  PartTable memo_contexts_{threads_};
   std::vector<std::unique_ptr<Worker>> workers_;
   std::barrier<> barrier_;
   Clock::time_point t0_;
