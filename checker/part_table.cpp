@@ -210,11 +210,7 @@ std::size_t PartTable::bytes() const {
   return b;
 }
 
-std::uint64_t StateSet::hash(const std::uint32_t* t) const {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t i = 0; i < width_; ++i) h = mix(h, t[i]);
-  return h;
-}
+std::uint64_t StateSet::hash(const std::uint32_t* t) const { return detail::hash_words(t, width_); }
 
 // A tuple is a handful of words: an inline loop beats a call to memcmp.
 bool StateSet::same(const std::uint32_t* a, const std::uint32_t* b) const {

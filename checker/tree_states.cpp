@@ -8,13 +8,7 @@
 
 namespace syncbisim::checker {
 
-namespace {}  // namespace
-
-std::uint64_t RowTable::hash(const std::uint32_t* row) const {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t i = 0; i < width_; ++i) h = detail::mix(h, row[i]);
-  return h;
-}
+std::uint64_t RowTable::hash(const std::uint32_t* row) const { return detail::hash_words(row, width_); }
 
 std::pair<std::uint32_t, bool> RowTable::insert(const std::uint32_t* row, std::uint64_t h) {
   if (index_.full(count() + 1)) index_.grow(count(), [&](std::uint32_t id) { return hash(rows_.row(id)); });

@@ -1,5 +1,7 @@
 #include "checker/detail/exhaustive.h"
 
+#include <array>
+
 #include "checker/coverage.h"
 
 #include <algorithm>
@@ -146,6 +148,13 @@ bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clo
   return true;
 }
 
+namespace {
+// A tree's root pair as the two words met_ keeps of it.
+std::array<std::uint32_t, 2> words_of(std::uint64_t root) {
+  return {static_cast<std::uint32_t>(root), static_cast<std::uint32_t>(root >> 32)};
+}
+}  // namespace
+
 void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent) {
   // The state set's slot for this tuple is fetched now and looked at kWindow successors later
   // (or at the next flush()): the cache miss overlaps building them. A tree's subtrees are
@@ -155,8 +164,7 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
   if (compress_) {
     const std::uint64_t root = tree_.root_of(tuple.data());
     const std::uint64_t h = TreeStates::hash(root);
-    const std::uint32_t words[2] = {static_cast<std::uint32_t>(root), static_cast<std::uint32_t>(root >> 32)};
-    if (met_.find(words, h) != RowCache::kNone) return;
+    if (met_.find(words_of(root).data(), h) != RowCache::kNone) return;
     tree_.prefetch(h);
     pending_.push_back(Pending{h, root, parent});
   } else {
@@ -172,16 +180,10 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
 
 void Exhaustive::add(std::size_t k) {
   const Pending& p = pending_[k];
-  if (compress_) {
-    const auto [id, fresh] = tree_.insert_root(p.root, p.hash);
-    const std::uint32_t words[2] = {static_cast<std::uint32_t>(p.root), static_cast<std::uint32_t>(p.root >> 32)};
-    met_.put(words, p.hash, id);
-    if (fresh) parents_.push_back(p.parent);
-    return;
-  }
-  const std::uint32_t* t = pending_tuples_.data() + k * codec_.parts();
-  const auto [id, fresh] = flat_.insert(t, p.hash);
-  met_.put(t, p.hash, id);
+  const auto root = words_of(p.root);
+  const std::uint32_t* row = compress_ ? root.data() : pending_tuples_.data() + k * codec_.parts();
+  const auto [id, fresh] = compress_ ? tree_.insert_root(p.root, p.hash) : flat_.insert(row, p.hash);
+  met_.put(row, p.hash, id);
   if (fresh) parents_.push_back(p.parent);
 }
 

@@ -20,6 +20,14 @@ inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h ^ (h >> 32);
 }
 
+// The hash of a row of n words (a tuple of part ids, a half of one): the stores' tables hash
+// their rows with it.
+inline std::uint64_t hash_words(const std::uint32_t* words, std::size_t n) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t i = 0; i < n; ++i) h = mix(h, words[i]);
+  return h;
+}
+
 inline std::uint64_t slot_of(std::uint32_t id, std::uint64_t h) { return (h & 0xffffffff00000000ULL) | (id + 1ULL); }
 inline std::uint32_t id_of(std::uint64_t slot) { return static_cast<std::uint32_t>(slot) - 1; }
 inline bool same_hash(std::uint64_t slot, std::uint64_t h) { return ((slot ^ h) >> 32) == 0; }

@@ -27,7 +27,7 @@ class RowCache {
 
   // The id of row `words`, whose hash is `hash`, if it is the row its entry holds; else kNone.
   std::uint32_t find(const std::uint32_t* words, std::uint64_t hash) const {
-    const std::uint32_t* e = entry(hash);
+    const std::uint32_t* e = entries_.data() + at(hash);
     // A row is a handful of words: a loop beats the call to memcmp that std::equal makes.
     for (std::size_t i = 0; i < width_; ++i)
       if (e[i] != words[i]) return kNone;
@@ -35,20 +35,15 @@ class RowCache {
   }
   // Row `words` (hash `hash`) has id `id`: it takes its entry.
   void put(const std::uint32_t* words, std::uint64_t hash, std::uint32_t id) {
-    std::uint32_t* e = entry(hash);
+    std::uint32_t* e = entries_.data() + at(hash);
     std::copy(words, words + width_, e);
     e[width_] = id;
   }
   std::size_t bytes() const { return entries_.capacity() * sizeof(std::uint32_t); }
 
  private:
-  // An entry is the row's words, then its id (kNone: empty).
-  const std::uint32_t* entry(std::uint64_t hash) const {
-    return entries_.data() + (hash & ((std::size_t{1} << kLog2Entries) - 1)) * (width_ + 1);
-  }
-  std::uint32_t* entry(std::uint64_t hash) {
-    return entries_.data() + (hash & ((std::size_t{1} << kLog2Entries) - 1)) * (width_ + 1);
-  }
+  // Where the entry of a row of this hash starts: the row's words, then its id (kNone: empty).
+  std::size_t at(std::uint64_t hash) const { return (hash & ((std::size_t{1} << kLog2Entries) - 1)) * (width_ + 1); }
 
   std::size_t width_ = 0;
   std::vector<std::uint32_t> entries_;

@@ -18,12 +18,6 @@ SharedHalves::Cache::Cache(const SharedHalves& halves) {
 
 std::size_t SharedHalves::Cache::bytes() const { return of_[0].bytes() + of_[1].bytes(); }
 
-std::uint64_t SharedHalves::hash(const std::uint32_t* words, std::size_t n) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t i = 0; i < n; ++i) h = mix(h, words[i]);
-  return h;
-}
-
 void SharedHalves::fold(const std::uint32_t* tuple, std::uint32_t* root, Cache& cache) {
   for (unsigned k = 0; k < 2; ++k) {
     const std::size_t n = hi(k) - lo(k);
@@ -32,7 +26,7 @@ void SharedHalves::fold(const std::uint32_t* tuple, std::uint32_t* root, Cache& 
       root[k] = n == 1 ? words[0] : 0;
       continue;
     }
-    const std::uint64_t h = hash(words, n);
+    const std::uint64_t h = hash_words(words, n);
     root[k] = cache.of_[k].find(words, h);
     if (root[k] != RowCache::kNone) continue;
     std::copy(words, words + n, cache.words_.resize(n));
@@ -52,7 +46,7 @@ void SharedHalves::unfold(const std::uint32_t* root, std::uint32_t* tuple, Cache
     const std::uint32_t* words = cache.words_.data();
     std::copy(words, words + n, tuple + lo(k));
     // The successors of this state keep this half mostly: fold() finds it in the cache.
-    cache.of_[k].put(words, hash(words, n), root[k]);
+    cache.of_[k].put(words, hash_words(words, n), root[k]);
   }
 }
 

@@ -44,7 +44,6 @@ class SharedHalves {
   // (its id 0); a half of one word is its own id; a wider one is interned.
   std::size_t lo(unsigned k) const { return k == 0 ? 0 : mid_; }
   std::size_t hi(unsigned k) const { return k == 0 ? mid_ : width_; }
-  static std::uint64_t hash(const std::uint32_t* words, std::size_t n);
 
   std::size_t width_, mid_;
   PartTable table_;

@@ -64,11 +64,7 @@ class SharedStates {
   // For a search on `threads` threads (the partitions are as many as they need).
   SharedStates(std::size_t width, unsigned threads);
 
-  std::uint64_t hash(const std::uint32_t* t) const {
-    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (std::size_t i = 0; i < width_; ++i) h = mix(h, t[i]);
-    return h;
-  }
+  std::uint64_t hash(const std::uint32_t* t) const { return hash_words(t, width_); }
   // Where each partition's slots are now (before a level, with no thread inserting).
   void look(Views& views) const;
   // Asks for the slot a tuple of this hash is looked for first (see StateSet::prefetch).

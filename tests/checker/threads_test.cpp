@@ -85,20 +85,26 @@ void for_each_corpus_pair(F&& f) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("threads: every corpus pair gives the single-threaded results on 2 and 3 threads") {
-  for_each_corpus_pair([](const std::string& name, const checker::ProgramPair& pair, bool reduce) {
-    // Whole (up to 150,000 states: the kernel-sized unreduced searches are cut, which tests the
-    // cut), and cut early, in the middle of some level.
-    for (const std::uint64_t cap : {std::uint64_t{150000}, std::uint64_t{777}}) {
+// Every corpus pair, reduced and not, whole up to `whole` states and cut at 777 (in the middle of
+// some level), gives on 2 and 3 threads with `store` what the flat store gives on one thread.
+void expect_corpus_as_one_thread(std::uint64_t whole, checker::StateStore store) {
+  for_each_corpus_pair([&](const std::string& name, const checker::ProgramPair& pair, bool reduce) {
+    for (const std::uint64_t cap : {whole, std::uint64_t{777}}) {
       const auto one = test::summary(run(pair, reduce, cap, 1));
       for (const unsigned threads : {2U, 3U}) {
-        INFO(name, reduce ? " reduced" : " unreduced", " max-states ", cap, " threads ", threads);
-        CHECK(test::summary(run(pair, reduce, cap, threads)) == one);
+        INFO(name, reduce ? " reduced" : " unreduced", " max-states ", cap, " threads ", threads,
+             store == checker::StateStore::Tree ? " tree" : "");
+        CHECK(test::summary(run(pair, reduce, cap, threads, store)) == one);
       }
     }
   });
+}
+
+}  // namespace
+
+TEST_CASE("threads: every corpus pair gives the single-threaded results on 2 and 3 threads") {
+  // Whole up to 150,000 states: the kernel-sized unreduced searches are cut, which tests the cut.
+  expect_corpus_as_one_thread(150000, checker::StateStore::Flat);
 }
 
 TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 threads") {
@@ -121,15 +127,7 @@ TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 
 TEST_CASE("threads: the tree store on 2 and 3 threads gives the single-threaded results") {
   // Root pairs of shared halves in the visited set (checker/detail/shared_halves.h): the same
   // states, transitions, verdicts and traces as the flat store on one thread, whole and cut.
-  for_each_corpus_pair([](const std::string& name, const checker::ProgramPair& pair, bool reduce) {
-    for (const std::uint64_t cap : {std::uint64_t{60000}, std::uint64_t{777}}) {
-      const auto one = test::summary(run(pair, reduce, cap, 1));
-      for (const unsigned threads : {2U, 3U}) {
-        INFO(name, reduce ? " reduced" : " unreduced", " max-states ", cap, " tree, threads ", threads);
-        CHECK(test::summary(run(pair, reduce, cap, threads, checker::StateStore::Tree)) == one);
-      }
-    }
-  });
+  expect_corpus_as_one_thread(60000, checker::StateStore::Tree);
 }
 
 TEST_CASE("threads: chunks of one state share even the smallest levels and give the single-threaded results") {
