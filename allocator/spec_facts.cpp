@@ -17,6 +17,10 @@ std::string dep_label(const model::Dependency& d) {
     s += (first ? "" : ", ") + loop + ": " + std::to_string(k);
     first = false;
   }
+  for (const auto& loop : d.every) {
+    s += (first ? "" : ", ") + loop + ": *";
+    first = false;
+  }
   return s + "}";
 }
 

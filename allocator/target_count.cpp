@@ -12,6 +12,7 @@ const char* to_string(TargetCount::Form f) {
     case TargetCount::Form::Ring: return "ring";
     case TargetCount::Form::Window: return "window";
     case TargetCount::Form::Bound: return "bound";
+    case TargetCount::Form::Whole: return "whole";
     case TargetCount::Form::NeverBinds: return "never-binds";
   }
   return "?";
@@ -71,6 +72,20 @@ TargetCount target_count(const SpecFacts& facts, Registers& regs, const analysis
     // No wait while component j underflows: paper §5.5's mask, one factor per non-zero component.
     const auto f = isgt(regs.rh(c[j]), num(k));
     out.mask = out.mask ? mul(*out.mask, f) : f;
+  }
+
+  if (d.whole_iterations()) {
+    // L=*: the consumer owes every P-iteration of c_j*'s iterations up to α = v_j* - δ_j*, which
+    // is r_P at the start of iteration α + 1: the δ_j*-th snapshot. Exact when c_j* carries the
+    // last numeric component (the loader makes the numeric part positive); with zeros between
+    // c_j* and the stars the target lies inside α, and all of α is a safe bound.
+    const std::uint64_t dj = d.distance[js];
+    out.count = regs.snapshot(c[js], P, static_cast<std::uint32_t>(dj));
+    const bool exact = js + 1 == d.whole_from;
+    out.form = exact ? TargetCount::Form::Whole : TargetCount::Form::Bound;
+    out.how = std::string(exact ? "" : "not exact: ") + "every P-iteration before iteration v - " +
+              std::to_string(dj - 1) + " of " + name(ix, c[js]) + " (distance with *): " + out.count.to_string();
+    return out;
   }
 
   // h: P-iterations per S-iteration, when constant (1 for P = S).

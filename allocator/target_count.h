@@ -9,6 +9,8 @@
 //   Ring    δ only at S, any P:                Q = r_P at the start of S's iteration v_S - k + 1
 //   Window  δ at a loop above S, constant trips below the loop under c_j*:
 //           Q = min(snapshot(α) + h·(S-iterations of α up to t), snapshot(α + 1))
+//   Whole   δ = (0 .. 0, k at c_j*, * below it) (docs/semantics.md §2, "Whole iterations"):
+//           Q = snapshot(α + 1), every P-iteration of the iterations of c_j* up to α; exact
 //   Bound   anything else: Q' = snapshot(α + 1) >= Q, safe but not exact
 //   NeverBinds  a component that always underflows (a distance at @top, or at least the
 //           loop's largest trip): no wait at all.
@@ -23,7 +25,7 @@
 namespace syncbisim::allocator {
 
 struct TargetCount {
-  enum class Form : std::uint8_t { Live, Flat, Ring, Window, Bound, NeverBinds };
+  enum class Form : std::uint8_t { Live, Flat, Ring, Window, Bound, NeverBinds, Whole };
   Form form = Form::Live;
   std::optional<model::Expr> mask;  // Π isgt(rh_cj, δ_j) over the non-zero components; none if all zero
   model::Expr count;                // Q(t) while the mask is 1 (an upper bound for Bound)

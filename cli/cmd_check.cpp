@@ -1,6 +1,8 @@
 // syncbisim check SPEC IMPL: the differential bisimulation check (docs/semantics.md §5).
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "cli/check_report.h"
 #include "cli/commands.h"
 #include "cli/cores.h"
+#include "cli/footprint_report.h"
 #include "cli/inputs.h"
 #include "cli/number_options.h"
 #include "cli/pictures.h"
@@ -117,6 +120,18 @@ int check(const CheckArgs& a) {
   int status = 0;
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics_options(a), a.max_trip});
   if (!pair) return status;
+  // A spec with footprints: the written graph is judged against them first (docs/footprints.md);
+  // a conflict it leaves unordered is a race, the verdict, whatever the impl does against it.
+  const auto judged = judge_footprints(pair->spec);
+  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) {
+    if (a.json)
+      std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", comparison_json(judged->comparison)}}.dump(2)
+                << "\n";
+    else std::cout << comparison_text(judged->comparison);
+    return 1;
+  }
+  if (judged && !a.json && judged->comparison.verdict != footprint::GraphVerdict::Ordered)
+    std::cerr << "note: footprints: " << comparison_text(judged->comparison);
   const auto& both = pair->lockstep();
   auto o = check_options(a);
   ProgressLine progress(a.quiet);

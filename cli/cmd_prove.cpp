@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/cores.h"
+#include "cli/footprint_report.h"
 #include "cli/inputs.h"
 #include "prover/prove.h"
 #include "prover/report.h"
@@ -30,6 +31,17 @@ int prove(const ProveArgs& a) {
   int status = 0;
   auto pair = load_pair(a.spec, a.impl, status);
   if (!pair) return status;
+  // A spec with footprints: its written graph is judged first (docs/footprints.md). A race is
+  // the verdict; a graph not shown to order every conflict for every trip count makes a proof
+  // relative to it unknown, never proved.
+  const auto judged = judge_footprints(pair->spec);
+  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) {
+    if (a.json)
+      std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", comparison_json(judged->comparison)}}.dump(2)
+                << "\n";
+    else std::cout << comparison_text(judged->comparison);
+    return 1;
+  }
   prover::ProveOptions o;
   o.replay = !a.no_replay;
   o.z3_timeout_ms = a.timeout_ms;
@@ -44,8 +56,20 @@ int prove(const ProveArgs& a) {
       return input_error(d);
     }
   }
-  if (a.json) std::cout << prover::render_json(r).dump(2) << "\n";
-  else std::cout << prover::render_text(r);
+  const bool graph_unsure = judged && judged->comparison.verdict != footprint::GraphVerdict::Ordered;
+  if (a.json) {
+    auto j = prover::render_json(r);
+    if (judged) j["footprints"] = comparison_json(judged->comparison);
+    if (graph_unsure && r.verdict == prover::Answer::Proved) j["verdict"] = "unknown";
+    std::cout << j.dump(2) << "\n";
+  } else {
+    if (graph_unsure && r.verdict == prover::Answer::Proved)
+      std::cout << "unknown: the waits are proved against the written graph, but the footprints' check of that graph is "
+                   "inconclusive (below)\n";
+    std::cout << prover::render_text(r);
+    if (judged) std::cout << "footprints: " << comparison_text(judged->comparison);
+  }
+  if (graph_unsure && r.verdict == prover::Answer::Proved) return 3;
   return prover::exit_status(r.verdict);
 }
 

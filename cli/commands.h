@@ -12,6 +12,6 @@ struct Context {
 // What registers one subcommand (cmd_<name>.cpp defines add_<name>).
 using AddCommand = void(CLI::App& app, Context& ctx);
 AddCommand add_show, add_run, add_allocate, add_stats, add_check, add_demo, add_fuzz, add_shrink, add_prove, add_gen,
-    add_replay, add_simulate, add_table2;
+    add_replay, add_simulate, add_table2, add_deps;
 
 }  // namespace syncbisim::cli

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   // In the order `syncbisim --help` lists them.
   for (cli::AddCommand* add :
        {cli::add_show, cli::add_run, cli::add_allocate, cli::add_stats, cli::add_check, cli::add_demo, cli::add_fuzz,
-        cli::add_shrink, cli::add_prove, cli::add_gen, cli::add_replay, cli::add_simulate, cli::add_table2})
+        cli::add_shrink, cli::add_prove, cli::add_gen, cli::add_replay, cli::add_simulate, cli::add_table2, cli::add_deps})
     add(app, ctx);
   cli::refuse_wrapped_numbers(app);
   try {

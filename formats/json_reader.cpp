@@ -9,6 +9,7 @@
 #include "formats/detail/read_error.h"
 #include "formats/expr_parser.h"
 #include "formats/json_format.h"
+#include "formats/access_parser.h"
 #include "model/quote.h"
 
 namespace syncbisim::formats {
@@ -102,10 +103,15 @@ class JsonReader {
     else if (v == "impl/1") p_.kind = ProgramKind::Impl;
     else
       fail("/syncbisim", "bad-version", "unsupported version " + quote(v) + " (this reader knows spec/1 and impl/1)");
-    only_fields(j, "", {"syncbisim", "engines", "semaphores", "program", "deps"});
+    only_fields(j, "", {"syncbisim", "engines", "semaphores", "buffers", "program", "deps"});
     p_.engines = names_of(field(j, "", "engines"), "/engines", "'engines'");
     // Semaphores in a spec and deps in an impl are read so that ProgramIndex names the rule.
     if (j.contains("semaphores")) p_.semaphores = names_of(j["semaphores"], "/semaphores", "'semaphores'");
+    if (j.contains("buffers")) {
+      const auto& bufs = j["buffers"];
+      expect_array(bufs, "/buffers", "'buffers'");
+      for (std::size_t i = 0; i < bufs.size(); ++i) p_.buffers.push_back(buffer(bufs[i], child("/buffers", i)));
+    }
     p_.body = body(field(j, "", "program"), "/program", "'program'");
     if (j.contains("deps")) {
       const auto& deps = j["deps"];
@@ -269,9 +275,24 @@ class JsonReader {
       Instr in;
       in.loc = Loc{at};
       in.id = string_of(j["id"], child(at, "id"), "an instruction id");
-      // docs/formats.md: extra fields are kept for tools (cost models) and ignored by the semantics.
-      for (const auto& [key, value] : j.items())
-        if (key != "id") in.extra.emplace(key, value.dump());
+      // docs/formats.md: extra fields are kept for tools (cost models) and ignored by the semantics;
+      // reads, writes and accumulates are the footprint (docs/footprints.md).
+      for (const auto& [key, value] : j.items()) {
+        if (key == "id") continue;
+        if (key == "reads" || key == "writes" || key == "accumulates") {
+          const auto kind = key == "reads" ? AccessKind::Read : key == "writes" ? AccessKind::Write : AccessKind::Accumulate;
+          const auto kat = child(at, key);
+          expect_array(value, kat, "'" + key + "'");
+          for (std::size_t i = 0; i < value.size(); ++i) {
+            const auto aat = child(kat, i);
+            auto a = parse_access(string_of(value[i], aat, "an access"), aat);
+            if (!a) throw detail::ReadError{a.error()};
+            in.footprint.of(kind).push_back(std::move(*a));
+          }
+          continue;
+        }
+        in.extra.emplace(key, value.dump());
+      }
       return in;
     }
     fail(at, "bad-item",
@@ -329,9 +350,37 @@ class JsonReader {
       const auto dat = child(at, "distance");
       const auto& dist = j["distance"];
       expect_object(dist, dat, "a distance");
-      for (const auto& [loop, k] : dist.items()) d.distance.emplace(loop, u32_of(k, child(dat, loop), "an offset"));
+      for (const auto& [loop, k] : dist.items()) {
+        // "L": "*": every iteration of L (docs/semantics.md §2, "Whole iterations").
+        if (k.is_string() && k.get<std::string>() == "*") d.every.insert(loop);
+        else d.distance.emplace(loop, u32_of(k, child(dat, loop), "an offset or \"*\""));
+      }
     }
     return d;
+  }
+
+  // {"name": "t", "memory": "sbuf", "shape": [2, 128, 512]}
+  Buffer buffer(const ordered_json& j, const std::string& at) {
+    expect_object(j, at, "a buffer");
+    only_fields(j, at, {"name", "memory", "shape"});
+    Buffer b;
+    b.where = at;
+    b.name = string_of(field(j, at, "name"), child(at, "name"), "a buffer name");
+    const auto mem = string_of(field(j, at, "memory"), child(at, "memory"), "a memory");
+    const auto m = model::memory_named(mem);
+    if (!m) fail(child(at, "memory"), "bad-memory", "memory " + quote(mem) + " is not one of hbm, sbuf, psum");
+    b.memory = *m;
+    const auto sat = child(at, "shape");
+    const auto& shape = field(j, at, "shape");
+    expect_array(shape, sat, "a shape");
+    if (shape.empty()) fail(sat, "bad-shape", "a buffer has at least one dimension");
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      const auto d = u64_of(shape[i], child(sat, i), "a dimension size");
+      if (d == 0 || d > (std::uint64_t{1} << 32))
+        fail(child(sat, i), "bad-shape", "a dimension size is between 1 and 2^32");
+      b.shape.push_back(d);
+    }
+    return b;
   }
 
   Program p_;

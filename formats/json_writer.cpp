@@ -61,10 +61,16 @@ ordered_json item(const Item& it, ProgramKind kind) {
     return o;
   }
   const auto& in = std::get<Instr>(it);
-  if (in.waits.empty() && !in.signal && in.extra.empty()) return in.id;
+  if (in.waits.empty() && !in.signal && in.extra.empty() && in.footprint.empty()) return in.id;
   if (kind == ProgramKind::Spec && in.waits.empty() && !in.signal) {
     ordered_json o = ordered_json::object();
     o["id"] = in.id;
+    for (auto k : {AccessKind::Read, AccessKind::Write, AccessKind::Accumulate}) {
+      if (in.footprint.of(k).empty()) continue;
+      ordered_json list = ordered_json::array();
+      for (const auto& a : in.footprint.of(k)) list.push_back(a.to_string());
+      o[to_string(k)] = std::move(list);
+    }
     for (const auto& [key, text] : in.extra) {
       // Extras hold compact JSON text (model::Instr::extra); anything else is kept as a string.
       try {
@@ -128,9 +134,36 @@ ordered_json stmt(const Stmt& s, ProgramKind kind) {
   return o;
 }
 
+// A block whose program order interleaves engines (model::Block::order) is written as one block
+// object per run of an engine's items; the reader merges them back in that order.
+void ordered_block(ordered_json& out, const Block& b, ProgramKind kind) {
+  std::uint32_t run = UINT32_MAX;
+  ordered_json items = ordered_json::array();
+  const auto flush = [&] {
+    if (run == UINT32_MAX) return;
+    ordered_json streams = ordered_json::object();
+    streams[b.streams[run].engine] = std::move(items);
+    ordered_json o = ordered_json::object();
+    o["block"] = std::move(streams);
+    out.push_back(std::move(o));
+    items = ordered_json::array();
+  };
+  for (const auto& [si, ii] : b.in_program_order()) {
+    if (si != run) {
+      flush();
+      run = si;
+    }
+    items.push_back(item(b.streams[si].items[ii], kind));
+  }
+  flush();
+}
+
 ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
   ordered_json out = ordered_json::array();
-  for (const auto& s : stmts) out.push_back(stmt(s, kind));
+  for (const auto& s : stmts) {
+    if (const auto* b = std::get_if<Block>(&s.node); b && !b->order.empty()) ordered_block(out, *b, kind);
+    else out.push_back(stmt(s, kind));
+  }
   return out;
 }
 
@@ -141,6 +174,17 @@ std::string write_json(const Program& p) {
   o["syncbisim"] = p.kind == ProgramKind::Spec ? "spec/1" : "impl/1";
   o["engines"] = p.engines;
   if (p.kind == ProgramKind::Impl || !p.semaphores.empty()) o["semaphores"] = p.semaphores;
+  if (!p.buffers.empty()) {
+    ordered_json bufs = ordered_json::array();
+    for (const auto& b : p.buffers) {
+      ordered_json bj = ordered_json::object();
+      bj["name"] = b.name;
+      bj["memory"] = to_string(b.memory);
+      bj["shape"] = b.shape;
+      bufs.push_back(std::move(bj));
+    }
+    o["buffers"] = std::move(bufs);
+  }
   o["program"] = body(p.body, p.kind);
   if (p.kind == ProgramKind::Spec || !p.deps.empty()) {
     ordered_json deps = ordered_json::array();
@@ -148,9 +192,10 @@ std::string write_json(const Program& p) {
       ordered_json dj = ordered_json::object();
       dj["producer"] = d.producer;
       dj["consumer"] = d.consumer;
-      if (!d.distance.empty()) {
+      if (!d.distance.empty() || !d.every.empty()) {
         ordered_json dist = ordered_json::object();
         for (const auto& [loop, k] : d.distance) dist[loop] = k;
+        for (const auto& loop : d.every) dist[loop] = "*";
         dj["distance"] = std::move(dist);
       }
       deps.push_back(std::move(dj));

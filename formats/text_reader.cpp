@@ -9,6 +9,7 @@
 #include "formats/detail/json_check.h"
 #include "formats/detail/read_error.h"
 #include "formats/detail/text_places.h"
+#include "formats/access_parser.h"
 #include "formats/expr_parser.h"
 #include "formats/text_format.h"
 #include "model/quote.h"
@@ -208,9 +209,10 @@ class TextReader {
       if (engine_line) out.push_back(Stmt{engine_block(at)});
       else if (w == "loop") out.push_back(Stmt{loop(depth, at)});
       else if (w == "cond") out.push_back(Stmt{cond(depth, at)});
-      else if (w == "engines" || w == "semaphores" || w == "dep") top_level(w, depth, at);
+      else if (w == "engines" || w == "semaphores" || w == "dep" || w == "buffer") top_level(w, depth, at);
       else
-        fail("syntax", "unknown statement " + quote(w) + " (expected ENGINE:, loop, cond, dep, engines or semaphores)");
+        fail("syntax",
+             "unknown statement " + quote(w) + " (expected ENGINE:, loop, cond, dep, buffer, engines or semaphores)");
     }
   }
 
@@ -219,6 +221,10 @@ class TextReader {
     word();
     if (w == "dep") {
       p_.deps.push_back(dep(at));
+      return;
+    }
+    if (w == "buffer") {
+      p_.buffers.push_back(buffer(at));
       return;
     }
     auto& list = w == "engines" ? p_.engines : p_.semaphores;
@@ -350,13 +356,70 @@ class TextReader {
         // @top may be named too (a distance there never binds: it runs once).
         auto loop = eat(model::kTopLoop) ? std::string(model::kTopLoop) : name("a loop id");
         expect("=", "after the loop id");
-        const auto k = u32("an offset");
-        if (!d.distance.emplace(loop, k).second) fail(lat, "duplicate-key", "loop " + quote(loop) + " is given twice");
+        // L=*: every iteration of L (docs/semantics.md §2, "Whole iterations").
+        const bool star = eat("*");
+        const bool fresh = !d.distance.count(loop) && !d.every.count(loop);
+        if (!fresh) fail(lat, "duplicate-key", "loop " + quote(loop) + " is given twice");
+        if (star) d.every.insert(loop);
+        else d.distance.emplace(loop, u32("an offset"));
         eat(",");
       } while (!at_eol());
     }
     end_line();
     return d;
+  }
+
+  // ---- buffers and footprints (docs/footprints.md) ----------------------------------------
+  // buffer NAME MEMORY [d1, d2, ...]
+  Buffer buffer(const std::string& at) {
+    Buffer b;
+    b.where = at;
+    b.name = name("a buffer name");
+    const auto mat = where();
+    const auto mem = name("a memory (hbm, sbuf or psum)");
+    const auto m = model::memory_named(mem);
+    if (!m) fail(mat, "bad-memory", "memory " + quote(mem) + " is not one of hbm, sbuf, psum");
+    b.memory = *m;
+    expect("[", "before the buffer's shape");
+    do {
+      const auto dat = where();
+      const auto d = number("a dimension size", std::uint64_t{1} << 32);
+      if (d == 0) fail(dat, "bad-shape", "a dimension of buffer " + quote(b.name) + " has size 0");
+      b.shape.push_back(d);
+    } while (eat(","));
+    expect("]", "to close the shape");
+    end_line();
+    return b;
+  }
+
+  bool clause_keyword() {
+    const auto w = peek_word();
+    return w == "reads" || w == "writes" || w == "accumulates";
+  }
+
+  // After an instruction: `reads A, B`, `writes A`, `accumulates A` in any order.
+  void footprint_clauses(Instr& in) {
+    while (clause_keyword()) {
+      const auto kw = word();
+      auto& list = kw == "reads" ? in.footprint.reads : kw == "writes" ? in.footprint.writes : in.footprint.accumulates;
+      do list.push_back(access());
+      while (eat(","));
+    }
+  }
+
+  // NAME '[' ... ']' up to the matching bracket on this line, handed to parse_access.
+  Access access() {
+    skip_space();
+    const auto at = where();
+    const std::size_t start = pos_;
+    while (!at_end() && peek() != '[' && peek() != '\n' && peek() != ',') next();
+    if (peek() != '[') fail(at, "bad-access", "expected an access buf[...]");
+    while (!at_end() && peek() != ']' && peek() != '\n') next();
+    if (peek() != ']') fail(at, "bad-access", "missing ']' to close the access");
+    next();
+    auto a = parse_access(s_.substr(start, pos_ - start), at);
+    if (!a) throw ReadError{a.error()};
+    return std::move(*a);
   }
 
   // ---- engine lines ----------------------------------------------------------------------
@@ -389,6 +452,7 @@ class TextReader {
         in.loc = Loc{iat};
         in.id = word();
         if (peek() == '@') extras(in);
+        footprint_clauses(in);
         in.waits = std::move(pending);
         pending.clear();
         s.items.emplace_back(std::in_place_type<Instr>, std::move(in));

@@ -71,6 +71,10 @@ std::string item(const Item& it) {
   }
   out += in.id;
   if (!in.extra.empty()) out += extras(in.extra);
+  for (auto k : {AccessKind::Read, AccessKind::Write, AccessKind::Accumulate}) {
+    const auto& list = in.footprint.of(k);
+    for (std::size_t i = 0; i < list.size(); ++i) out += (i ? ", " : std::string(" ") + to_string(k) + " ") + list[i].to_string();
+  }
   if (in.signal) out += " {" + in.signal->sem + " += " + std::to_string(in.signal->add) + "}";
   return out;
 }
@@ -79,11 +83,23 @@ void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
   const std::string indent(2 * depth, ' ');
   for (const auto& s : stmts) {
     if (const auto* b = std::get_if<Block>(&s.node)) {
-      for (const auto& st : b->streams) {
-        out += indent + st.engine + ":";
-        for (const auto& it : st.items) out += " " + item(it);
-        out += "\n";
+      // In program order (model::Block::order): a line per run of one engine's items, and a
+      // line of its own for an instruction with a footprint, which reads best alone.
+      std::uint32_t line_stream = UINT32_MAX;
+      bool line_alone = false;
+      for (const auto& [si, ii] : b->in_program_order()) {
+        const auto& it = b->streams[si].items[ii];
+        const auto* in = std::get_if<Instr>(&it);
+        const bool alone = in && !in->footprint.empty();
+        if (si != line_stream || alone || line_alone) {
+          if (line_stream != UINT32_MAX) out += "\n";
+          out += indent + b->streams[si].engine + ":";
+          line_stream = si;
+        }
+        line_alone = alone;
+        out += " " + item(it);
       }
+      if (line_stream != UINT32_MAX) out += "\n";
     } else if (const auto* l = std::get_if<Loop>(&s.node)) {
       out += indent + "loop " + l->id;
       if (l->trip) out += " trip " + trip(*l->trip, false);
@@ -118,14 +134,23 @@ std::string write_text(const Program& p) {
     for (const auto& s : p.semaphores) out += " " + s;
     out += "\n";
   }
+  for (const auto& b : p.buffers) {
+    out += "buffer " + b.name + " " + to_string(b.memory) + " [";
+    for (std::size_t i = 0; i < b.shape.size(); ++i) out += (i ? ", " : "") + std::to_string(b.shape[i]);
+    out += "]\n";
+  }
   body(out, p.body, 0);
   for (const auto& d : p.deps) {
     out += "dep " + d.producer + " -> " + d.consumer;
-    if (!d.distance.empty()) {
+    if (!d.distance.empty() || !d.every.empty()) {
       out += " distance";
       bool first = true;
       for (const auto& [loop, k] : d.distance) {
         out += (first ? " " : ", ") + loop + "=" + std::to_string(k);
+        first = false;
+      }
+      for (const auto& loop : d.every) {
+        out += (first ? " " : ", ") + loop + "=*";
         first = false;
       }
     }

@@ -13,9 +13,12 @@ std::optional<DependencyShape> shape_of(const Dependency& d, const ProgramIndex&
   out.P = ix.instrs[*p].parent;
   out.S = ix.common(out.P, ix.instrs[*c].parent);
   out.common = ix.path(out.S);
-  for (const auto l : out.common) {
-    const auto it = d.distance.find(ix.loops[l].name);
+  out.whole_from = out.common.size();
+  for (std::size_t j = 0; j < out.common.size(); ++j) {
+    const auto& name = ix.loops[out.common[j]].name;
+    const auto it = d.distance.find(name);
     out.distance.push_back(it == d.distance.end() ? 0 : it->second);
+    if (d.every.count(name) && out.whole_from == out.common.size()) out.whole_from = j;
   }
   return out;
 }

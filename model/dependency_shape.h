@@ -18,7 +18,12 @@ struct DependencyShape {
   LoopId P = kTop;                      // the producer's parent loop
   LoopId S = kTop;                      // the innermost common loop
   std::vector<LoopId> common;           // @top .. S, outermost first
-  std::vector<std::uint32_t> distance;  // one per common loop
+  std::vector<std::uint32_t> distance;  // one per common loop (0 on a starred one)
+  // The first common loop written `L=*` (docs/semantics.md §2, "Whole iterations"): from this
+  // position down, the consumer owes every iteration; common.size() when none is starred. Code
+  // that reads only `distance` must refuse a shape with whole_iterations() (it would owe less).
+  std::size_t whole_from = 0;
+  bool whole_iterations() const { return whole_from < common.size(); }
 };
 
 // Nothing if the dependency names an instruction `ix` does not know (ProgramIndex::build rejects

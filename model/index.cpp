@@ -4,6 +4,7 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "model/footprint_check.h"
 #include "model/quote.h"
 
 namespace syncbisim::model {
@@ -72,7 +73,7 @@ class IndexBuilder {
       return make_error(p_.deps.front().loc.where, "impl-has-deps", "an impl program has no dependencies");
     for (const auto& d : p_.deps)
       if (auto s = check_dep(d); !s) return s;
-    return Ok{};
+    return check_footprints(p_, ix_);
   }
 
  private:
@@ -218,14 +219,45 @@ class IndexBuilder {
       return make_error(d.loc.where, "unknown-instr",
                         "consumer " + quote(d.consumer) + " is not an instruction of the program");
     const LoopId s = ix_.common(ix_.instrs[*p].parent, ix_.instrs[*c].parent);
-    for (const auto& [loop, k] : d.distance) {
+    const auto common_loop = [&](const std::string& loop) -> Status {
       const auto l = ix_.loop(loop);
       if (!l) return make_error(d.loc.where, "unknown-loop", "distance names unknown loop " + quote(loop));
       if (!ix_.encloses(*l, s))
         return make_error(d.loc.where, "distance-not-common",
                           "distance names loop " + quote(loop) + ", which does not enclose both " + quote(d.producer) +
                               " and " + quote(d.consumer));
+      return Ok{};
+    };
+    for (const auto& [loop, k] : d.distance)
+      if (auto st = common_loop(loop); !st) return st;
+    if (d.every.empty()) return Ok{};
+    // L=* (docs/semantics.md §2, "Whole iterations"): the starred loops are all the common loops
+    // below the numeric ones, and the numeric part is lexicographically positive.
+    for (const auto& loop : d.every)
+      if (auto st = common_loop(loop); !st) return st;
+    const auto common = ix_.path(s);
+    std::size_t first_star = common.size();
+    for (std::size_t j = 0; j < common.size(); ++j)
+      if (d.every.count(ix_.loops[common[j]].name)) {
+        first_star = j;
+        break;
+      }
+    bool positive = false;
+    for (std::size_t j = 0; j < common.size(); ++j) {
+      const auto& name = ix_.loops[common[j]].name;
+      if (j < first_star) {
+        const auto it = d.distance.find(name);
+        positive = positive || (it != d.distance.end() && it->second > 0);
+      } else if (!d.every.count(name)) {
+        return make_error(d.loc.where, "bad-distance",
+                          "loop " + quote(name) + " is below the starred loop " + quote(ix_.loops[common[first_star]].name) +
+                              " and must be starred too (" + name + "=*): '*' covers every loop below it");
+      }
     }
+    if (!positive)
+      return make_error(d.loc.where, "bad-distance",
+                        "a distance with '*' needs a positive offset on a loop above the starred ones (e.g. " +
+                            ix_.loops[common[first_star > 0 ? first_star - 1 : 0]].name + "=1)");
     return Ok{};
   }
 

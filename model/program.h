@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "model/expr.h"
+#include "model/footprint.h"
 #include "model/trip_rule.h"
 
 namespace syncbisim::model {
@@ -39,7 +41,7 @@ struct Signal {
   bool operator==(const Signal&) const = default;
 };
 
-// A datapath instruction. In a spec only `id` and `extra` are used.
+// A datapath instruction. In a spec only `id`, `extra` and `footprint` are used.
 struct Instr {
   std::string id;
   std::vector<Wait> waits;
@@ -48,6 +50,9 @@ struct Instr {
   // key -> compact JSON text, sorted by key.
   std::map<std::string, std::string> extra;
   Loc loc;
+  // What a spec instruction reads, writes and accumulates (docs/footprints.md); ignored by the
+  // semantics. Last, so that aggregate initialisers written before it existed leave it empty.
+  Footprint footprint;
   bool operator==(const Instr&) const = default;
 };
 
@@ -77,10 +82,19 @@ struct Stream {
 
 // A straight-line region: per-engine streams, in the order first written. An engine appears at
 // most once; empty streams are dropped by normalize().
+//
+// Program order (docs/semantics.md §1): the semantics order a region's items per engine only,
+// but the kernel's sequential meaning, which decides which of two accesses comes first
+// (docs/footprints.md), is the order in which items were written across engines. `order` keeps
+// it: the k-th item in program order is the next unread item of streams[order[k]]. Empty means
+// the streams one after another, which normalize() writes as empty.
 struct Block {
   std::vector<Stream> streams;
   Loc loc;
+  std::vector<std::uint32_t> order;
   const Stream* find(const std::string& engine) const;
+  // Every item as (stream index, item index) in program order.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> in_program_order() const;
   bool operator==(const Block&) const = default;
 };
 
@@ -115,11 +129,16 @@ struct Stmt {
 };
 
 // producer -> consumer with a distance over the common loops (loop id -> offset, 0 if absent).
+// `every` names common loops written `L=*` (docs/semantics.md §2, "Whole iterations"): below
+// the last numeric entry, the consumer owes every producer instance whose iteration vector over
+// the loops above them is at most its own minus the numeric distance, whatever the inner
+// iterations. The loader checks that they are the common loops below the numeric ones.
 struct Dependency {
   std::string producer;
   std::string consumer;
   std::map<std::string, std::uint32_t> distance;
   Loc loc;
+  std::set<std::string> every;
   bool operator==(const Dependency&) const = default;
 };
 
@@ -131,7 +150,9 @@ struct Program {
   std::vector<std::string> semaphores;  // impl only
   std::vector<Stmt> body;               // the body of the implicit loop @top
   std::vector<Dependency> deps;         // spec only
+  std::vector<Buffer> buffers;          // spec only: what footprints name (docs/footprints.md)
   bool operator==(const Program&) const = default;
+  bool has_footprints() const;
 };
 
 // The name of the implicit top-level loop, and of a cond's branch loops.

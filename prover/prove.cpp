@@ -485,6 +485,20 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     const auto t = Clock::now();
     const auto& name = ix.instrs[task.c].name;
     ConsumerResult r;
+    // L=* distances (docs/semantics.md §2, "Whole iterations") are not encoded yet: such a
+    // consumer is unknown, never proved (docs/prover.md "What is not encoded").
+    for (const auto* d : task.deps)
+      if (d->whole_iterations()) {
+        r.instr = name;
+        r.engine = ix.engines[places.instr(task.c).engine];
+        r.safe = r.exact = Property{Answer::Unknown,
+                                    "a dependency with a '*' distance (whole iterations) is not encoded by the prover yet; "
+                                    "`check` decides it at bounded trips",
+                                    std::nullopt, std::nullopt};
+        r.answer = Answer::Unknown;
+        r.seconds = since(t);
+        return r;
+      }
     try {
       if (options.shared_solver && !shared) shared.emplace(options.z3_timeout_ms);
       if (shared && proved_on_shared(job, shared->ctx, shared->solver, task.c, task.holdable)) {

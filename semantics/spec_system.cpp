@@ -44,7 +44,8 @@ DependencyCheck SpecSystem::check(const SpecState& s, EngineId e, std::uint32_t 
   c.dep = di;
   c.retired = s.retired[d.producer];
   const auto& frames = s.control.engines[e].frames;
-  for (std::size_t j = 0; j < d.common.size(); ++j) {
+  // Starred loops (L=*) have no target component: every iteration below the numeric prefix is owed.
+  for (std::size_t j = 0; j < d.whole_from; ++j) {
     const auto t = static_cast<std::int64_t>(frames[d.common[j]].iter) - d.distance[j];
     c.target.push_back(t);
     if (t <= 0) c.underflow = true;
@@ -62,21 +63,23 @@ DependencyCheck SpecSystem::check(const SpecState& s, EngineId e, std::uint32_t 
   return c;
 }
 
-// Lexicographic, outermost loop first (paper §4.2, ⪯).
+// Lexicographic, outermost loop first (paper §4.2, ⪯). A starred loop's target component is
+// past every iteration (docs/semantics.md §2, "Whole iterations"): a record equal to the target
+// on the numeric prefix lies below it.
 int SpecSystem::compare_to_target(const std::uint32_t* record, const SmallVec<Frame, 8>& frames, const CompiledDep& d) {
-  for (std::size_t j = 0; j < d.common.size(); ++j) {
+  for (std::size_t j = 0; j < d.whole_from; ++j) {
     const auto x = static_cast<std::int64_t>(record[j]);
     const auto t = static_cast<std::int64_t>(frames[d.common[j]].iter) - d.distance[j];
     if (x != t) return x < t ? -1 : 1;
   }
-  return 0;
+  return d.whole_from < d.common.size() ? -1 : 0;
 }
 
 bool SpecSystem::satisfied(const SpecState& s, EngineId e, std::uint32_t di) const {
   const auto& d = program().deps[di];
   const auto& frames = s.control.engines[e].frames;
   const std::size_t width = d.common.size();
-  for (std::size_t j = 0; j < width; ++j)
+  for (std::size_t j = 0; j < d.whole_from; ++j)
     if (static_cast<std::int64_t>(frames[d.common[j]].iter) <= d.distance[j]) return true;  // underflow: nothing owed
   std::uint64_t owed = s.entries[e][d.P];
   const auto& h = s.history[di];

@@ -1,0 +1,122 @@
+#include "cli/footprint_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "model/quote.h"
+
+namespace syncbisim::cli {
+
+std::optional<FootprintJudgement> judge_footprints(const formats::LoadedProgram& spec) {
+  if (!spec.program.has_footprints()) return std::nullopt;
+  FootprintJudgement j;
+  j.kernel = footprint::Kernel::of(spec.program, spec.index);
+  j.derivation = footprint::derive(j.kernel);
+  j.comparison = footprint::compare(j.kernel, spec.program.deps, j.derivation);
+  return j;
+}
+
+std::string derivation_text(const footprint::Derivation& d) {
+  std::string out;
+  std::size_t implied = 0;
+  for (const auto& x : d.deps) {
+    out += (x.implied_by.empty() ? "dep " : "implied: dep ") + footprint::dependency_text(x.dep);
+    if (!x.why.empty()) out += "\n  because " + x.why.front().to_string(x.dep.producer, x.dep.consumer);
+    for (std::size_t i = 1; i < x.why.size(); ++i)
+      out += "\n  and " + x.why[i].to_string(x.dep.producer, x.dep.consumer);
+    if (!x.distances.empty()) out += "\n  distances " + x.distances;
+    if (!x.over_synchronizes.empty()) out += "\n  over-synchronizes: " + x.over_synchronizes;
+    if (!x.implied_by.empty()) {
+      out += "\n  implied by " + x.implied_by + " for every trip count (dropped)";
+      ++implied;
+    }
+    out += "\n";
+  }
+  out += std::to_string(d.kept()) + " dependencies derived, " + std::to_string(implied) +
+         " more implied by them (waits the reduction saved)\n";
+  for (const auto& u : d.undecided) out += "undecided: " + u + "\n";
+  return out;
+}
+
+nlohmann::json derivation_json(const footprint::Derivation& d) {
+  nlohmann::json deps = nlohmann::json::array();
+  for (const auto& x : d.deps) {
+    nlohmann::json why = nlohmann::json::array();
+    for (const auto& w : x.why)
+      why.push_back({{"hazard", footprint::to_string(w.hazard)},
+                     {"producer_access", w.producer_access},
+                     {"consumer_access", w.consumer_access},
+                     {"producer_at", w.producer_at},
+                     {"consumer_at", w.consumer_at},
+                     {"element", w.element}});
+    nlohmann::json dist = nlohmann::json::object();
+    for (const auto& [l, k] : x.dep.distance) dist[l] = k;
+    for (const auto& l : x.dep.every) dist[l] = "*";
+    nlohmann::json j{{"producer", x.dep.producer}, {"consumer", x.dep.consumer}, {"distance", dist},
+                     {"carried_by", x.carried_by}, {"uniform", x.uniform}, {"why", why}};
+    if (!x.distances.empty()) j["distances"] = x.distances;
+    if (!x.over_synchronizes.empty()) j["over_synchronizes"] = x.over_synchronizes;
+    if (!x.implied_by.empty()) j["implied_by"] = x.implied_by;
+    deps.push_back(std::move(j));
+  }
+  return {{"dependencies", deps}, {"kept", d.kept()}, {"implied", d.deps.size() - d.kept()}, {"undecided", d.undecided}};
+}
+
+std::string comparison_text(const footprint::Comparison& c) {
+  std::string out;
+  switch (c.verdict) {
+    case footprint::GraphVerdict::Race:
+      out += "race: the written graph leaves " + std::to_string(c.race_pairs) +
+             " conflicting instance pairs unordered at the trips tried\n";
+      break;
+    case footprint::GraphVerdict::Inconclusive:
+      out += "inconclusive: no race at the trips tried, but the written graph was not shown to order every conflict "
+             "for every trip count\n";
+      break;
+    default: out += "ordered: the written graph orders every conflict of the footprints, for every trip count\n";
+  }
+  for (const auto& r : c.races)
+    out += "  race " + r.producer + " -> " + r.consumer + " at trips " + r.trips + ": " + r.description +
+           (r.missing ? " (no written dependency between them)" : " (the written distance is too large)") +
+           "\n    fix: " + r.fix + "\n";
+  for (const auto& s : c.not_shown) out += "  not shown to be ordered for every trip count: dep " + s + "\n";
+  for (const auto& f : c.unjustified) out += "  warning: dep " + f.dependency + ": " + f.message + "\n";
+  for (const auto& f : c.over_synchronized) out += "  over-synchronized: dep " + f.dependency + ": " + f.message + "\n";
+  for (const auto& f : c.implied) out += "  implied: dep " + f.dependency + ": " + f.message + "\n";
+  if (c.deadlock) out += "  the written graph waits in a cycle at some trips tried (a spec deadlock)\n";
+  for (const auto& l : c.limits) out += "  limit: " + l + "\n";
+  out += "  trips tried: " + std::to_string(c.plans.size()) + " plans" +
+         (c.plans.empty() ? std::string() : " (first: " + c.plans.front() + ")") + "\n";
+  return out;
+}
+
+nlohmann::json comparison_json(const footprint::Comparison& c) {
+  nlohmann::json races = nlohmann::json::array();
+  for (const auto& r : c.races)
+    races.push_back({{"producer", r.producer}, {"consumer", r.consumer}, {"trips", r.trips},
+                     {"conflict", r.description}, {"missing", r.missing}, {"fix", r.fix}});
+  const auto findings = [](const std::vector<footprint::GraphFinding>& v) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& f : v) a.push_back({{"dependency", f.dependency}, {"message", f.message}});
+    return a;
+  };
+  return {{"verdict", footprint::to_string(c.verdict)},
+          {"race_pairs", c.race_pairs},
+          {"races", races},
+          {"not_shown", c.not_shown},
+          {"unjustified", findings(c.unjustified)},
+          {"over_synchronized", findings(c.over_synchronized)},
+          {"implied", findings(c.implied)},
+          {"deadlock", c.deadlock},
+          {"limits", c.limits},
+          {"plans", c.plans}};
+}
+
+int comparison_status(const footprint::Comparison& c) {
+  switch (c.verdict) {
+    case footprint::GraphVerdict::Race: return 1;
+    case footprint::GraphVerdict::Inconclusive: return 3;
+    default: return 0;
+  }
+}
+
+}  // namespace syncbisim::cli

@@ -1,0 +1,33 @@
+#pragma once
+// What the footprint analysis (footprint/) says about a spec, for the commands that read one:
+// the derived graph, and the written graph judged against it (docs/footprints.md).
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+
+#include "footprint/compare.h"
+#include "footprint/derive.h"
+#include "formats/load.h"
+
+namespace syncbisim::cli {
+
+struct FootprintJudgement {
+  footprint::Kernel kernel;
+  footprint::Derivation derivation;
+  footprint::Comparison comparison;
+};
+
+// Nothing when the spec has no footprints.
+std::optional<FootprintJudgement> judge_footprints(const formats::LoadedProgram& spec);
+
+// The derived graph: one line per dependency with the conflict that justifies it.
+std::string derivation_text(const footprint::Derivation& d);
+nlohmann::json derivation_json(const footprint::Derivation& d);
+// The written graph against the footprints; the first line is the verdict.
+std::string comparison_text(const footprint::Comparison& c);
+nlohmann::json comparison_json(const footprint::Comparison& c);
+// 0 ordered, 1 race, 3 inconclusive.
+int comparison_status(const footprint::Comparison& c);
+
+}  // namespace syncbisim::cli

@@ -1,0 +1,120 @@
+#include "footprint/compare.h"
+
+#include <map>
+#include <set>
+
+namespace syncbisim::footprint {
+
+const char* to_string(GraphVerdict v) {
+  switch (v) {
+    case GraphVerdict::Ordered: return "ordered";
+    case GraphVerdict::Race: return "race";
+    default: return "inconclusive";
+  }
+}
+
+namespace {
+
+// The derived dependency that orders a conflict between these two statements carried by this
+// loop ("" for the same iteration), if the derivation has one.
+const DerivedDependency* derived_for(const Derivation& d, const std::string& producer, const std::string& consumer,
+                                     const std::string& carried_by) {
+  for (const auto& x : d.deps)
+    if (x.dep.producer == producer && x.dep.consumer == consumer && x.carried_by == carried_by) return &x;
+  return nullptr;
+}
+
+// The loop that carries a conflict: the first common loop whose iterations differ.
+std::string carrier(const Kernel& k, const Execution& x, const Conflict& c) {
+  const auto& a = x.instances[c.earlier];
+  const auto& b = x.instances[c.later];
+  const auto common = k.common_loops(k.statements[a.statement], k.statements[b.statement]);
+  for (std::size_t j = 0; j < common.size(); ++j)
+    if (a.iter[j] != b.iter[j]) return k.loops[common[j]].name;
+  return "";
+}
+
+}  // namespace
+
+Comparison compare(const Kernel& k, const std::vector<model::Dependency>& written, const Derivation& derived,
+                   const CompareOptions& options) {
+  Comparison out;
+  for (const auto& u : derived.undecided) out.limits.push_back("ISL: " + u);
+  // Races at concrete trips: the enumerator, independent of the derivation.
+  const auto graph = graph_of(k, written);
+  std::set<std::pair<std::string, std::string>> raced;
+  for (const auto& plan : small_plans(k, options.max_trip, options.max_plans)) {
+    const auto x = enumerate(k, plan, options.max_instances);
+    if (!x) {
+      out.limits.push_back("trips " + plan.to_string(k) + ": more than " + std::to_string(options.max_instances) +
+                           " instances, not enumerated");
+      continue;
+    }
+    out.plans.push_back(plan.to_string(k));
+    const auto o = order_conflicts(k, *x, graph);
+    out.deadlock = out.deadlock || o.deadlock;
+    out.race_pairs += o.unordered.size();
+    for (auto ci : o.unordered) {
+      const auto& c = x->conflicts[ci];
+      const auto& P = k.statements[x->instances[c.earlier].statement];
+      const auto& C = k.statements[x->instances[c.later].statement];
+      if (!raced.insert({P.name, C.name}).second) continue;
+      Race r;
+      r.description = describe(k, *x, c);
+      r.trips = plan.to_string(k);
+      r.producer = P.name;
+      r.consumer = C.name;
+      for (const auto& w : written) r.missing = r.missing && !(w.producer == P.name && w.consumer == C.name);
+      const auto* fix = derived_for(derived, P.name, C.name, carrier(k, *x, c));
+      const std::string want = fix ? "dep " + dependency_text(fix->dep) : "a dependency " + P.name + " -> " + C.name;
+      r.fix = r.missing ? "add " + want : "lower the written distance to " + want;
+      out.races.push_back(std::move(r));
+    }
+  }
+  // Written dependencies against the derived graph.
+  const ImplicationIndex index(k, written);
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    const auto& w = written[i];
+    const auto text = dependency_text(w);
+    std::vector<const DerivedDependency*> same_pair;
+    for (const auto& d : derived.deps)
+      if (d.dep.producer == w.producer && d.dep.consumer == w.consumer) same_pair.push_back(&d);
+    if (same_pair.empty()) {
+      out.unjustified.push_back({text, "no conflict between " + w.producer + " and " + w.consumer +
+                                           " justifies it (it may order others through them: a proxy)"});
+    } else {
+      // Stricter than every conflict needs: each derived one of the pair implied by it and the
+      // written one implied by none of them.
+      bool needed = false, stricter = true;
+      for (const auto* d : same_pair) {
+        needed = needed || implies(k, d->dep, w);
+        stricter = stricter && implies(k, w, d->dep);
+      }
+      if (!needed && stricter) {
+        std::string want;
+        for (const auto* d : same_pair) want += (want.empty() ? "" : "; ") + dependency_text(d->dep);
+        out.over_synchronized.push_back({text, "waits more than the conflicts need (" + want +
+                                                   "): over-synchronized, safe"});
+      }
+    }
+    // Implied by the others (an equal one counts once: the later of two equal ones is reported).
+    const auto by = index.implied_by(w, i);
+    bool equal_earlier_only = false;
+    for (std::size_t j = i + 1; j < written.size(); ++j)
+      equal_earlier_only = equal_earlier_only || (implies(k, written[j], w) && implies(k, w, written[j]));
+    if (!by.empty() && !equal_earlier_only) out.implied.push_back({text, "implied by " + by + " for every trip count"});
+  }
+  // For every trip count: each kept derived dependency implied by what the written graph orders,
+  // its chains included.
+  const auto closure = chain_closure(k, written);
+  const ImplicationIndex closed(k, closure);
+  for (const auto& d : derived.deps) {
+    if (!d.implied_by.empty()) continue;
+    if (closed.implied_by(d.dep).empty()) out.not_shown.push_back(dependency_text(d.dep));
+  }
+  if (!out.races.empty()) out.verdict = GraphVerdict::Race;
+  else if (!out.not_shown.empty() || !derived.undecided.empty()) out.verdict = GraphVerdict::Inconclusive;
+  return out;
+}
+
+}  // namespace syncbisim::footprint

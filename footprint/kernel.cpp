@@ -1,0 +1,100 @@
+#include "footprint/kernel.h"
+
+#include <algorithm>
+
+namespace syncbisim::footprint {
+
+const char* to_string(Hazard h) {
+  switch (h) {
+    case Hazard::RAW: return "RAW";
+    case Hazard::WAR: return "WAR";
+    default: return "WAW";
+  }
+}
+
+std::optional<Hazard> hazard_between(model::AccessKind a, model::AccessKind b) {
+  using K = model::AccessKind;
+  if (a == K::Read && b == K::Read) return std::nullopt;
+  if (a == K::Accumulate && b == K::Accumulate) return std::nullopt;  // commutative updates
+  if (b == K::Read) return Hazard::RAW;
+  if (a == K::Read) return Hazard::WAR;
+  return Hazard::WAW;
+}
+
+namespace {
+
+class Builder {
+ public:
+  Builder(const model::Program& p, const model::ProgramIndex& ix, Kernel& k) : p_(p), ix_(ix), k_(k) {}
+
+  void run() {
+    k_.engines = ix_.engines;
+    for (const auto& b : p_.buffers) shapes_[b.name] = b.shape;
+    std::vector<std::size_t> around;
+    walk(p_.body, around);
+  }
+
+ private:
+  void walk(const std::vector<model::Stmt>& body, std::vector<std::size_t>& around) {
+    for (const auto& stmt : body) {
+      if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
+        for (const auto& [si, ii] : b->in_program_order()) {
+          const auto* in = std::get_if<model::Instr>(&b->streams[si].items[ii]);
+          if (!in) continue;
+          Statement s;
+          s.instr = *ix_.instr(in->id);
+          s.name = in->id;
+          s.engine = *ix_.engine(b->streams[si].engine);
+          s.loops = around;
+          s.position = k_.statements.size();
+          for (auto kind : {model::AccessKind::Read, model::AccessKind::Write, model::AccessKind::Accumulate})
+            for (const auto& a : in->footprint.of(kind)) {
+              const auto it = shapes_.find(a.buffer);
+              s.accesses.push_back(KernelAccess{kind, a, it == shapes_.end() ? std::vector<std::uint64_t>{} : it->second});
+            }
+          k_.by_name[s.name] = k_.statements.size();
+          k_.statements.push_back(std::move(s));
+        }
+      } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
+        KernelLoop kl;
+        kl.name = l->id;
+        if (l->trip) {
+          kl.min_trip = model::choice_min(l->trip->uniform);
+          kl.max_trip = model::choice_max(l->trip->uniform);
+        }
+        around.push_back(k_.loops.size());
+        k_.loops.push_back(kl);
+        walk(l->body, around);
+        around.pop_back();
+      } else {
+        // Conds are refused with footprints (model::check_footprints); a spec without
+        // footprints still has a program order through both branches.
+        const auto& c = std::get<model::Cond>(stmt.node);
+        walk(c.then_body, around);
+        walk(c.else_body, around);
+      }
+    }
+  }
+
+  const model::Program& p_;
+  const model::ProgramIndex& ix_;
+  Kernel& k_;
+  std::map<std::string, std::vector<std::uint64_t>> shapes_;
+};
+
+}  // namespace
+
+Kernel Kernel::of(const model::Program& p, const model::ProgramIndex& ix) {
+  Kernel k;
+  Builder(p, ix, k).run();
+  return k;
+}
+
+std::vector<std::size_t> Kernel::common_loops(const Statement& a, const Statement& b) const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < a.loops.size() && i < b.loops.size() && a.loops[i] == b.loops[i]; ++i)
+    out.push_back(a.loops[i]);
+  return out;
+}
+
+}  // namespace syncbisim::footprint
