@@ -420,11 +420,15 @@ class Deriver {
     for (std::size_t i = 0; i < ds.size(); ++i) {
       auto why = index.implied_by(ds[i].dep, i, &removed);
       if (why.empty()) continue;
-      // Equal dependencies imply each other: keep the first of them.
+      // Equal dependencies imply each other: keep the first of them. (The derivation makes one
+      // dependency per pair and carrying loop, one pair's side by side, so equal ones share their
+      // ends and follow each other.)
       bool equal_later = false;
-      for (std::size_t j = i + 1; j < ds.size() && !equal_later; ++j)
+      for (std::size_t j = i + 1; j < ds.size() && !equal_later; ++j) {
+        if (ds[j].dep.producer != ds[i].dep.producer || ds[j].dep.consumer != ds[i].dep.consumer) break;
         equal_later = !removed[j] && implies(k_, ds[j].dep, ds[i].dep) && implies(k_, ds[i].dep, ds[j].dep) &&
                       why == dependency_text(ds[j].dep);
+      }
       if (equal_later) continue;
       ds[i].implied_by = why;
       removed[i] = true;
@@ -509,10 +513,13 @@ std::string ImplicationIndex::implied_by(const model::Dependency& d, std::size_t
   const auto usable = [&](std::size_t i) { return i != skip && !(removed && (*removed)[i]); };
   const auto from = by_producer_.find(d.producer);
   if (from == by_producer_.end()) return "";
-  // One dependency: the same pair, or along an engine (implies()).
-  for (const auto& [name, list] : by_consumer_)
-    for (auto i : list)
+  // One dependency: the same pair or another producer for this consumer (implies() needs one of
+  // the two ends shared), or another consumer of this producer.
+  if (const auto same = by_consumer_.find(d.consumer); same != by_consumer_.end())
+    for (auto i : same->second)
       if (usable(i) && implies(k_, graph_[i], d)) return dependency_text(graph_[i]);
+  for (auto i : from->second)
+    if (usable(i) && graph_[i].consumer != d.consumer && implies(k_, graph_[i], d)) return dependency_text(graph_[i]);
   // Two: A -> B, then B -> C.
   const auto to = by_consumer_.find(d.consumer);
   if (to == by_consumer_.end()) return "";

@@ -258,6 +258,62 @@ PYBIND11_MODULE(syncbisim, m) {
       .def("__str__", [](const Allocation& a) { return a.impl.to_text(); })
       .def("to_json", [](const Allocation& a) { return a.impl.to_json(); });
 
+  py::class_<DerivedDependency>(m, "DerivedDependency",
+                                "A dependency derived from footprints (docs/footprints.md): the text, its ends, the "
+                                "loop carrying its conflicts, the conflicts that justify it, and what the reduction "
+                                "made of it")
+      .def_readonly("dependency", &DerivedDependency::dependency, "'mm -> load_w distance n=1, k=*'")
+      .def_readonly("producer", &DerivedDependency::producer)
+      .def_readonly("consumer", &DerivedDependency::consumer)
+      .def_readonly("carried_by", &DerivedDependency::carried_by, "the common loop carrying it, '' for the same iteration")
+      .def_readonly("why", &DerivedDependency::why, "one conflict per access pair, with the element")
+      .def_readonly("distances", &DerivedDependency::distances, "'' when uniform, else the range of distances")
+      .def_readonly("over_synchronizes", &DerivedDependency::over_synchronizes)
+      .def_readonly("implied_by", &DerivedDependency::implied_by, "'' when kept in the graph")
+      .def("__str__", [](const DerivedDependency& d) { return d.dependency; });
+
+  py::class_<Derivation>(m, "Derivation", "The graph derived from a spec's footprints")
+      .def_readonly("spec", &Derivation::spec, "the spec with the derived (kept) dependencies")
+      .def_readonly("dependencies", &Derivation::dependencies, "kept and implied, each a DerivedDependency")
+      .def_readonly("undecided", &Derivation::undecided, "questions ISL left open: the graph is then incomplete");
+
+  py::class_<Race>(m, "Race", "A conflicting instance pair the written graph leaves unordered")
+      .def_readonly("producer", &Race::producer)
+      .def_readonly("consumer", &Race::consumer)
+      .def_readonly("conflict", &Race::conflict, "hazard, element, both instances and accesses")
+      .def_readonly("trips", &Race::trips, "the trips it was found at")
+      .def_readonly("fix", &Race::fix, "'add dep evac -> store', or the distance to lower to")
+      .def_readonly("missing", &Race::missing, "no written dependency between the two");
+
+  py::class_<GraphComparison>(m, "GraphComparison", "A spec's written graph judged against its footprints")
+      .def_readonly("verdict", &GraphComparison::verdict, "'ordered', 'race' or 'inconclusive'")
+      .def_readonly("races", &GraphComparison::races)
+      .def_readonly("unjustified", &GraphComparison::unjustified)
+      .def_readonly("over_synchronized", &GraphComparison::over_synchronized)
+      .def_readonly("implied", &GraphComparison::implied)
+      .def_readonly("not_shown", &GraphComparison::not_shown)
+      .def_readonly("limits", &GraphComparison::limits);
+
+  m.def(
+      "derive_dependencies",
+      [](const ProgramLike& spec, bool reduce) {
+        const auto s = program_of(spec);
+        py::gil_scoped_release release;
+        return derive_dependencies(s, reduce);
+      },
+      py::arg("spec"), py::arg("reduce") = true,
+        "The dependency graph derived from the spec's footprints (reads/writes/accumulates), for every trip count");
+  m.def(
+      "compare_dependencies",
+      [](const ProgramLike& spec) {
+        const auto s = program_of(spec);
+        py::gil_scoped_release release;
+        return compare_dependencies(s);
+      },
+      py::arg("spec"),
+        "The spec's written graph against its footprints: races with their fix, unjustified, over-synchronizing "
+        "and implied dependencies");
+
   py::class_<Violation>(m, "Violation")
       .def_readonly("kind", &Violation::kind)
       .def_readonly("engine", &Violation::engine)

@@ -121,6 +121,46 @@ struct Allocation {
 
 SYNCBISIM_API Allocation allocate(const Program& spec, const AllocateOptions& options = {});
 
+// ---- dependencies from footprints (docs/footprints.md) --------------------------------------
+
+// One dependency derived from what instructions read, write and accumulate.
+struct DerivedDependency {
+  std::string dependency;          // "mm -> load_w distance n=1, k=*"
+  std::string producer, consumer;
+  std::string carried_by;          // the common loop carrying its conflicts, "" for the same iteration
+  std::vector<std::string> why;    // one conflict per access pair: "RAW on t[0, 0]: load (i=0) writes ..."
+  std::string distances;           // "" when the conflicts' distances are one vector, else their range
+  std::string over_synchronizes;   // "" or where the cumulative wait owes more than conflicts need
+  std::string implied_by;          // "" when kept; else what implies it for every trip count
+};
+
+struct Derivation {
+  Program spec;                                  // the spec with the derived (kept) graph
+  std::vector<DerivedDependency> dependencies;   // kept and implied
+  std::vector<std::string> undecided;            // questions ISL left open (the graph is incomplete)
+};
+
+// Throws Error (rule "no-footprints") for a spec without footprints.
+SYNCBISIM_API Derivation derive_dependencies(const Program& spec, bool reduce = true);
+
+struct Race {
+  std::string producer, consumer;
+  std::string conflict;  // "RAW on s[0, 0]: evac (i=0) writes s[i mod 2, :], then store (i=0) reads ..."
+  std::string trips;     // where the enumerator found it
+  std::string fix;       // "add dep evac -> store"
+  bool missing = true;   // no written dependency between the two (else its distance is too large)
+};
+
+// The spec's written graph judged against its footprints (`syncbisim deps --compare`).
+struct GraphComparison {
+  std::string verdict;  // "ordered", "race", "inconclusive"
+  std::vector<Race> races;
+  std::vector<std::string> unjustified, over_synchronized, implied;  // "dep: message"
+  std::vector<std::string> not_shown;  // derived dependencies not shown implied for every trip count
+  std::vector<std::string> limits;
+};
+SYNCBISIM_API GraphComparison compare_dependencies(const Program& spec);
+
 // ---- checking ------------------------------------------------------------------------------
 
 // Overflow: a register or semaphore value passes its width (docs/semantics.md "Widths").

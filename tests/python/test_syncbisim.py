@@ -297,3 +297,39 @@ def test_a_hanging_python_allocator_times_out_and_the_campaign_goes_on():
     assert r.failed[0].failure_class == "timeout"
     assert "0.5 s" in r.failed[0].failure
     assert r.runs == 5
+
+
+def test_a_kernel_with_footprints_derives_its_graph_and_judges_a_written_one():
+    kernel = textwrap.dedent("""\
+        syncbisim spec/1
+        engines DMA PE ACT
+        buffer x hbm [1024, 512]
+        buffer t sbuf [2, 128, 512]
+        buffer s sbuf [2, 512]
+        loop i trip 1..8 {
+          DMA: load reads x[i*128 : i*128+128, :] writes t[i mod 2, :, :]
+          PE: mm reads t[i mod 2, :, :] writes s[i mod 2, :]
+          ACT: store reads s[i mod 2, :]
+        }
+        dep load -> mm
+        """)
+    spec = syncbisim.load(kernel)
+    derived = syncbisim.derive_dependencies(spec)
+    texts = [str(d) for d in derived.dependencies if not d.implied_by]
+    assert "load -> mm" in texts
+    assert "mm -> load distance i=2" in texts
+    assert "mm -> store" in texts
+    assert all(d.why for d in derived.dependencies)
+    assert derived.spec.dependencies == len(texts)
+    # The derived graph allocates and checks bisimilar.
+    impl = syncbisim.allocate(derived.spec, strategy="per-loop").impl
+    assert syncbisim.check(derived.spec, impl).verdict == "bisimilar"
+    # The written graph misses mm -> store and the slot reuse: races, each with its fix.
+    cmp = syncbisim.compare_dependencies(spec)
+    assert cmp.verdict == "race"
+    fixes = {(r.producer, r.consumer): r.fix for r in cmp.races}
+    assert fixes[("mm", "store")] == "add dep mm -> store"
+    assert syncbisim.compare_dependencies(derived.spec).verdict == "ordered"
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.derive_dependencies(syncbisim.load(corpus("figures/fig7_fig8.json")))
+    assert err.value.rule == "no-footprints"
