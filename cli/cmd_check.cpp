@@ -130,8 +130,14 @@ int check(const CheckArgs& a) {
     else std::cout << comparison_text(judged->comparison);
     return 1;
   }
-  if (judged && !a.json && judged->comparison.verdict != footprint::GraphVerdict::Ordered)
-    std::cerr << "note: footprints: " << comparison_text(judged->comparison);
+  // Findings that change no verdict go to stderr: a graph not shown ordered for every trip count
+  // (this check is at bounded trips anyway), unjustified, over-synchronizing, implied dependencies.
+  if (judged && !a.json) {
+    const auto& c = judged->comparison;
+    if (c.verdict != footprint::GraphVerdict::Ordered || !c.unjustified.empty() || !c.over_synchronized.empty() ||
+        !c.implied.empty())
+      std::cerr << "note: footprints: " << comparison_text(c);
+  }
   const auto& both = pair->lockstep();
   auto o = check_options(a);
   ProgressLine progress(a.quiet);

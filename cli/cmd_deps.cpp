@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "cli/commands.h"
@@ -19,6 +20,27 @@ struct DepsArgs {
   std::string spec, out;
   bool json = false, text = false, compare = false, no_reduce = false;
 };
+
+// The text form with each derived dependency's first justifying conflict as a comment on its
+// line (the reader skips comments, so the file reads back to the same program).
+std::string with_reasons(const std::string& text, const footprint::Derivation& d) {
+  std::map<std::string, std::string> why;
+  for (const auto& x : d.deps)
+    if (x.implied_by.empty() && !x.why.empty())
+      why.emplace("dep " + footprint::dependency_text(x.dep), x.why.front().to_string(x.dep.producer, x.dep.consumer));
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const auto line = text.substr(start, end - start);
+    out += line;
+    if (const auto it = why.find(line); it != why.end()) out += "  # " + it->second;
+    out += "\n";
+    start = end + 1;
+  }
+  return out;
+}
 
 int deps(const DepsArgs& a) {
   int status = 0;
@@ -41,7 +63,8 @@ int deps(const DepsArgs& a) {
   }
   auto p = spec->program;
   p.deps = derived.graph();
-  const std::string content = a.json ? formats::write_json(p) : formats::write_text(p);
+  std::string content = a.json ? formats::write_json(p) : formats::write_text(p);
+  if (!a.json) content = with_reasons(content, derived);
   const std::string report = a.json && a.out.empty() ? std::string() : derivation_text(derived);
   if (a.out.empty() || a.out == "-") {
     std::cout << content;

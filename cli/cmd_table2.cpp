@@ -11,6 +11,7 @@
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "footprint/derive.h"
 #include "latency/table2.h"
 
 namespace syncbisim::cli {
@@ -23,6 +24,7 @@ struct Table2Args {
   std::vector<std::string> specs, unroll;
   std::string costs, corpus = SYNCBISIM_SOURCE_DIR "/corpus";
   bool json = false;
+  bool derived = false;  // --derived: a spec with footprints gets its derived graph first
 };
 
 nlohmann::json to_json(const latency::Row& r) {
@@ -105,7 +107,14 @@ int run(const Table2Args& a) {
           return id && spec->index.loops[*id].kind == model::LoopKind::Loop;
         }))
       continue;
-    auto row = latency::table2_row(spec->program, j.key, j.unroll, o);
+    auto program = spec->program;
+    std::string key = j.key;
+    if (a.derived && program.has_footprints()) {
+      // docs/footprints.md: the graph derived from the footprints instead of the written one.
+      program.deps = footprint::derive(footprint::Kernel::of(spec->program, spec->index)).graph();
+      key += " (derived)";
+    }
+    auto row = latency::table2_row(program, key, j.unroll, o);
     if (!row) {
       auto d = row.error();
       d.file = j.path;
@@ -133,6 +142,9 @@ void add_table2(CLI::App& app, Context& ctx) {
   cmd->add_option("--costs", a->costs, "cost table (JSON, docs/timing.md)")->check(CLI::ExistingFile);
   cmd->add_option("--corpus", a->corpus, "the corpus directory for the default rows")->capture_default_str();
   cmd->add_flag("--json", a->json, "print a JSON array, one object per row");
+  cmd->add_flag("--derived", a->derived,
+                "for a SPEC with footprints, the dependency graph derived from them (syncbisim deps) instead of "
+                "the written one");
 }
 
 }  // namespace syncbisim::cli

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "footprint/detail/presburger.h"
 #include "model/footprint_check.h"
@@ -143,15 +144,22 @@ class Deriver {
   }
 
  private:
-  // Cheap filter before ISL: the two accesses' boxes over all iterations meet in every dimension.
-  bool may_meet(std::size_t ps, std::size_t pa, std::size_t cs, std::size_t ca) const {
-    const auto& a = k_.statements[ps].accesses[pa];
-    const auto& b = k_.statements[cs].accesses[ca];
-    for (std::size_t d = 0; d < a.access.index.size() && d < b.access.index.size(); ++d) {
-      const auto ra = range(a, k_.statements[ps], d), rb = range(b, k_.statements[cs], d);
-      if (ra.second < rb.first || rb.second < ra.first) return false;
-    }
+  // Cheap filter first: the two accesses' boxes over all iterations meet in every dimension
+  // (each access's box computed once).
+  bool may_meet(std::size_t ps, std::size_t pa, std::size_t cs, std::size_t ca) {
+    const auto& ra = box_of(ps, pa);
+    const auto& rb = box_of(cs, ca);
+    for (std::size_t d = 0; d < ra.size() && d < rb.size(); ++d)
+      if (ra[d].second < rb[d].first || rb[d].second < ra[d].first) return false;
     return true;
+  }
+  const std::vector<std::pair<std::int64_t, std::int64_t>>& box_of(std::size_t s, std::size_t a) {
+    auto& slot = boxes_[{s, a}];
+    if (slot.empty()) {
+      const auto& acc = k_.statements[s].accesses[a];
+      for (std::size_t d = 0; d < acc.access.index.size(); ++d) slot.push_back(range(acc, k_.statements[s], d));
+    }
+    return slot;
   }
   std::pair<std::int64_t, std::int64_t> range(const KernelAccess& a, const Statement& s, std::size_t d) const {
     const auto size = static_cast<std::int64_t>(d < a.shape.size() ? a.shape[d] : 0);
@@ -198,7 +206,25 @@ class Deriver {
     return ev.empty() ? join(parts, " and ") : "exists (" + join(ev) + " : " + join(parts, " and ") + ")";
   }
 
+  // The number of instances of a statement in the iteration box of the largest trips.
+  std::uint64_t instances(const Statement& s) const {
+    std::uint64_t n = 1;
+    for (auto l : s.loops) {
+      n *= k_.loops[l].max_trip;
+      if (n > (std::uint64_t{1} << 32)) return n;
+    }
+    return n;
+  }
+
   void statement_pair(std::size_t ps, std::size_t cs, const std::vector<AccessPair>& aps) {
+    // Small iteration boxes are enumerated (exact, the same answers: the differential test holds
+    // the two to each other); larger ones go to ISL.
+    const auto np = instances(k_.statements[ps]), nc = instances(k_.statements[cs]);
+    if (!o_.force_isl && np * nc <= o_.max_enumerated_pairs) return concrete_pair(ps, cs, aps);
+    isl_pair(ps, cs, aps);
+  }
+
+  void isl_pair(std::size_t ps, std::size_t cs, const std::vector<AccessPair>& aps) {
     const auto& P = k_.statements[ps];
     const auto& C = k_.statements[cs];
     const auto common = k_.common_loops(P, C);
@@ -238,6 +264,194 @@ class Deriver {
     }
     for (auto& dd : made) {
       over_synchronization(ps, cs, common, all_parts, dd);
+      out_.deps.push_back(std::move(dd));
+    }
+  }
+
+  // ---- the enumerated path: the same questions over the instances of the largest trips ----
+
+  std::vector<std::vector<std::int64_t>> box_instances(const Statement& s) const {
+    std::vector<std::vector<std::int64_t>> out;
+    std::vector<std::int64_t> v(s.loops.size(), 0);
+    for (auto l : s.loops)
+      if (k_.loops[l].max_trip == 0) return out;
+    for (;;) {
+      out.push_back(v);
+      std::size_t i = v.size();
+      while (i > 0 && v[i - 1] + 1 == static_cast<std::int64_t>(k_.loops[s.loops[i - 1]].max_trip)) v[--i] = 0;
+      if (i == 0) return out;
+      ++v[i - 1];
+    }
+  }
+
+  // Per dimension [lo, hi) of what an access touches at one instance.
+  std::vector<std::pair<std::int64_t, std::int64_t>> touched(const Statement& s, const KernelAccess& a,
+                                                            const std::vector<std::int64_t>& it) const {
+    const auto value = [&](const model::IndexExpr& e) {
+      return e.eval([&](const std::string& name) -> std::int64_t {
+        for (std::size_t i = 0; i < s.loops.size(); ++i)
+          if (k_.loops[s.loops[i]].name == name) return it[i];
+        return 0;
+      }).value_or(0);
+    };
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    for (std::size_t d = 0; d < a.access.index.size(); ++d) {
+      std::int64_t lo = 0, hi = static_cast<std::int64_t>(d < a.shape.size() ? a.shape[d] : 0);
+      if (const auto* pt = std::get_if<model::IndexPoint>(&a.access.index[d])) {
+        lo = value(pt->at);
+        hi = lo + 1;
+      } else if (const auto* r = std::get_if<model::IndexRange>(&a.access.index[d])) {
+        if (r->lo) lo = value(*r->lo);
+        if (r->hi) hi = value(*r->hi);
+      }
+      out.emplace_back(lo, hi);
+    }
+    return out;
+  }
+
+  void concrete_pair(std::size_t ps, std::size_t cs, const std::vector<AccessPair>& aps) {
+    const auto& P = k_.statements[ps];
+    const auto& C = k_.statements[cs];
+    const auto common = k_.common_loops(P, C);
+    const auto m = common.size();
+    const auto pi = box_instances(P), ci = box_instances(C);
+    // What each access touches at each instance, computed once.
+    std::vector<std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>>> pt(P.accesses.size()),
+        ct(C.accesses.size());
+    for (const auto& ap : aps) {
+      if (pt[ap.pa].empty())
+        for (const auto& v : pi) pt[ap.pa].push_back(touched(P, P.accesses[ap.pa], v));
+      if (ct[ap.ca].empty())
+        for (const auto& v : ci) ct[ap.ca].push_back(touched(C, C.accesses[ap.ca], v));
+    }
+    struct Level {
+      std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (producer instance, consumer instance)
+      std::vector<std::optional<std::tuple<std::size_t, std::size_t, std::vector<std::int64_t>>>> witness;  // per access pair
+    };
+    std::vector<Level> levels(m + 1);
+    for (auto& l : levels) l.witness.resize(aps.size());
+    // Per consumer instance, the latest conflicting producer instance (for the over-synchronization).
+    std::vector<std::optional<std::size_t>> latest(ci.size());
+    for (std::size_t a = 0; a < pi.size(); ++a)
+      for (std::size_t b = 0; b < ci.size(); ++b) {
+        // The level: the first common loop where they differ, the producer's iteration earlier.
+        std::size_t c = 0;
+        while (c < m && pi[a][c] == ci[b][c]) ++c;
+        if (c < m && pi[a][c] > ci[b][c]) continue;
+        if (c == m && P.position >= C.position) continue;
+        bool any = false;
+        for (std::size_t x = 0; x < aps.size(); ++x) {
+          const auto& ta = pt[aps[x].pa][a];
+          const auto& tb = ct[aps[x].ca][b];
+          bool meet = true;
+          std::vector<std::int64_t> el;
+          for (std::size_t d = 0; d < ta.size() && meet; ++d) {
+            const auto lo = std::max(ta[d].first, tb[d].first), hi = std::min(ta[d].second, tb[d].second);
+            meet = lo < hi;
+            el.push_back(lo);
+          }
+          if (!meet) continue;
+          any = true;
+          if (!levels[c].witness[x]) levels[c].witness[x] = std::make_tuple(a, b, el);
+        }
+        if (!any) continue;
+        levels[c].pairs.emplace_back(a, b);
+        latest[b] = a;  // producer instances come in program order
+      }
+    const auto it_text = [&](const Statement& s, const std::vector<std::int64_t>& v) {
+      std::vector<std::string> parts;
+      for (std::size_t i = 0; i < s.loops.size(); ++i) parts.push_back(k_.loops[s.loops[i]].name + "=" + std::to_string(v[i]));
+      return "(" + join(parts) + ")";
+    };
+    for (std::size_t c = 0; c <= m; ++c) {
+      auto& L = levels[c];
+      if (L.pairs.empty()) continue;
+      DerivedDependency dd;
+      dd.dep.producer = P.name;
+      dd.dep.consumer = C.name;
+      dd.carried_by = c < m ? k_.loops[common[c]].name : "";
+      std::vector<std::int64_t> d(m, 0);
+      std::size_t w = m;  // the first starred position
+      if (c < m) {
+        std::vector<std::int64_t> lo, hi, mins(m, INT64_MAX);
+        for (const auto& [a, b] : L.pairs) {
+          std::vector<std::int64_t> delta(m);
+          for (std::size_t k = 0; k < m; ++k) {
+            delta[k] = ci[b][k] - pi[a][k];
+            mins[k] = std::min(mins[k], delta[k]);
+          }
+          if (lo.empty() || delta < lo) lo = delta;
+          if (hi.empty() || delta > hi) hi = delta;
+        }
+        dd.uniform = lo == hi;
+        const auto covers = [&](const std::vector<std::int64_t>& cand) {
+          for (auto x : cand)
+            if (x < 0) return false;
+          for (const auto& [a, b] : L.pairs) {
+            std::vector<std::int64_t> t(m);
+            for (std::size_t k = 0; k < m; ++k) {
+              t[k] = ci[b][k] - cand[k];
+              if (t[k] < 0) return false;
+            }
+            if (std::lexicographical_compare(t.begin(), t.end(), pi[a].begin(), pi[a].begin() + static_cast<std::ptrdiff_t>(m)))
+              return false;  // the producer's prefix lies after the target
+          }
+          return true;
+        };
+        if (covers(lo)) d = lo;
+        else if (covers(mins)) d = mins;
+        else {
+          d.assign(m, 0);
+          d[c] = mins[c];
+          w = c + 1;
+          dd.uniform = false;
+        }
+        for (std::size_t k = 0; k < w; ++k)
+          if (d[k] > 0) dd.dep.distance[k_.loops[common[k]].name] = static_cast<std::uint32_t>(d[k]);
+        for (std::size_t k = w; k < m; ++k) dd.dep.every.insert(k_.loops[common[k]].name);
+        if (!dd.uniform)
+          dd.distances = "from " + vec_text(lo) + " to " + vec_text(hi) + (w < m ? ", with a negative inner component" : "");
+      }
+      for (std::size_t x = 0; x < aps.size(); ++x) {
+        if (!L.witness[x]) continue;
+        const auto& [a, b, el] = *L.witness[x];
+        Justification j;
+        j.hazard = aps[x].hazard;
+        const auto& pa = P.accesses[aps[x].pa];
+        const auto& ca = C.accesses[aps[x].ca];
+        j.producer_access = std::string(model::to_string(pa.kind)) + " " + pa.access.to_string();
+        j.consumer_access = std::string(model::to_string(ca.kind)) + " " + ca.access.to_string();
+        j.producer_at = it_text(P, pi[a]);
+        j.consumer_at = it_text(C, ci[b]);
+        std::vector<std::string> e;
+        for (auto v : el) e.push_back(std::to_string(v));
+        j.element = pa.access.buffer + "[" + join(e) + "]";
+        dd.why.push_back(std::move(j));
+      }
+      // Over-synchronization: the last producer instance owed against the latest one needed.
+      for (std::size_t b = 0; b < ci.size(); ++b) {
+        std::vector<std::int64_t> t(w);
+        bool under = false;
+        for (std::size_t k = 0; k < w; ++k) {
+          t[k] = ci[b][k] - d[k];
+          under = under || t[k] < 0;
+        }
+        if (under) continue;
+        std::optional<std::size_t> owed;
+        for (std::size_t a = 0; a < pi.size(); ++a) {
+          if (std::lexicographical_compare(t.begin(), t.end(), pi[a].begin(), pi[a].begin() + static_cast<std::ptrdiff_t>(w)))
+            break;
+          owed = a;
+        }
+        if (owed && (!latest[b] || *owed > *latest[b])) {
+          // The least such owed instance: the one after the latest needed (or the first).
+          const std::size_t q = latest[b] ? *latest[b] + 1 : 0;
+          dd.over_synchronizes = "the cumulative wait owes more than the conflicts need: " + C.name + " " +
+                                 it_text(C, ci[b]) + " waits for " + P.name + " " + it_text(P, pi[q]) +
+                                 ", which no conflict needs";
+          break;
+        }
+      }
       out_.deps.push_back(std::move(dd));
     }
   }
@@ -437,6 +651,7 @@ class Deriver {
 
   const Kernel& k_;
   const DeriveOptions& o_;
+  std::map<std::pair<std::size_t, std::size_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> boxes_;
   detail::Presburger isl_;
   IslText text_;
   Derivation out_;

@@ -52,6 +52,11 @@ struct Derivation {
 struct DeriveOptions {
   bool reduce = true;
   unsigned long isl_max_operations = 20000000;
+  // Pairs of instructions whose instances at the largest trips make at most this many pairs are
+  // enumerated instead of handed to ISL (both exact, docs/footprints.md "Two analyses");
+  // force_isl sends every pair to ISL (the differential test).
+  std::uint64_t max_enumerated_pairs = 4096;
+  bool force_isl = false;
 };
 
 Derivation derive(const Kernel& k, const DeriveOptions& options = {});

@@ -2,7 +2,9 @@
 #include "formats/load.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -110,31 +112,57 @@ Result<LoadedProgram> load_program_file(const std::string& path, ProgramKind kin
   return loaded;
 }
 
+namespace {
+
+// Writes straight into `path` (a device, a FIFO, standard output): no temporary, no rename.
+Status write_in_place(const std::string& path, const std::string& content) {
+  std::FILE* f = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+  if (!f) return Diagnostic{path, "", "io", "cannot open it for writing: " + std::string(std::strerror(errno))};
+  const bool wrote = std::fwrite(content.data(), 1, content.size(), f) == content.size();
+  const bool flushed = std::fflush(f) == 0;
+  const int err = errno;
+  const bool closed = path == "-" ? true : std::fclose(f) == 0;
+  if (!wrote || !flushed || !closed)
+    return Diagnostic{path, "", "io", "cannot write it: " + std::string(std::strerror(err ? err : EIO))};
+  return Ok{};
+}
+
+}  // namespace
+
 Status write_file_atomically(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
-  const fs::path target(path);
+  // docs/formats.md "Output files": `-` is standard output; a symlink is followed to what it
+  // names; anything that exists and is not a regular file (/dev/null, a FIFO, a terminal) is
+  // written into, never replaced; a regular file (or a new one) through a temporary and a rename.
+  if (path == "-") return write_in_place(path, content);
+  fs::path target(path);
+  std::error_code ec;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+    if (hops > 40) return Diagnostic{path, "", "io", "too many levels of symbolic links"};
+    const auto next = fs::read_symlink(target, ec);
+    if (ec) return Diagnostic{path, "", "io", "cannot read the symbolic link: " + ec.message()};
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  const auto st = fs::status(target, ec);
+  if (fs::exists(st) && fs::is_directory(st)) return Diagnostic{path, "", "io", "is a directory"};
+  if (fs::exists(st) && !fs::is_regular_file(st)) return write_in_place(target.string(), content);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   // The temporary lives next to the target so the rename stays on one file system (atomic).
   fs::path tmp;
   for (int attempt = 0;; ++attempt) {
     tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(attempt));
-    std::error_code ec;
-    if (!fs::exists(tmp, ec)) break;
+    if (!fs::exists(fs::symlink_status(tmp, ec))) break;
     if (attempt > 1000) return Diagnostic{path, "", "io", "cannot find a free temporary file name"};
   }
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Diagnostic{path, "", "io", "cannot create a temporary file in " + dir.string()};
-    out << content;
-    out.flush();
-    if (!out) {
-      out.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      return Diagnostic{path, "", "io", "cannot write the file"};
-    }
+  if (auto s = write_in_place(tmp.string(), content); !s) {
+    fs::remove(tmp, ec);
+    auto d = s.error();
+    d.file = path;
+    d.message = "cannot write the file (" + d.message + "); the old one is left as it was";
+    return d;
   }
-  std::error_code ec;
+  // Keep an existing file's permissions.
+  if (fs::exists(st)) fs::permissions(tmp, st.permissions(), ec);
   fs::rename(tmp, target, ec);
   if (ec) {
     std::error_code ignored;

@@ -32,7 +32,10 @@ model::Result<LoadedProgram> load_program_file(const std::string& path);
 // Like load_program_file but insists on a kind (rule "wrong-kind").
 model::Result<LoadedProgram> load_program_file(const std::string& path, model::ProgramKind kind);
 
-// Writes `content` to `path` through a temporary file and a rename: never a partial file.
+// Writes `content` to `path` (docs/formats.md "Output files"): a regular file (or a new one)
+// through a temporary file and a rename, never a partial file, the old one kept on failure; a
+// symlink followed to its target first; a device, a FIFO or `-` (standard output) written into,
+// never replaced. A failed write or close (a full disk, /dev/full) is an error (rule "io").
 model::Status write_file_atomically(const std::string& path, const std::string& content);
 
 }  // namespace syncbisim::formats

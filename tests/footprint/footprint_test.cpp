@@ -310,3 +310,32 @@ TEST_CASE("footprints: removing a kept dependency of a random kernel leaves a ra
     }
   }, 60);
 }
+
+TEST_CASE("footprints: random kernels, ISL and the enumerated path derive the same graph") {
+  test::rc_check("ISL and enumeration agree", [] {
+    const auto text = random_kernel();
+    RC_LOG() << text;
+    auto r = formats::load_program_text(text, "random");
+    RC_ASSERT(r.ok());
+    const auto k = footprint::Kernel::of(r->program, r->index);
+    footprint::DeriveOptions isl, concrete;
+    isl.force_isl = true;
+    concrete.max_enumerated_pairs = UINT64_MAX;
+    const auto a = footprint::derive(k, isl), b = footprint::derive(k, concrete);
+    RC_ASSERT(a.undecided.empty());
+    RC_ASSERT(a.deps.size() == b.deps.size());
+    for (std::size_t i = 0; i < a.deps.size(); ++i) {
+      const auto& x = a.deps[i];
+      const auto& y = b.deps[i];
+      RC_LOG() << footprint::dependency_text(x.dep) << " / " << footprint::dependency_text(y.dep) << "\n";
+      RC_ASSERT(footprint::dependency_text(x.dep) == footprint::dependency_text(y.dep));
+      RC_ASSERT(x.carried_by == y.carried_by);
+      RC_ASSERT(x.uniform == y.uniform);
+      RC_ASSERT(x.distances == y.distances);
+      RC_ASSERT(x.over_synchronizes.empty() == y.over_synchronizes.empty());
+      RC_ASSERT(x.implied_by == y.implied_by);
+      RC_ASSERT(x.why.size() == y.why.size());
+      for (std::size_t j = 0; j < x.why.size(); ++j) RC_ASSERT(x.why[j].to_string("p", "c") == y.why[j].to_string("p", "c"));
+    }
+  }, 60);
+}
