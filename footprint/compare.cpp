@@ -40,32 +40,47 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
                    const CompareOptions& options) {
   Comparison out;
   for (const auto& u : derived.undecided) out.limits.push_back("ISL: " + u);
-  // Races at concrete trips: the enumerator, independent of the derivation.
+  // Races at concrete trips: the enumerator, independent of the derivation. Every execution
+  // when there are few enough (then "for every trip count" is decided here, exactly), else
+  // the small plans of one trip per loop.
   const auto graph = graph_of(k, written);
   std::set<std::pair<std::string, std::string>> raced;
-  for (const auto& plan : small_plans(k, options.max_trip, options.max_plans)) {
-    const auto x = enumerate(k, plan, options.max_instances);
-    if (!x) {
-      out.limits.push_back("trips " + plan.to_string(k) + ": more than " + std::to_string(options.max_instances) +
-                           " instances, not enumerated");
-      continue;
+  auto all = all_executions(k, options.max_executions, options.max_instances);
+  out.every_execution = all.has_value();
+  std::vector<Execution> runs;
+  if (all) {
+    runs = std::move(*all);
+    out.plans.push_back("every execution (" + std::to_string(runs.size()) + ")");
+  } else {
+    out.limits.push_back("more than " + std::to_string(options.max_executions) +
+                         " executions (or one too large): races looked for at one trip per loop");
+    for (const auto& plan : small_plans(k, options.max_trip, options.max_plans)) {
+      auto x = enumerate(k, plan, options.max_instances);
+      if (!x) {
+        out.limits.push_back("trips " + plan.to_string(k) + ": more than " + std::to_string(options.max_instances) +
+                             " instances, not enumerated");
+        continue;
+      }
+      out.plans.push_back(plan.to_string(k));
+      runs.push_back(std::move(*x));
     }
-    out.plans.push_back(plan.to_string(k));
-    const auto o = order_conflicts(k, *x, graph);
+  }
+  for (const auto& x : runs) {
+    const auto o = order_conflicts(k, x, graph);
     out.deadlock = out.deadlock || o.deadlock;
     out.race_pairs += o.unordered.size();
     for (auto ci : o.unordered) {
-      const auto& c = x->conflicts[ci];
-      const auto& P = k.statements[x->instances[c.earlier].statement];
-      const auto& C = k.statements[x->instances[c.later].statement];
+      const auto& c = x.conflicts[ci];
+      const auto& P = k.statements[x.instances[c.earlier].statement];
+      const auto& C = k.statements[x.instances[c.later].statement];
       if (!raced.insert({P.name, C.name}).second) continue;
       Race r;
-      r.description = describe(k, *x, c);
-      r.trips = plan.to_string(k);
+      r.description = describe(k, x, c);
+      r.trips = x.plan.to_string(k);
       r.producer = P.name;
       r.consumer = C.name;
       for (const auto& w : written) r.missing = r.missing && !(w.producer == P.name && w.consumer == C.name);
-      const auto* fix = derived_for(derived, P.name, C.name, carrier(k, *x, c));
+      const auto* fix = derived_for(derived, P.name, C.name, carrier(k, x, c));
       const std::string want = fix ? "dep " + dependency_text(fix->dep) : "a dependency " + P.name + " -> " + C.name;
       r.fix = r.missing ? "add " + want : "lower the written distance to " + want;
       out.races.push_back(std::move(r));
@@ -112,6 +127,8 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
     if (!d.implied_by.empty()) continue;
     if (closed.implied_by(d.dep).empty()) out.not_shown.push_back(dependency_text(d.dep));
   }
+  // Every execution enumerated and none races: ordered for every trip count, whatever the rules.
+  if (out.every_execution && out.races.empty()) out.not_shown.clear();
   if (!out.races.empty()) out.verdict = GraphVerdict::Race;
   else if (!out.not_shown.empty() || !derived.undecided.empty()) out.verdict = GraphVerdict::Inconclusive;
   return out;

@@ -4,9 +4,10 @@
 // at concrete trips, each with its witness and the dependency that would order it), written
 // dependencies no conflict justifies, written distances smaller than the conflicts need (they
 // over-synchronize), and written dependencies implied by others. Whether the graph orders every
-// conflict for every trip count is decided from the derived graph: each derived dependency must
-// be implied by a written one (derive.h's rules); where that cannot be shown and no race was
-// found, the answer is inconclusive, never a pass.
+// conflict for every trip count is decided by enumerating every execution when the kernel has
+// few (each loop entry any trip its rule allows), else from the derived graph: each derived
+// dependency must be implied by what the written graph orders (derive.h's rules); where that
+// cannot be shown and no race was found, the answer is inconclusive, never a pass.
 #include <string>
 #include <vector>
 
@@ -41,11 +42,13 @@ struct Comparison {
   std::vector<std::string> not_shown;       // derived dependencies the written graph was not shown to imply
   std::vector<std::string> limits;          // what cut the analysis (plans too large, ISL undecided)
   std::vector<std::string> plans;           // the trips enumerated
+  bool every_execution = false;             // every execution of the kernel was enumerated
   bool deadlock = false;                    // the written graph waits in a cycle at some trips tried
 };
 
 struct CompareOptions {
-  std::uint32_t max_trip = 4;
+  std::size_t max_executions = 256;  // every execution when there are at most this many
+  std::uint32_t max_trip = 4;        // else plans of one trip per loop: each loop up to this
   std::size_t max_plans = 32;
   std::size_t max_instances = 100000;
 };

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "footprint/detail/presburger.h"
+#include "footprint/enumerate.h"
 #include "model/footprint_check.h"
 
 namespace syncbisim::footprint {
@@ -139,7 +140,10 @@ class Deriver {
           pairs[{ps, cs}].push_back(AccessPair{pa, ca, *h});
         }
     for (const auto& [sc, aps] : pairs) statement_pair(sc.first, sc.second, aps);
-    if (o_.reduce) reduce();
+    if (o_.reduce) {
+      reduce();
+      reduce_by_executions();
+    }
     return std::move(out_);
   }
 
@@ -649,6 +653,40 @@ class Deriver {
     }
   }
 
+  // Where the kernel has few executions (enumerate.h: each loop entry any trip its rule allows),
+  // a kept dependency that the rest orders in every one of them is implied for every trip count:
+  // dropped, one at a time, each time against what is still kept. This makes the graph minimal
+  // for such kernels, where the rules above miss longer chains.
+  void reduce_by_executions() {
+    if (o_.max_executions == 0) return;
+    auto& ds = out_.deps;
+    std::size_t kept = 0;
+    for (const auto& d : ds) kept += d.implied_by.empty() ? 1 : 0;
+    if (kept < 2) return;
+    const auto all = all_executions(k_, o_.max_executions, o_.max_instances);
+    if (!all) return;
+    std::uint64_t work = 0;
+    for (const auto& x : *all) work += x.instances.size() + x.conflicts.size();
+    if (work * kept > o_.max_reduction_work) return;
+    for (std::size_t i = 0; i < ds.size(); ++i) {
+      if (!ds[i].implied_by.empty()) continue;
+      std::vector<model::Dependency> rest;
+      for (std::size_t j = 0; j < ds.size(); ++j)
+        if (j != i && ds[j].implied_by.empty()) rest.push_back(ds[j].dep);
+      const auto graph = graph_of(k_, rest);
+      bool ordered = true;
+      for (const auto& x : *all) {
+        const auto o = order_conflicts(k_, x, graph);
+        if (!o.unordered.empty() || o.deadlock) {
+          ordered = false;
+          break;
+        }
+      }
+      if (ordered)
+        ds[i].implied_by = "the rest of the graph, in every execution (" + std::to_string(all->size()) + " enumerated)";
+    }
+  }
+
   const Kernel& k_;
   const DeriveOptions& o_;
   std::map<std::pair<std::size_t, std::size_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> boxes_;
@@ -699,11 +737,14 @@ std::optional<model::Dependency> compose(const Kernel& k, const model::Dependenc
   }
   // Rule 2: B -> C in the same iteration, B around C's loops and before C, A meeting B and C on
   // the same common loops: C issues after B, which waited for what A -> B owes.
-  if (all_zero(second) && prefix_of(B.loops, C.loops) && B.position < C.position &&
-      k.common_loops(A, B) == k.common_loops(A, C)) {
+  // A's common loops with C may go deeper than with B: stars there (whatever A's iterations below).
+  const auto ab = k.common_loops(A, B), ac = k.common_loops(A, C);
+  if (all_zero(second) && prefix_of(B.loops, C.loops) && B.position < C.position && prefix_of(ab, ac)) {
     for (const auto& [l, v] : first.distance)
       if (v) out.distance[l] = v;
     out.every = first.every;
+    for (std::size_t j = ab.size(); j < ac.size(); ++j) out.every.insert(k.loops[ac[j]].name);
+    if (!out.every.empty() && out.distance.empty()) return std::nullopt;
     return out;
   }
   return std::nullopt;
@@ -732,9 +773,12 @@ std::string ImplicationIndex::implied_by(const model::Dependency& d, std::size_t
   // the two ends shared), or another consumer of this producer.
   if (const auto same = by_consumer_.find(d.consumer); same != by_consumer_.end())
     for (auto i : same->second)
-      if (usable(i) && implies(k_, graph_[i], d)) return dependency_text(graph_[i]);
+      if (usable(i) && (implies(k_, graph_[i], d) || implies_across_iteration(k_, graph_[i], d)))
+        return dependency_text(graph_[i]);
   for (auto i : from->second)
-    if (usable(i) && graph_[i].consumer != d.consumer && implies(k_, graph_[i], d)) return dependency_text(graph_[i]);
+    if (usable(i) && graph_[i].consumer != d.consumer &&
+        (implies(k_, graph_[i], d) || implies_across_iteration(k_, graph_[i], d)))
+      return dependency_text(graph_[i]);
   // Two: A -> B, then B -> C.
   const auto to = by_consumer_.find(d.consumer);
   if (to == by_consumer_.end()) return "";
@@ -800,9 +844,102 @@ bool implies(const Kernel& k, const model::Dependency& by, const model::Dependen
     return out;
   };
   if (nonzero(by) != nonzero(d)) return false;
-  if (&Y2 == &Y && X2.engine == X.engine && X2.loops == X.loops && X2.position > X.position) return true;
-  if (&X2 == &X && Y2.engine == Y.engine && Y2.loops == Y.loops && Y2.position < Y.position) return true;
+  // An instance of `other` in every iteration of `end`'s loops: their loops nest one in the other,
+  // and the loops `other` has below `end`'s run at least once.
+  const auto alongside = [&](const Statement& end, const Statement& other) {
+    if (prefix_of(other.loops, end.loops)) return true;
+    if (!prefix_of(end.loops, other.loops)) return false;
+    for (std::size_t i = end.loops.size(); i < other.loops.size(); ++i)
+      if (k.loops[other.loops[i]].min_trip == 0) return false;
+    return true;
+  };
+  // X2 after X on X's engine: X2 may share more loops with Y than X does, when `by` has no offset
+  // on them (X2's first instance after X in those loops is then owed too).
+  if (&Y2 == &Y && X2.engine == X.engine && X2.position > X.position && alongside(X, X2)) {
+    const auto cx = k.common_loops(X, Y), cx2 = k.common_loops(X2, Y);
+    if (cx == cx2) return true;
+    if (prefix_of(cx, cx2) && by.every.empty()) {
+      bool extra_zero = true;
+      for (std::size_t j = cx.size(); j < cx2.size(); ++j) {
+        const auto it = by.distance.find(k.loops[cx2[j]].name);
+        extra_zero = extra_zero && (it == by.distance.end() || it->second == 0);
+      }
+      if (extra_zero) return true;
+    }
+  }
+  if (&X2 == &X && Y2.engine == Y.engine && Y2.position < Y.position && alongside(Y, Y2) &&
+      k.common_loops(X, Y2) == k.common_loops(X, Y))
+    return true;
   return false;
+}
+
+namespace {
+// In-order issue across an iteration (docs/footprints.md "Reduction"): Y2 follows Y on Y's engine
+// in the body of L, their innermost common loop, and runs in every iteration of it; then Y at
+// iteration v issues after Y2's instance of L's iteration v_L - 1, which waited for what `by`
+// (X -> Y2) owes there. As X -> Y: by's distance plus one at L, stars on X and Y's common loops
+// below X and Y2's. Nothing when the shapes do not fit.
+std::optional<model::Dependency> across_iteration(const Kernel& k, const model::Dependency& by, const Statement& X,
+                                                  const Statement& Y2, const Statement& Y) {
+  if (Y2.engine != Y.engine || &Y2 == &Y || Y2.position <= Y.position) return std::nullopt;
+  const auto cyy = k.common_loops(Y, Y2);
+  if (cyy.empty()) return std::nullopt;
+  for (std::size_t i = cyy.size(); i < Y2.loops.size(); ++i)
+    if (k.loops[Y2.loops[i]].min_trip == 0) return std::nullopt;
+  const auto L = cyy.back();
+  const auto cx2 = k.common_loops(X, Y2), cxy = k.common_loops(X, Y);
+  if (!prefix_of(cx2, cxy) || std::find(cx2.begin(), cx2.end(), L) == cx2.end()) return std::nullopt;
+  const auto& lname = k.loops[L].name;
+  if (by.every.count(lname)) return std::nullopt;
+  model::Dependency out;
+  out.producer = X.name;
+  out.consumer = Y.name;
+  for (const auto& [l, v] : by.distance)
+    if (v) out.distance[l] = v;
+  out.distance[lname] += 1;
+  out.every = by.every;
+  for (std::size_t i = cx2.size(); i < cxy.size(); ++i) out.every.insert(k.loops[cxy[i]].name);
+  // Stars only below every numeric entry (the loader's form).
+  if (!out.every.empty())
+    for (std::size_t i = 0; i < cxy.size(); ++i)
+      if (out.every.count(k.loops[cxy[i]].name))
+        for (std::size_t j = i; j < cxy.size(); ++j)
+          if (out.distance.count(k.loops[cxy[j]].name)) return std::nullopt;
+  return out;
+}
+}  // namespace
+
+// The mirror on the producer's side, for a same-iteration `by` (X2 -> Y): X2 precedes X on X's
+// engine in the body of L, their innermost common loop, and runs in every iteration of it; then
+// the consumer, owing every X2 instance up to its own iteration, owes the X2 instance after X's
+// instance of the iteration before (in the next iteration of L, or the next outer one): X -> Y
+// with distance 1 at L is ordered.
+std::optional<model::Dependency> after_iteration(const Kernel& k, const model::Dependency& by, const Statement& X2,
+                                                 const Statement& X, const Statement& Y) {
+  if (X2.engine != X.engine || &X2 == &X || X2.position >= X.position || !all_zero(by)) return std::nullopt;
+  const auto cxx = k.common_loops(X, X2);
+  if (cxx.empty()) return std::nullopt;
+  for (std::size_t i = cxx.size(); i < X2.loops.size(); ++i)
+    if (k.loops[X2.loops[i]].min_trip == 0) return std::nullopt;
+  const auto cxy = k.common_loops(X, Y);
+  if (k.common_loops(X2, Y) != cxy || std::find(cxy.begin(), cxy.end(), cxx.back()) == cxy.end()) return std::nullopt;
+  model::Dependency out;
+  out.producer = X.name;
+  out.consumer = Y.name;
+  out.distance[k.loops[cxx.back()].name] = 1;
+  return out;
+}
+
+bool implies_across_iteration(const Kernel& k, const model::Dependency& by, const model::Dependency& d) {
+  const auto find = [&](const std::string& n) { return k.by_name.find(n); };
+  const auto xs = find(d.producer), ys = find(d.consumer), bx = find(by.producer), by_ = find(by.consumer);
+  if (xs == k.by_name.end() || ys == k.by_name.end() || bx == k.by_name.end() || by_ == k.by_name.end()) return false;
+  const auto& X = k.statements[xs->second];
+  const auto& Y = k.statements[ys->second];
+  std::optional<model::Dependency> c;
+  if (by.producer == d.producer) c = across_iteration(k, by, X, k.statements[by_->second], Y);
+  else if (by.consumer == d.consumer) c = after_iteration(k, by, k.statements[bx->second], X, Y);
+  return c && implies(k, *c, d);
 }
 
 }  // namespace syncbisim::footprint

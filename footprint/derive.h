@@ -57,6 +57,12 @@ struct DeriveOptions {
   // force_isl sends every pair to ISL (the differential test).
   std::uint64_t max_enumerated_pairs = 4096;
   bool force_isl = false;
+  // The reduction by executions (docs/footprints.md "Reduction"): where the kernel has at most
+  // this many executions of at most max_instances instances each, and the work (kept
+  // dependencies times instances and conflicts over all executions) stays under the bound.
+  std::size_t max_executions = 256;
+  std::size_t max_instances = 20000;
+  std::uint64_t max_reduction_work = 200000000;
 };
 
 Derivation derive(const Kernel& k, const DeriveOptions& options = {});
@@ -67,6 +73,9 @@ Derivation derive(const Kernel& k, const DeriveOptions& options = {});
 // (in-order retirement), or `by`'s consumer before d's on its engine in the same loop body
 // (in-order issue). The instances these rules pass through exist whenever the two ends do.
 bool implies(const Kernel& k, const model::Dependency& by, const model::Dependency& d);
+// Also by in-order issue, across one iteration: `by` (X -> Y2) with Y2 after d's consumer Y on
+// its engine in their innermost common loop L orders X -> Y with by's distance plus one at L.
+bool implies_across_iteration(const Kernel& k, const model::Dependency& by, const model::Dependency& d);
 
 // Does the chain `first` (A -> B) then `second` (B -> C) order everything `d` (A -> C) orders, for
 // every trip count? Two rules (docs/footprints.md "Reduction"): `first` has distance 0, B's loops

@@ -55,11 +55,19 @@ struct Box {
 
 class Enumerator {
  public:
-  Enumerator(const Kernel& k, const TripPlan& plan, std::size_t cap) : k_(k), plan_(plan), cap_(cap) {}
+  // `picks`: with a plan of one trip per loop, nothing; else the trip choice of each loop entry
+  // in order (an index among the rule's values there), extended with 0 where it runs out, and
+  // `options` receives how many values each entry had.
+  Enumerator(const Kernel& k, const TripPlan& plan, std::size_t cap, std::vector<std::uint32_t>* picks = nullptr,
+             std::vector<std::uint32_t>* options = nullptr)
+      : k_(k), plan_(plan), cap_(cap), picks_(picks), options_(options) {}
 
   std::optional<Execution> run() {
     x_.plan = plan_;
+    if (picks_) x_.plan.trip.assign(k_.loops.size(), 0);
     engine_count_.assign(k_.engines.size(), 0);
+    entries_.assign(k_.loops.size(), 0);
+    if (options_) options_->clear();
     std::vector<std::int64_t> iter;
     if (!gen(0, 0, k_.statements.size(), iter)) return std::nullopt;
     conflicts();
@@ -79,7 +87,8 @@ class Enumerator {
       const auto loop = st.loops[level];
       std::size_t e = s;
       while (e < b && k_.statements[e].loops.size() > level && k_.statements[e].loops[level] == loop) ++e;
-      for (std::uint32_t it = 0; it < plan_.trip[loop]; ++it) {
+      const std::uint32_t trip = picks_ ? pick(loop) : plan_.trip[loop];
+      for (std::uint32_t it = 0; it < trip; ++it) {
         iter.push_back(it);
         if (!gen(level + 1, s, e, iter)) return false;
         iter.pop_back();
@@ -87,6 +96,20 @@ class Enumerator {
       s = e;
     }
     return true;
+  }
+
+  // The trip of this entry of `loop` under the picks (docs/semantics.md §1: a range any value
+  // when the trip starts, a sequence its k-th value).
+  std::uint32_t pick(std::size_t loop) {
+    const auto& rule = k_.loops[loop].rule;
+    const auto k = entries_[loop]++;
+    const auto n = model::choice_count(rule, k);
+    const auto at = options_->size();
+    options_->push_back(static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX)));
+    if (at >= picks_->size()) picks_->push_back(0);
+    const auto trip = model::choice_at(rule, k, std::min<std::uint64_t>((*picks_)[at], n - 1));
+    x_.plan.trip[loop] = std::max(x_.plan.trip[loop], trip);
+    return trip;
   }
 
   Box box_of(const Instance& in, const KernelAccess& a) const {
@@ -157,14 +180,38 @@ class Enumerator {
   const Kernel& k_;
   const TripPlan& plan_;
   std::size_t cap_;
+  std::vector<std::uint32_t>* picks_;
+  std::vector<std::uint32_t>* options_;
   Execution x_;
   std::vector<std::size_t> engine_count_;
+  std::vector<std::uint64_t> entries_;
 };
 
 }  // namespace
 
 std::optional<Execution> enumerate(const Kernel& k, const TripPlan& plan, std::size_t max_instances) {
   return Enumerator(k, plan, max_instances).run();
+}
+
+std::optional<std::vector<Execution>> all_executions(const Kernel& k, std::size_t max_executions,
+                                                     std::size_t max_instances) {
+  // An odometer over the entries' choices: run with the picks, then advance the last entry that
+  // has another value and drop the picks after it (later entries depend on earlier choices).
+  std::vector<Execution> out;
+  std::vector<std::uint32_t> picks, options;
+  const TripPlan none;
+  for (;;) {
+    if (out.size() >= max_executions) return std::nullopt;
+    auto x = Enumerator(k, none, max_instances, &picks, &options).run();
+    if (!x) return std::nullopt;
+    out.push_back(std::move(*x));
+    picks.resize(options.size());
+    std::size_t i = picks.size();
+    while (i > 0 && picks[i - 1] + 1 >= options[i - 1]) --i;
+    if (i == 0) return out;
+    ++picks[i - 1];
+    picks.resize(i);
+  }
 }
 
 std::vector<GraphDependency> graph_of(const Kernel& k, const std::vector<model::Dependency>& deps) {

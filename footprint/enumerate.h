@@ -38,13 +38,20 @@ struct Conflict {
 };
 
 struct Execution {
-  TripPlan plan;
+  TripPlan plan;  // with all_executions(): each loop's largest trip in this execution
   std::vector<Instance> instances;  // program order
   std::vector<Conflict> conflicts;
 };
 
 // Nothing when the execution would have more than `max_instances` instances.
 std::optional<Execution> enumerate(const Kernel& k, const TripPlan& plan, std::size_t max_instances = 200000);
+
+// Every execution of the kernel (docs/footprints.md "Trips tried"): each loop entry runs any trip
+// its rule allows there (a range any value, a sequence its k-th value), so a loop's trips may
+// differ between its entries. Nothing when there are more than `max_executions`, or one has more
+// than `max_instances` instances.
+std::optional<std::vector<Execution>> all_executions(const Kernel& k, std::size_t max_executions = 256,
+                                                     std::size_t max_instances = 20000);
 
 // A dependency as the semantics reads it (docs/semantics.md §2): over the common loops
 // (outermost first, @top left out) a distance, and the first starred position (= size if none).

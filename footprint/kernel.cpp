@@ -61,6 +61,7 @@ class Builder {
         if (l->trip) {
           kl.min_trip = model::choice_min(l->trip->uniform);
           kl.max_trip = model::choice_max(l->trip->uniform);
+          kl.rule = l->trip->uniform;
         }
         around.push_back(k_.loops.size());
         k_.loops.push_back(kl);

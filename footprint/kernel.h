@@ -17,6 +17,7 @@ namespace syncbisim::footprint {
 struct KernelLoop {
   std::string name;
   std::uint32_t min_trip = 0, max_trip = 0;  // over every trip the rule allows
+  model::Choice rule = model::ConstTrip{0};   // the trip rule (uniform: divergent ones are refused)
 };
 
 // Flow (RAW), anti (WAR), output (WAW) and accumulate hazards between an earlier access and a
