@@ -737,6 +737,28 @@ std::optional<model::Dependency> compose(const Kernel& k, const model::Dependenc
   }
   // Rule 2: B -> C in the same iteration, B around C's loops and before C, A meeting B and C on
   // the same common loops: C issues after B, which waited for what A -> B owes.
+  // Rule 3: A, B and C share the same common loops L pairwise, and B runs in every iteration of L
+  // (its loops below L run at least once): one of the two in the same iteration of L, B before C
+  // where the second is. Then C owes, through B's last instance up to its target, what the other
+  // one owes (sequential nests at the top level chain this way).
+  {
+    const auto ab3 = k.common_loops(A, B), bc3 = k.common_loops(B, C), ac3 = k.common_loops(A, C);
+    bool every_iteration = ab3 == bc3 && bc3 == ac3;
+    for (std::size_t i = bc3.size(); i < B.loops.size() && every_iteration; ++i)
+      every_iteration = k.loops[B.loops[i]].min_trip > 0;
+    if (every_iteration && all_zero(first) && (!all_zero(second) || B.position < C.position)) {
+      for (const auto& [l, v] : second.distance)
+        if (v) out.distance[l] = v;
+      out.every = second.every;
+      return out;
+    }
+    if (every_iteration && all_zero(second) && B.position < C.position) {
+      for (const auto& [l, v] : first.distance)
+        if (v) out.distance[l] = v;
+      out.every = first.every;
+      return out;
+    }
+  }
   // A's common loops with C may go deeper than with B: stars there (whatever A's iterations below).
   const auto ab = k.common_loops(A, B), ac = k.common_loops(A, C);
   if (all_zero(second) && prefix_of(B.loops, C.loops) && B.position < C.position && prefix_of(ab, ac)) {

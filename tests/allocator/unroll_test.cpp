@@ -151,11 +151,19 @@ std::string side_by_side(const model::Program& orig, const model::Program& unr, 
 TEST_CASE("unroll: Figure 1: three copies, and I2 of the third waits for I3 of the first") {
   const auto p = test::load_source("corpus/figures/fig1_motivating.json");
   const auto u = unrolled(p, {"A"});
+  // One region, the copies in program order (docs/footprints.md "Program order").
   CHECK(formats::write_text(u) == R"(syncbisim spec/1
 engines E0 E1 E2
-E0: I0 I5
-E1: I1 I3.A.1 I3.A.2 I3.A.3
-E2: I2.A.1 I2.A.2 I2.A.3 I4
+E0: I0
+E1: I1
+E2: I2.A.1
+E1: I3.A.1
+E2: I2.A.2
+E1: I3.A.2
+E2: I2.A.3
+E1: I3.A.3
+E2: I4
+E0: I5
 dep I3.A.1 -> I2.A.3
 )");
 }

@@ -166,13 +166,14 @@ loop B trip 2 {
   check_round_trip(p);
 }
 
-TEST_CASE("text: consecutive lines of one engine in a block concatenate") {
+TEST_CASE("text: consecutive lines of one engine in a block concatenate, in program order") {
   const auto p = read_ok("engines E0 E1\nE0: I0\nE1: I1\nE0: I2\n\n# comment\nE0: I3\n");
   REQUIRE(p.body.size() == 1);
   const auto& b = std::get<Block>(p.body[0].node);
   REQUIRE(b.streams.size() == 2);
   CHECK(b.streams[0].items.size() == 3);
-  CHECK(formats::write_text(p) == "syncbisim spec/1\nengines E0 E1\nE0: I0 I2 I3\nE1: I1\n");
+  // The order written across engines is kept (docs/footprints.md "Program order").
+  CHECK(formats::write_text(p) == "syncbisim spec/1\nengines E0 E1\nE0: I0\nE1: I1\nE0: I2 I3\n");
 }
 
 TEST_CASE("text: the printer indents two spaces per level") {
