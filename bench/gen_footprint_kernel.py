@@ -11,7 +11,7 @@ Each nest is a tiled matmul-like pipeline over its own rotating tiles (docs/foot
   }
 and nest n also reads what nest n-1 stored (a chain through HBM). Buffers: the nests share a
 pool of `--buffers` buffers round robin, each nest in slots of its own (as an allocator places
-tiles), so one buffer is touched by many nests (10 instructions a nest, 100 buffers for 1,000
+tiles), so one buffer is touched by many nests (11 instructions a nest, 100 buffers for 1,000
 nests by default). `--shared-slots` makes every nest of a group reuse the same slots instead:
 then every pair of those nests conflicts, and the derived graph grows with the square of the nests.
 """
@@ -51,6 +51,7 @@ def main():
         out.append("  }")
         out.append(f"  ACT: ev{n} reads acc{g}[{slot} + {m} mod 2, :] writes st{g}[{slot} + {m} mod 2, :]")
         out.append(f"  DVE: sc{n} reads st{g}[{slot} + {m} mod 2, :] writes st{g}[{slot} + {m} mod 2, :]")
+        out.append(f"  ACT: bi{n} reads st{g}[{slot} + {m} mod 2, :] writes st{g}[{slot} + {m} mod 2, :]")
         if n > 0:
             pg = (n - 1) % groups
             pbase = ((n - 1) // groups) * 4

@@ -63,7 +63,10 @@ nlohmann::json derivation_json(const footprint::Derivation& d) {
 
 std::string comparison_text(const footprint::Comparison& c) {
   std::string out;
-  switch (c.verdict) {
+  if (c.deadlock && c.races.empty()) {
+    out += "inconclusive: the written graph waits in a cycle at trips " + c.deadlock_at +
+           " (a spec deadlock: `check` reports it); its conflicts there are not judged\n";
+  } else switch (c.verdict) {
     case footprint::GraphVerdict::Race:
       out += "race: the written graph leaves " + std::to_string(c.race_pairs) +
              " conflicting instance pairs unordered at the trips tried\n";
@@ -76,16 +79,20 @@ std::string comparison_text(const footprint::Comparison& c) {
   }
   for (const auto& r : c.races)
     out += "  race " + r.producer + " -> " + r.consumer + " at trips " + r.trips + ": " + r.description +
-           (r.missing ? " (no written dependency between them)" : " (the written distance is too large)") +
+           (r.missing ? " (no written dependency between them)" : "") +
            "\n    fix: " + r.fix + "\n";
   for (const auto& s : c.not_shown) out += "  not shown to be ordered for every trip count: dep " + s + "\n";
   for (const auto& f : c.unjustified) out += "  warning: dep " + f.dependency + ": " + f.message + "\n";
   for (const auto& f : c.over_synchronized) out += "  over-synchronized: dep " + f.dependency + ": " + f.message + "\n";
   for (const auto& f : c.implied) out += "  implied: dep " + f.dependency + ": " + f.message + "\n";
-  if (c.deadlock) out += "  the written graph waits in a cycle at some trips tried (a spec deadlock)\n";
+  if (c.deadlock && !c.races.empty())
+    out += "  the written graph also waits in a cycle at trips " + c.deadlock_at + " (a spec deadlock)\n";
   for (const auto& l : c.limits) out += "  limit: " + l + "\n";
-  out += "  trips tried: " + std::to_string(c.plans.size()) + " plans" +
-         (c.plans.empty() ? std::string() : " (first: " + c.plans.front() + ")") + "\n";
+  if (c.every_execution && !c.plans.empty()) out += "  trips tried: " + c.plans.front() + "\n";
+  else
+    out += "  trips tried: " + std::to_string(c.plans.size()) + " plans of one trip per loop" +
+           (c.plans.empty() ? std::string() : " (first: " + c.plans.front() + ")") + "\n";
+  out += "  (iterations are counted from 0, as in the footprints' indices)\n";
   return out;
 }
 

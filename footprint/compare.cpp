@@ -50,7 +50,7 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
   std::vector<Execution> runs;
   if (all) {
     runs = std::move(*all);
-    out.plans.push_back("every execution (" + std::to_string(runs.size()) + ")");
+    out.plans.push_back("every execution of the kernel (" + std::to_string(runs.size()) + ")");
   } else {
     out.limits.push_back("more than " + std::to_string(options.max_executions) +
                          " executions (or one too large): races looked for at one trip per loop");
@@ -67,7 +67,12 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
   }
   for (const auto& x : runs) {
     const auto o = order_conflicts(k, x, graph);
-    out.deadlock = out.deadlock || o.deadlock;
+    if (o.deadlock) {
+      // A cycle of waits: nothing after it retires, so its conflicts are no races of their own.
+      if (!out.deadlock) out.deadlock_at = x.plan.to_string(k);
+      out.deadlock = true;
+      continue;
+    }
     out.race_pairs += o.unordered.size();
     for (auto ci : o.unordered) {
       const auto& c = x.conflicts[ci];
@@ -79,10 +84,16 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
       r.trips = x.plan.to_string(k);
       r.producer = P.name;
       r.consumer = C.name;
-      for (const auto& w : written) r.missing = r.missing && !(w.producer == P.name && w.consumer == C.name);
+      std::string written_between;
+      for (const auto& w : written)
+        if (w.producer == P.name && w.consumer == C.name) {
+          r.missing = false;
+          written_between += (written_between.empty() ? "" : "; ") + dependency_text(w);
+        }
       const auto* fix = derived_for(derived, P.name, C.name, carrier(k, x, c));
       const std::string want = fix ? "dep " + dependency_text(fix->dep) : "a dependency " + P.name + " -> " + C.name;
-      r.fix = r.missing ? "add " + want : "lower the written distance to " + want;
+      // The written one between them orders other conflicts (another carrying loop): add beside it.
+      r.fix = r.missing ? "add " + want : "add " + want + " (the written " + written_between + " does not order it)";
       out.races.push_back(std::move(r));
     }
   }
@@ -130,7 +141,7 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
   // Every execution enumerated and none races: ordered for every trip count, whatever the rules.
   if (out.every_execution && out.races.empty()) out.not_shown.clear();
   if (!out.races.empty()) out.verdict = GraphVerdict::Race;
-  else if (!out.not_shown.empty() || !derived.undecided.empty()) out.verdict = GraphVerdict::Inconclusive;
+  else if (out.deadlock || !out.not_shown.empty() || !derived.undecided.empty()) out.verdict = GraphVerdict::Inconclusive;
   return out;
 }
 

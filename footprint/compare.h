@@ -20,8 +20,8 @@ struct Race {
   std::string description;  // the conflict: hazard, element, both instances and accesses
   std::string trips;        // the trips it was found at
   std::string producer, consumer;
-  std::string fix;          // "add dep load -> mm distance i=1" or "lower the distance of ... to ..."
-  bool missing = true;      // no written dependency between the two (else its distance is too large)
+  std::string fix;          // "add dep load -> mm distance i=1" (beside a written one that orders other conflicts)
+  bool missing = true;      // no written dependency between the two
 };
 
 struct GraphFinding {
@@ -44,6 +44,7 @@ struct Comparison {
   std::vector<std::string> plans;           // the trips enumerated
   bool every_execution = false;             // every execution of the kernel was enumerated
   bool deadlock = false;                    // the written graph waits in a cycle at some trips tried
+  std::string deadlock_at;                  // the first such trips
 };
 
 struct CompareOptions {

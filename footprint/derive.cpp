@@ -143,6 +143,7 @@ class Deriver {
     if (o_.reduce) {
       reduce();
       reduce_by_executions();
+      annotate_reasons();
     }
     return std::move(out_);
   }
@@ -653,6 +654,18 @@ class Deriver {
     }
   }
 
+  // A reason may cite a dependency dropped after it (implication is transitive, so the graph is
+  // right); say so, so that the reason reads right.
+  void annotate_reasons() {
+    auto& ds = out_.deps;
+    std::map<std::string, std::string> dropped;
+    for (const auto& d : ds)
+      if (!d.implied_by.empty()) dropped.emplace(dependency_text(d.dep), d.implied_by);
+    for (auto& d : ds)
+      if (const auto it = dropped.find(d.implied_by); it != dropped.end())
+        d.implied_by += " (itself implied by " + it->second + ")";
+  }
+
   // Where the kernel has few executions (enumerate.h: each loop entry any trip its rule allows),
   // a kept dependency that the rest orders in every one of them is implied for every trip count:
   // dropped, one at a time, each time against what is still kept. This makes the graph minimal
@@ -848,17 +861,34 @@ bool implies(const Kernel& k, const model::Dependency& by, const model::Dependen
   const auto xs = k.by_name.find(d.producer), ys = k.by_name.find(d.consumer);
   const auto bxs = k.by_name.find(by.producer), bys = k.by_name.find(by.consumer);
   if (xs == k.by_name.end() || ys == k.by_name.end() || bxs == k.by_name.end() || bys == k.by_name.end()) return false;
-  if (by.every != d.every) return false;
   const auto& X = k.statements[xs->second];
   const auto& Y = k.statements[ys->second];
   const auto& X2 = k.statements[bxs->second];
   const auto& Y2 = k.statements[bys->second];
-  if (&X2 == &X && &Y2 == &Y)
-    return std::all_of(by.distance.begin(), by.distance.end(), [&](const auto& kv) {
+  const auto at_most = [&](const model::Dependency& a, const model::Dependency& b) {
+    return std::all_of(a.distance.begin(), a.distance.end(), [&](const auto& kv) {
       if (kv.second == 0) return true;
-      const auto it = d.distance.find(kv.first);
-      return it != d.distance.end() && kv.second <= it->second;
+      const auto it = b.distance.find(kv.first);
+      return it != b.distance.end() && kv.second <= it->second;
     });
+  };
+  if (&X2 == &X && &Y2 == &Y) {
+    if (by.every == d.every) return at_most(by, d);
+    // A numeric `by` against a starred d: with no offset of by's on d's starred loops and by's
+    // offsets at most d's, d's target lies strictly before by's on the loops above the stars
+    // (d's numeric part is positive there, by's may be zero), so everything d owes by owes too.
+    if (!by.every.empty()) return false;
+    for (const auto& l : d.every)
+      if (const auto it = by.distance.find(l); it != by.distance.end() && it->second > 0) return false;
+    if (!at_most(by, d)) return false;
+    bool smaller = false;
+    for (const auto& [l, v] : d.distance) {
+      const auto it = by.distance.find(l);
+      smaller = smaller || v > (it == by.distance.end() ? 0u : it->second);
+    }
+    return smaller;
+  }
+  if (by.every != d.every) return false;
   const auto nonzero = [](const model::Dependency& x) {
     std::map<std::string, std::uint32_t> out;
     for (const auto& [l, v] : x.distance)

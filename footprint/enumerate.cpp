@@ -70,9 +70,11 @@ class Enumerator {
     if (options_) options_->clear();
     std::vector<std::int64_t> iter;
     if (!gen(0, 0, k_.statements.size(), iter)) return std::nullopt;
-    conflicts();
+    if (!count_only_) conflicts();
     return std::move(x_);
   }
+  // Instances only, no conflicts (counting the executions first).
+  void count_only() { count_only_ = true; }
 
  private:
   bool gen(std::size_t level, std::size_t a, std::size_t b, std::vector<std::int64_t>& iter) {
@@ -182,6 +184,7 @@ class Enumerator {
   std::size_t cap_;
   std::vector<std::uint32_t>* picks_;
   std::vector<std::uint32_t>* options_;
+  bool count_only_ = false;
   Execution x_;
   std::vector<std::size_t> engine_count_;
   std::vector<std::uint64_t> entries_;
@@ -197,21 +200,31 @@ std::optional<std::vector<Execution>> all_executions(const Kernel& k, std::size_
                                                      std::size_t max_instances) {
   // An odometer over the entries' choices: run with the picks, then advance the last entry that
   // has another value and drop the picks after it (later entries depend on earlier choices).
+  // Counted first, without conflicts (their cost is quadratic in an execution's instances), so
+  // that a kernel with too many executions costs only their count.
   std::vector<Execution> out;
   std::vector<std::uint32_t> picks, options;
   const TripPlan none;
-  for (;;) {
-    if (out.size() >= max_executions) return std::nullopt;
-    auto x = Enumerator(k, none, max_instances, &picks, &options).run();
-    if (!x) return std::nullopt;
-    out.push_back(std::move(*x));
-    picks.resize(options.size());
-    std::size_t i = picks.size();
-    while (i > 0 && picks[i - 1] + 1 >= options[i - 1]) --i;
-    if (i == 0) return out;
-    ++picks[i - 1];
-    picks.resize(i);
+  for (const bool counting : {true, false}) {
+    picks.clear();
+    std::size_t n = 0;
+    for (;;) {
+      if (n >= max_executions) return std::nullopt;
+      Enumerator e(k, none, max_instances, &picks, &options);
+      if (counting) e.count_only();
+      auto x = e.run();
+      if (!x) return std::nullopt;
+      ++n;
+      if (!counting) out.push_back(std::move(*x));
+      picks.resize(options.size());
+      std::size_t i = picks.size();
+      while (i > 0 && picks[i - 1] + 1 >= options[i - 1]) --i;
+      if (i == 0) break;
+      ++picks[i - 1];
+      picks.resize(i);
+    }
   }
+  return out;
 }
 
 std::vector<GraphDependency> graph_of(const Kernel& k, const std::vector<model::Dependency>& deps) {

@@ -4,6 +4,11 @@
 
 #include "formats/text_format.h"
 
+#include <algorithm>
+#include <map>
+
+#include "model/walk.h"
+
 namespace syncbisim::formats {
 
 namespace {
@@ -140,19 +145,28 @@ std::string write_text(const Program& p) {
     out += "]\n";
   }
   body(out, p.body, 0);
+  // Distance entries outermost loop first (the tree's pre-order), as a person reads them.
+  std::map<std::string, std::size_t> depth_order;
+  model::for_each_stmt(p.body, [&](const Stmt& st, const model::LoopPath&) {
+    if (const auto* l = std::get_if<Loop>(&st.node)) depth_order.emplace(l->id, depth_order.size() + 1);
+    if (const auto* c = std::get_if<Cond>(&st.node)) {
+      depth_order.emplace(model::then_loop(c->id), depth_order.size() + 1);
+      depth_order.emplace(model::else_loop(c->id), depth_order.size() + 1);
+    }
+  });
+  const auto rank = [&](const std::string& loop) {
+    const auto it = depth_order.find(loop);
+    return it == depth_order.end() ? std::size_t{0} : it->second;  // @top (and unknown names) first
+  };
   for (const auto& d : p.deps) {
     out += "dep " + d.producer + " -> " + d.consumer;
     if (!d.distance.empty() || !d.every.empty()) {
+      std::vector<std::pair<std::size_t, std::string>> entries;
+      for (const auto& [loop, k] : d.distance) entries.emplace_back(rank(loop), loop + "=" + std::to_string(k));
+      for (const auto& loop : d.every) entries.emplace_back(rank(loop), loop + "=*");
+      std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       out += " distance";
-      bool first = true;
-      for (const auto& [loop, k] : d.distance) {
-        out += (first ? " " : ", ") + loop + "=" + std::to_string(k);
-        first = false;
-      }
-      for (const auto& loop : d.every) {
-        out += (first ? " " : ", ") + loop + "=*";
-        first = false;
-      }
+      for (std::size_t i = 0; i < entries.size(); ++i) out += (i ? ", " : " ") + entries[i].second;
     }
     out += "\n";
   }

@@ -221,6 +221,86 @@ def test_show_json_of_every_text_program_matches_the_program_schema():
         check_document(doc, "show --json " + os.path.relpath(path, SOURCE))
 
 
+def test_footprint_programs_and_derived_graphs_match_the_program_schema():
+    """Buffers, reads / writes / accumulates and whole-iteration distances ("k": "*"), as show --json
+    and deps --json write them (docs/footprints.md)."""
+    paths = sorted(glob.glob(os.path.join(SOURCE, "corpus", "footprints", "*.sb")))
+    assert len(paths) >= 10, paths
+    met = set()
+    for path in paths:
+        doc = json.loads(run(["show", path, "--json"], (0,)).stdout)
+        check_document(doc, "show --json " + os.path.relpath(path, SOURCE))
+        if doc.get("buffers"):
+            met.add("buffers")
+        for field in ("reads", "writes", "accumulates"):
+            if any(values_where(doc, lambda k, v, field=field: k == field)):
+                met.add(field)
+    # deps writes the spec with its derived graph on stdout; weight_slots needs n=1, k=*.
+    derived = json.loads(run(["deps", "corpus/footprints/weight_slots.sb", "--json"]).stdout)
+    check_document(derived, "deps corpus/footprints/weight_slots.sb --json", "spec")
+    if any("*" in d.get("distance", {}).values() for d in derived["deps"]):
+        met.add("*")
+    assert met == {"buffers", "reads", "writes", "accumulates", "*"}, met
+
+
+def test_a_buffer_in_an_unknown_memory_is_rejected_by_the_schema_and_the_reader(tmp_path):
+    doc = json.loads(run(["show", "corpus/footprints/weight_slots.sb", "--json"], (0,)).stdout)
+    assert not errors(doc, "program.schema.json")
+    bad = copy.deepcopy(doc)
+    bad["buffers"][0]["memory"] = "dram"
+    assert errors(bad, "program.schema.json"), "program.schema.json accepts a buffer in memory dram"
+    path = tmp_path / "dram.json"
+    path.write_text(json.dumps(bad))
+    p = run(["show", str(path), "--json"], (2,))
+    assert "bad-memory" in p.stderr, p.stderr
+
+
+def test_names_with_a_dash_match_the_program_schema(tmp_path):
+    """Engines, instructions, loops, conds, semaphores and buffers may hold '-' (docs/formats.md
+    "Names"); registers may not (test_broken_documents_are_rejected). Issue 43 item 7."""
+    loop = {"loop": "tile-k", "trip": 4, "body": [{"block": {"dma-0": ["load-a"], "pe-1": ["mm-b"]}}]}
+    cond = {"cond": "c-1", "then": [{"block": {"dma-0": ["x-1"]}}], "else": [{"block": {"pe-1": ["y-2"]}}]}
+    spec = {"syncbisim": "spec/1", "engines": ["dma-0", "pe-1"], "program": [loop, cond],
+            "deps": [{"producer": "load-a", "consumer": "mm-b"},
+                     {"producer": "mm-b", "consumer": "load-a", "distance": {"tile-k": 1}}]}
+    # footprints are refused under a cond (footprint-cond): the buffers go in a spec of their own
+    footprints = dict(spec, buffers=[{"name": "x-in", "memory": "hbm", "shape": [4, 8]},
+                                     {"name": "t-1", "memory": "sbuf", "shape": [2, 8]}],
+                      program=[dict(loop, body=[{"block": {
+                          "dma-0": [{"id": "load-a", "reads": ["x-in[3, :]"], "writes": ["t-1[0, :]"]}],
+                          "pe-1": [{"id": "mm-b", "reads": ["t-1[0, 0:8]"]}]}}])])
+    impl = {"syncbisim": "impl/1", "engines": ["dma-0", "pe-1"], "semaphores": ["s-0"],
+            "program": [
+                {"loop": "tile-k", "body": [{"block": {
+                    "dma-0": [{"set": "r_k", "expr": "r_k + 1"}, {"instr": "load-a", "signal": "s-0"}],
+                    "pe-1": [{"set": "w", "expr": "r_k"}, {"instr": "mm-b", "wait": [{"sem": "s-0", "ge": "w"}]}]}}]},
+                cond,
+                {"block": {"dma-0": [{"barrier": {"reset": ["s-0"]}}], "pe-1": [{"barrier": {}}]}}]}
+    for what, doc in (("spec", spec), ("footprints", footprints), ("impl", impl)):
+        assert_valid(doc, "program.schema.json", f"a {what} with dashed names")
+        path = tmp_path / f"dashed.{what}.json"
+        path.write_text(json.dumps(doc))
+        check_document(json.loads(run(["show", str(path), "--json"], (0,)).stdout), f"show --json of a dashed {what}")
+    p = run(["allocate", str(tmp_path / "dashed.spec.json"), "--strategy", "per-loop"], (0,))
+    check_document(json.loads(p.stdout), "allocate of a spec with dashed names", "impl")
+
+
+def test_a_long_expression_with_spaces_matches_the_program_schema(tmp_path):
+    """The reader limits an expression to 4096 characters not counting whitespace, so the writers'
+    spaced form may be longer; the schema sets no maximum (issue 43 item 7)."""
+    expr = " + ".join(["rA"] + ["1"] * 1249)
+    expr += " " * (5000 - len(expr))
+    assert len(expr) == 5000 and len(expr.replace(" ", "")) <= 4096
+    impl = {"syncbisim": "impl/1", "engines": ["E0"], "semaphores": [],
+            "program": [{"block": {"E0": [{"set": "rA", "expr": expr}, "I0"]}}]}
+    assert_valid(impl, "program.schema.json", "an impl with a 5000-character expression")
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(impl))
+    written = json.loads(run(["show", str(path), "--json"], (0,)).stdout)
+    check_document(written, "show --json of a long expression", "impl")
+    assert len(written["program"][0]["block"]["E0"][0]["expr"]) > 4096
+
+
 def test_allocate_and_gen_write_programs_that_match_the_program_schema():
     written = 0
     for spec in CORPUS_SPECS:
