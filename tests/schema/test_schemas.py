@@ -243,16 +243,38 @@ def test_footprint_programs_and_derived_graphs_match_the_program_schema():
     assert met == {"buffers", "reads", "writes", "accumulates", "*"}, met
 
 
-def test_a_buffer_in_an_unknown_memory_is_rejected_by_the_schema_and_the_reader(tmp_path):
+def test_broken_footprints_are_rejected_by_the_schema_and_the_reader(tmp_path):
     doc = json.loads(run(["show", "corpus/footprints/weight_slots.sb", "--json"], (0,)).stdout)
     assert not errors(doc, "program.schema.json")
-    bad = copy.deepcopy(doc)
-    bad["buffers"][0]["memory"] = "dram"
-    assert errors(bad, "program.schema.json"), "program.schema.json accepts a buffer in memory dram"
-    path = tmp_path / "dram.json"
-    path.write_text(json.dumps(bad))
-    p = run(["show", str(path), "--json"], (2,))
-    assert "bad-memory" in p.stderr, p.stderr
+    load = doc["program"][0]["body"][0]["body"][0]["block"]["DMA"][0]
+    assert load["id"] == "load_w"
+    star = {"producer": "mm", "consumer": "load_w", "distance": {"n": 1, "k": "*"}}
+    assert not errors(dict(doc, deps=doc["deps"] + [star]), "program.schema.json")
+
+    def at_load(**fields):
+        return lambda d: d["program"][0]["body"][0]["body"][0]["block"]["DMA"][0].update(fields)
+
+    broken = {  # what -> (edit, the reader's rule)
+        "a buffer in memory dram": (lambda d: d["buffers"][0].update(memory="dram"), "bad-memory"),
+        "a buffer with no dimension": (lambda d: d["buffers"][0].update(shape=[]), "bad-shape"),
+        "a dimension of size 0": (lambda d: d["buffers"][1].update(shape=[2, 0, 128]), "bad-shape"),
+        "a dimension past 2^32": (lambda d: d["buffers"][3].update(shape=[4, 2 ** 32 + 1]), "bad-shape"),
+        "a buffer without a shape": (lambda d: d["buffers"][0].pop("shape"), "missing-field"),
+        "an unknown field in a buffer": (lambda d: d["buffers"][0].update(dtype="bf16"), "unknown-field"),
+        "buffers in an impl": (lambda d: d.update(syncbisim="impl/1", deps=[], program=[]), "impl-has-footprints"),
+        "reads as a string": (at_load(reads="a[n, k, :, :]"), "bad-type"),
+        "an access that is not a string": (at_load(writes=[["w", 0]]), "bad-type"),
+        "an access without subscripts": (at_load(reads=["a"]), "bad-access"),
+        "a distance of '**'": (lambda d: d["deps"][2]["distance"].update(n="**"), "bad-"),
+    }
+    for what, (edit, rule) in broken.items():
+        bad = copy.deepcopy(doc)
+        edit(bad)
+        assert errors(bad, "program.schema.json"), f"program.schema.json accepts a spec with {what}"
+        path = tmp_path / "broken.json"
+        path.write_text(json.dumps(bad))
+        p = run(["show", str(path), "--json"], (2,))
+        assert f"[{rule}" in p.stderr, f"{what}: {p.stderr}"
 
 
 def test_names_with_a_dash_match_the_program_schema(tmp_path):
