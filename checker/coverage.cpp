@@ -10,7 +10,8 @@ std::string dependency_label(const semantics::CompiledProgram& sp, const semanti
   std::string s = sp.instrs[d.producer].name + " -> " + sp.instrs[d.consumer].name;
   std::string dist;
   for (std::size_t k = 0; k < d.common.size() && k < d.distance.size(); ++k)
-    if (d.distance[k] > 0)
+    if (k >= d.whole_from) dist += (dist.empty() ? "" : ", ") + sp.loops[d.common[k]].name + ": *";
+    else if (d.distance[k] > 0)
       dist += (dist.empty() ? "" : ", ") + sp.loops[d.common[k]].name + ": " + std::to_string(d.distance[k]);
   return dist.empty() ? s : s + " {" + dist + "}";
 }
@@ -107,7 +108,8 @@ nlohmann::json Coverage::render_json() const {
     const auto& d = sp.deps[i];
     nlohmann::json dist = nlohmann::json::object();
     for (std::size_t k = 0; k < d.common.size() && k < d.distance.size(); ++k)
-      if (d.distance[k] > 0) dist[sp.loops[d.common[k]].name] = d.distance[k];
+      if (k >= d.whole_from) dist[sp.loops[d.common[k]].name] = "*";  // L=*: every iteration
+      else if (d.distance[k] > 0) dist[sp.loops[d.common[k]].name] = d.distance[k];
     deps.push_back({{"producer", sp.instrs[d.producer].name},
                     {"consumer", sp.instrs[d.consumer].name},
                     {"distance", dist},

@@ -263,6 +263,7 @@ nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const se
     const auto& d = spec_program.deps[spec.deps[pick->dep].index];
     nlohmann::json dist = nlohmann::json::object();
     for (const auto& [loop, k] : d.distance) dist[loop] = k;
+    for (const auto& loop : d.every) dist[loop] = "*";  // L=*: every iteration
     j["dependency"] = {{"producer", d.producer}, {"consumer", d.consumer}, {"distance", dist}};
     const auto& cd = spec.deps[pick->dep];
     j["spec"] = {{"retired", pick->retired},

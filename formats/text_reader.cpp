@@ -570,6 +570,9 @@ class TextReader {
     if (!j.is_object()) fail(at, "bad-type", "extra fields must be a JSON object");
     for (const auto& [key, value] : j.items()) {
       if (key == "id") fail(at, "duplicate-key", "'id' is the instruction id itself, not an extra field");
+      if (key == "reads" || key == "writes" || key == "accumulates")
+        fail(at, "duplicate-key",
+             "'" + key + "' is a footprint clause (" + key + " buf[...] after the instruction), not an extra field");
       in.extra.emplace(key, value.dump());
     }
   }

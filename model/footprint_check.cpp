@@ -1,6 +1,7 @@
 #include "model/footprint_check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -71,6 +72,14 @@ class FootprintChecker {
       return make_error(where, "impl-has-footprints", "footprints and buffers belong to a spec, not an impl");
     }
     for (const auto& b : p_.buffers) {
+      // docs/formats.md "Names": a letter or '_', then letters, digits, '_', '.' and '-'.
+      bool good = !b.name.empty() && (std::isalpha(static_cast<unsigned char>(b.name[0])) || b.name[0] == '_');
+      for (char c : b.name)
+        good = good && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-');
+      if (!good)
+        return make_error(b.where, "bad-name",
+                          "buffer name " + quote(b.name) + " must start with a letter or '_' and hold only letters, "
+                          "digits, '_', '.' and '-'");
       if (!buffers_.emplace(b.name, &b).second)
         return make_error(b.where, "duplicate-buffer", "buffer " + quote(b.name) + " is declared twice");
       if (b.shape.empty()) return make_error(b.where, "bad-shape", "buffer " + quote(b.name) + " has no dimension");
