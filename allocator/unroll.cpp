@@ -1,9 +1,11 @@
 #include "allocator/unroll.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_set>
 
 #include "analysis/dependency_analysis.h"
+#include "model/walk.h"
 
 namespace syncbisim::allocator {
 
@@ -14,8 +16,30 @@ using model::LoopId;
 struct Copier {
   const std::string& loop;
   std::uint32_t copy;
+  std::set<std::string> inner = {};  // loops inside the copied body (renamed with it)
 
   std::string name(const std::string& id) const { return unrolled_name(id, loop, copy); }
+
+  // A footprint's indices in this copy (docs/footprints.md): the unrolled loop is the constant
+  // iteration number of the copy (counted from 0), a loop inside the body its renamed copy.
+  void rename_indices(model::Footprint& f) const {
+    const auto fix = [&](model::IndexExpr& e) {
+      for (auto& n : e.nodes) {
+        if (n.op != model::IndexOp::Loop) continue;
+        if (n.loop == loop) n = model::IndexNode{model::IndexOp::Const, static_cast<std::int64_t>(copy) - 1, {}, 0, 0};
+        else if (inner.count(n.loop)) n.loop = name(n.loop);
+      }
+    };
+    for (auto k : {model::AccessKind::Read, model::AccessKind::Write, model::AccessKind::Accumulate})
+      for (auto& a : f.of(k))
+        for (auto& sub : a.index) {
+          if (auto* p = std::get_if<model::IndexPoint>(&sub)) fix(p->at);
+          else if (auto* r = std::get_if<model::IndexRange>(&sub)) {
+            if (r->lo) fix(*r->lo);
+            if (r->hi) fix(*r->hi);
+          }
+        }
+  }
 
   std::vector<model::Stmt> body(const std::vector<model::Stmt>& in) const {
     std::vector<model::Stmt> out;
@@ -25,7 +49,10 @@ struct Copier {
         model::Block nb = *b;
         for (auto& st : nb.streams)
           for (auto& it : st.items)
-            if (auto* in_ = std::get_if<model::Instr>(&it)) in_->id = name(in_->id);
+            if (auto* in_ = std::get_if<model::Instr>(&it)) {
+              in_->id = name(in_->id);
+              rename_indices(in_->footprint);
+            }
         out.push_back(model::Stmt{std::move(nb)});
       } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {
         model::Loop nl{name(l->id), l->trip, body(l->body), l->loc, l->sim_trip};
@@ -47,8 +74,12 @@ bool replace(std::vector<model::Stmt>& body, const std::string& id, std::uint32_
       if (l->id == id) {
         const model::Loop orig = std::move(*l);
         std::vector<model::Stmt> copies;
+        std::set<std::string> inner;
+        model::for_each_stmt(orig.body, [&](const model::Stmt& st, const model::LoopPath&) {
+          if (const auto* il = std::get_if<model::Loop>(&st.node)) inner.insert(il->id);
+        });
         for (std::uint32_t k = 1; k <= trip; ++k) {
-          auto b = Copier{id, k}.body(orig.body);
+          auto b = Copier{id, k, inner}.body(orig.body);
           copies.insert(copies.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
         }
         body.erase(body.begin() + static_cast<std::ptrdiff_t>(i));
