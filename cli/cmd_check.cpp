@@ -120,13 +120,7 @@ int check(const CheckArgs& a) {
     auto spec = load_spec(a.spec, st);
     if (!spec) return st;
     const auto judged = judge_footprints(*spec);
-    if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) {
-      if (a.json)
-        std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", comparison_json(judged->comparison)}}.dump(2)
-                  << "\n";
-      else std::cout << comparison_text(judged->comparison);
-      return 1;
-    }
+    if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) return print_race(judged->comparison, a.json);
     const bool graph_unsure = judged && judged->comparison.verdict != footprint::GraphVerdict::Ordered;
     if (graph_unsure) std::cerr << "note: footprints: " << comparison_text(judged->comparison);
     const int status = check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds,
@@ -146,13 +140,7 @@ int check(const CheckArgs& a) {
   // A spec with footprints: the written graph is judged against them first (docs/footprints.md);
   // a conflict it leaves unordered is a race, the verdict, whatever the impl does against it.
   const auto judged = judge_footprints(pair->spec);
-  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) {
-    if (a.json)
-      std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", comparison_json(judged->comparison)}}.dump(2)
-                << "\n";
-    else std::cout << comparison_text(judged->comparison);
-    return 1;
-  }
+  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) return print_race(judged->comparison, a.json);
   // Findings that change no verdict go to stderr: a graph not shown ordered for every trip count
   // (this check is at bounded trips anyway), unjustified, over-synchronizing, implied dependencies.
   if (judged && !a.json) {

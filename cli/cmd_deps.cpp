@@ -56,7 +56,8 @@ int deps(const DepsArgs& a) {
   o.reduce = !a.no_reduce;
   const auto derived = footprint::derive(kernel, o);
   if (a.compare) {
-    const auto c = footprint::compare(kernel, spec->program.deps, derived);
+    auto c = footprint::compare(kernel, spec->program.deps, derived);
+    price_over_synchronized(c, derived, *spec);
     if (a.json) std::cout << comparison_json(c).dump(2) << "\n";
     else std::cout << comparison_text(c);
     return comparison_status(c);

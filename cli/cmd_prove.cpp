@@ -35,13 +35,7 @@ int prove(const ProveArgs& a) {
   // the verdict; a graph not shown to order every conflict for every trip count makes a proof
   // relative to it unknown, never proved.
   const auto judged = judge_footprints(pair->spec);
-  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) {
-    if (a.json)
-      std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", comparison_json(judged->comparison)}}.dump(2)
-                << "\n";
-    else std::cout << comparison_text(judged->comparison);
-    return 1;
-  }
+  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) return print_race(judged->comparison, a.json);
   prover::ProveOptions o;
   o.replay = !a.no_replay;
   o.z3_timeout_ms = a.timeout_ms;

@@ -21,6 +21,12 @@ struct FootprintJudgement {
 // Nothing when the spec has no footprints.
 std::optional<FootprintJudgement> judge_footprints(const formats::LoadedProgram& spec);
 
+// Each over-synchronizing written dependency priced on the timing model (docs/timing.md): the
+// spec allocated per loop with the written graph, against the same with that dependency replaced
+// by the derived ones of its pair, at the kernel's sim trips; appended to the finding's message.
+void price_over_synchronized(footprint::Comparison& c, const footprint::Derivation& derived,
+                             const formats::LoadedProgram& spec);
+
 // The derived graph: one line per dependency with the conflict that justifies it.
 std::string derivation_text(const footprint::Derivation& d);
 nlohmann::json derivation_json(const footprint::Derivation& d);
@@ -29,5 +35,8 @@ std::string comparison_text(const footprint::Comparison& c);
 nlohmann::json comparison_json(const footprint::Comparison& c);
 // 0 ordered, 1 race, 3 inconclusive.
 int comparison_status(const footprint::Comparison& c);
+// A race as the verdict of `check` and `prove` (text, or one JSON document {"verdict": "race",
+// "footprints": ...}) on stdout; returns 1.
+int print_race(const footprint::Comparison& c, bool json);
 
 }  // namespace syncbisim::cli

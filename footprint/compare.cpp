@@ -106,8 +106,10 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
     for (const auto& d : derived.deps)
       if (d.dep.producer == w.producer && d.dep.consumer == w.consumer) same_pair.push_back(&d);
     if (same_pair.empty()) {
-      out.unjustified.push_back({text, "no conflict between " + w.producer + " and " + w.consumer +
-                                           " justifies it (it may order others through them: a proxy)"});
+      out.unjustified.push_back({text,
+                                 "no conflict between " + w.producer + " and " + w.consumer +
+                                     " justifies it (it may order others through them: a proxy)",
+                                 i});
     } else {
       // Stricter than every conflict needs: each derived one of the pair implied by it and the
       // written one implied by none of them.
@@ -119,8 +121,8 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
       if (!needed && stricter) {
         std::string want;
         for (const auto* d : same_pair) want += (want.empty() ? "" : "; ") + dependency_text(d->dep);
-        out.over_synchronized.push_back({text, "waits more than the conflicts need (" + want +
-                                                   "): over-synchronized, safe"});
+        out.over_synchronized.push_back({text, "waits more than the conflicts need (" + want + "): over-synchronized, safe",
+                                         i});
       }
     }
     // Implied by the others (an equal one counts once: the later of two equal ones is reported).
@@ -128,7 +130,8 @@ Comparison compare(const Kernel& k, const std::vector<model::Dependency>& writte
     bool equal_earlier_only = false;
     for (std::size_t j = i + 1; j < written.size(); ++j)
       equal_earlier_only = equal_earlier_only || (implies(k, written[j], w) && implies(k, w, written[j]));
-    if (!by.empty() && !equal_earlier_only) out.implied.push_back({text, "implied by " + by + " for every trip count"});
+    if (!by.empty() && !equal_earlier_only)
+      out.implied.push_back({text, "implied by " + by + " for every trip count", i});
   }
   // For every trip count: each kept derived dependency implied by what the written graph orders,
   // its chains included.

@@ -27,6 +27,7 @@ struct Race {
 struct GraphFinding {
   std::string dependency;  // the written one, as text
   std::string message;
+  std::size_t index = 0;   // into the written graph
 };
 
 enum class GraphVerdict : std::uint8_t { Ordered, Race, Inconclusive };

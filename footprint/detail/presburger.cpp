@@ -76,82 +76,72 @@ Decided decided(isl_bool b, isl_ctx* ctx, std::string& error) {
 }
 }  // namespace
 
+namespace {
+
+// Reads `a` (and `b`, if given) and hands the sets to `ask` (which takes them), with the
+// operation count reset; an unreadable set is undecided (an empty result, the error noted).
+template <class Ask>
+auto with_sets(isl_ctx* ctx, std::string& error, const std::string& a, const std::string* b, Ask ask)
+    -> decltype(ask(nullptr, nullptr)) {
+  error.clear();
+  SetPtr x(isl_set_read_from_str(ctx, a.c_str()));
+  SetPtr y(b ? isl_set_read_from_str(ctx, b->c_str()) : nullptr);
+  if (!x.s || (b && !y.s)) {
+    decided(isl_bool_error, ctx, error);
+    return {};
+  }
+  isl_ctx_reset_operations(ctx);
+  return ask(x.take(), y.take());
+}
+
+// A point of the set `make` builds of the sets it is given, or nothing.
+template <class Make>
+std::optional<std::vector<std::int64_t>> point(isl_ctx* ctx, std::string& error, const std::string& a,
+                                               const std::string* b, Make make) {
+  auto out = with_sets(ctx, error, a, b, [&](isl_set* x, isl_set* y) { return coordinates(isl_set_sample_point(make(x, y))); });
+  if (!out && isl_ctx_last_error(ctx) != isl_error_none) decided(isl_bool_error, ctx, error);
+  return out;
+}
+
+Decided question(isl_ctx* ctx, std::string& error, const std::string& a, const std::string* b,
+                 isl_bool (*q)(isl_set*, isl_set*)) {
+  const auto r = with_sets(ctx, error, a, b, [&](isl_set* x, isl_set* y) {
+    const auto answer = decided(q(x, y), ctx, error);
+    isl_set_free(x);
+    if (y) isl_set_free(y);
+    return std::optional<Decided>(answer);
+  });
+  return r ? *r : Decided::Unknown;
+}
+
+}  // namespace
+
 Decided Presburger::empty(const std::string& set) {
-  error_.clear();
-  SetPtr s(isl_set_read_from_str(ctx_->ctx, set.c_str()));
-  if (!s.s) return decided(isl_bool_error, ctx_->ctx, error_);
-  isl_ctx_reset_operations(ctx_->ctx);
-  return decided(isl_set_is_empty(s.s), ctx_->ctx, error_);
+  return question(ctx_->ctx, error_, set, nullptr, [](isl_set* x, isl_set*) { return isl_set_is_empty(x); });
 }
 
 Decided Presburger::subset(const std::string& a, const std::string& b) {
-  error_.clear();
-  SetPtr x(isl_set_read_from_str(ctx_->ctx, a.c_str()));
-  SetPtr y(isl_set_read_from_str(ctx_->ctx, b.c_str()));
-  if (!x.s || !y.s) return decided(isl_bool_error, ctx_->ctx, error_);
-  isl_ctx_reset_operations(ctx_->ctx);
-  return decided(isl_set_is_subset(x.s, y.s), ctx_->ctx, error_);
+  return question(ctx_->ctx, error_, a, &b, [](isl_set* x, isl_set* y) { return isl_set_is_subset(x, y); });
 }
 
 Decided Presburger::singleton(const std::string& set) {
-  error_.clear();
-  SetPtr s(isl_set_read_from_str(ctx_->ctx, set.c_str()));
-  if (!s.s) return decided(isl_bool_error, ctx_->ctx, error_);
-  isl_ctx_reset_operations(ctx_->ctx);
-  return decided(isl_set_is_singleton(s.s), ctx_->ctx, error_);
+  return question(ctx_->ctx, error_, set, nullptr, [](isl_set* x, isl_set*) { return isl_set_is_singleton(x); });
 }
 
 std::optional<std::vector<std::int64_t>> Presburger::sample(const std::string& set) {
-  error_.clear();
-  SetPtr s(isl_set_read_from_str(ctx_->ctx, set.c_str()));
-  if (!s.s) {
-    decided(isl_bool_error, ctx_->ctx, error_);
-    return std::nullopt;
-  }
-  isl_ctx_reset_operations(ctx_->ctx);
-  auto out = coordinates(isl_set_sample_point(s.take()));
-  if (!out && isl_ctx_last_error(ctx_->ctx) != isl_error_none) decided(isl_bool_error, ctx_->ctx, error_);
-  return out;
+  return point(ctx_->ctx, error_, set, nullptr, [](isl_set* x, isl_set*) { return x; });
 }
 
 std::optional<std::vector<std::int64_t>> Presburger::lexmin(const std::string& set) {
-  error_.clear();
-  SetPtr s(isl_set_read_from_str(ctx_->ctx, set.c_str()));
-  if (!s.s) {
-    decided(isl_bool_error, ctx_->ctx, error_);
-    return std::nullopt;
-  }
-  isl_ctx_reset_operations(ctx_->ctx);
-  auto out = coordinates(isl_set_sample_point(isl_set_lexmin(s.take())));
-  if (!out && isl_ctx_last_error(ctx_->ctx) != isl_error_none) decided(isl_bool_error, ctx_->ctx, error_);
-  return out;
+  return point(ctx_->ctx, error_, set, nullptr, [](isl_set* x, isl_set*) { return isl_set_lexmin(x); });
 }
 
 std::optional<std::vector<std::int64_t>> Presburger::lexmin_outside(const std::string& a, const std::string& b) {
-  error_.clear();
-  SetPtr x(isl_set_read_from_str(ctx_->ctx, a.c_str()));
-  SetPtr y(isl_set_read_from_str(ctx_->ctx, b.c_str()));
-  if (!x.s || !y.s) {
-    decided(isl_bool_error, ctx_->ctx, error_);
-    return std::nullopt;
-  }
-  isl_ctx_reset_operations(ctx_->ctx);
-  auto out = coordinates(isl_set_sample_point(isl_set_lexmin(isl_set_subtract(x.take(), y.take()))));
-  if (!out && isl_ctx_last_error(ctx_->ctx) != isl_error_none) decided(isl_bool_error, ctx_->ctx, error_);
-  return out;
+  return point(ctx_->ctx, error_, a, &b, [](isl_set* x, isl_set* y) { return isl_set_lexmin(isl_set_subtract(x, y)); });
 }
 
 std::optional<std::vector<std::int64_t>> Presburger::lexmax(const std::string& set) {
-  error_.clear();
-  SetPtr s(isl_set_read_from_str(ctx_->ctx, set.c_str()));
-  if (!s.s) {
-    decided(isl_bool_error, ctx_->ctx, error_);
-    return std::nullopt;
-  }
-  isl_ctx_reset_operations(ctx_->ctx);
-  auto out = coordinates(isl_set_sample_point(isl_set_lexmax(s.take())));
-  if (!out && isl_ctx_last_error(ctx_->ctx) != isl_error_none) decided(isl_bool_error, ctx_->ctx, error_);
-  return out;
+  return point(ctx_->ctx, error_, set, nullptr, [](isl_set* x, isl_set*) { return isl_set_lexmax(x); });
 }
 
 std::optional<std::vector<std::int64_t>> Presburger::dim_min(const std::string& set) {
