@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "checker/coverage.h"
@@ -162,7 +163,24 @@ int check(const CheckArgs& a) {
   progress.finish();
   if (!a.svg.empty())
     if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
-  return print_check_result(*pair, r, CheckReportOptions{a.trace_out, a.json, coverage ? &*coverage : nullptr, {}});
+  const int verdict_status =
+      print_check_result(*pair, r, CheckReportOptions{a.trace_out, a.json, coverage ? &*coverage : nullptr, {}});
+  // The impl leaves a dependency unmet that a conflict on memory justifies: say which conflict
+  // (docs/footprints.md): the under-synchronization is a race of the impl.
+  if (judged && !a.json && r.verdict == checker::Verdict::UnderSynchronized) {
+    std::set<std::string> said;
+    for (const auto& v : r.violations)
+      for (const auto& c : v.mismatch.spec_checks) {
+        if (c.satisfied()) continue;
+        const auto& d = pair->spec.program.deps[pair->spec_code().deps[c.dep].index];
+        for (const auto& x : judged->derivation.deps)
+          if (x.dep.producer == d.producer && x.dep.consumer == d.consumer && !x.why.empty() &&
+              said.insert(d.producer + " -> " + d.consumer).second)
+            std::cout << "race in the impl: the unmet " << d.producer << " -> " << d.consumer << " orders "
+                      << x.why.front().to_string(d.producer, d.consumer) << " (iterations from 0)\n";
+      }
+  }
+  return verdict_status;
 }
 
 }  // namespace
