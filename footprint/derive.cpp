@@ -289,31 +289,6 @@ class Deriver {
     }
   }
 
-  // Per dimension [lo, hi) of what an access touches at one instance.
-  std::vector<std::pair<std::int64_t, std::int64_t>> touched(const Statement& s, const KernelAccess& a,
-                                                            const std::vector<std::int64_t>& it) const {
-    const auto value = [&](const model::IndexExpr& e) {
-      return e.eval([&](const std::string& name) -> std::int64_t {
-        for (std::size_t i = 0; i < s.loops.size(); ++i)
-          if (k_.loops[s.loops[i]].name == name) return it[i];
-        return 0;
-      }).value_or(0);
-    };
-    std::vector<std::pair<std::int64_t, std::int64_t>> out;
-    for (std::size_t d = 0; d < a.access.index.size(); ++d) {
-      std::int64_t lo = 0, hi = static_cast<std::int64_t>(d < a.shape.size() ? a.shape[d] : 0);
-      if (const auto* pt = std::get_if<model::IndexPoint>(&a.access.index[d])) {
-        lo = value(pt->at);
-        hi = lo + 1;
-      } else if (const auto* r = std::get_if<model::IndexRange>(&a.access.index[d])) {
-        if (r->lo) lo = value(*r->lo);
-        if (r->hi) hi = value(*r->hi);
-      }
-      out.emplace_back(lo, hi);
-    }
-    return out;
-  }
-
   void concrete_pair(std::size_t ps, std::size_t cs, const std::vector<AccessPair>& aps) {
     const auto& P = k_.statements[ps];
     const auto& C = k_.statements[cs];
@@ -325,9 +300,9 @@ class Deriver {
         ct(C.accesses.size());
     for (const auto& ap : aps) {
       if (pt[ap.pa].empty())
-        for (const auto& v : pi) pt[ap.pa].push_back(touched(P, P.accesses[ap.pa], v));
+        for (const auto& v : pi) pt[ap.pa].push_back(elements_at(k_, P, P.accesses[ap.pa], v));
       if (ct[ap.ca].empty())
-        for (const auto& v : ci) ct[ap.ca].push_back(touched(C, C.accesses[ap.ca], v));
+        for (const auto& v : ci) ct[ap.ca].push_back(elements_at(k_, C, C.accesses[ap.ca], v));
     }
     struct Level {
       std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (producer instance, consumer instance)

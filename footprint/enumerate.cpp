@@ -115,25 +115,8 @@ class Enumerator {
   }
 
   Box box_of(const Instance& in, const KernelAccess& a) const {
-    const auto& st = k_.statements[in.statement];
-    const auto value = [&](const model::IndexExpr& e) {
-      return e.eval([&](const std::string& name) -> std::int64_t {
-        for (std::size_t i = 0; i < st.loops.size(); ++i)
-          if (k_.loops[st.loops[i]].name == name) return in.iter[i];
-        return 0;
-      }).value_or(0);
-    };
     Box b;
-    for (std::size_t d = 0; d < a.access.index.size(); ++d) {
-      const auto size = d < a.shape.size() ? static_cast<std::int64_t>(a.shape[d]) : 0;
-      std::int64_t lo = 0, hi = size;
-      if (const auto* p = std::get_if<model::IndexPoint>(&a.access.index[d])) {
-        lo = value(p->at);
-        hi = lo + 1;
-      } else if (const auto* r = std::get_if<model::IndexRange>(&a.access.index[d])) {
-        if (r->lo) lo = value(*r->lo);
-        if (r->hi) hi = value(*r->hi);
-      }
+    for (const auto& [lo, hi] : elements_at(k_, k_.statements[in.statement], a, in.iter)) {
       b.lo.push_back(lo);
       b.hi.push_back(hi);
     }

@@ -91,6 +91,29 @@ Kernel Kernel::of(const model::Program& p, const model::ProgramIndex& ix) {
   return k;
 }
 
+ElementBox elements_at(const Kernel& k, const Statement& s, const KernelAccess& a, const std::vector<std::int64_t>& iter) {
+  const auto value = [&](const model::IndexExpr& e) {
+    return e.eval([&](const std::string& name) -> std::int64_t {
+      for (std::size_t i = 0; i < s.loops.size(); ++i)
+        if (k.loops[s.loops[i]].name == name) return iter[i];
+      return 0;  // the loader lets no other loop through
+    }).value_or(0);
+  };
+  ElementBox out;
+  for (std::size_t d = 0; d < a.access.index.size(); ++d) {
+    std::int64_t lo = 0, hi = static_cast<std::int64_t>(d < a.shape.size() ? a.shape[d] : 0);
+    if (const auto* pt = std::get_if<model::IndexPoint>(&a.access.index[d])) {
+      lo = value(pt->at);
+      hi = lo + 1;
+    } else if (const auto* r = std::get_if<model::IndexRange>(&a.access.index[d])) {
+      if (r->lo) lo = value(*r->lo);
+      if (r->hi) hi = value(*r->hi);
+    }  // `?`: the whole dimension
+    out.emplace_back(lo, hi);
+  }
+  return out;
+}
+
 std::vector<std::size_t> Kernel::common_loops(const Statement& a, const Statement& b) const {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < a.loops.size() && i < b.loops.size() && a.loops[i] == b.loops[i]; ++i)

@@ -43,6 +43,13 @@ struct Statement {
   std::vector<KernelAccess> accesses;
 };
 
+// Per dimension, the half-open range [lo, hi) of elements an access touches at one instance of
+// its statement (`iter`: one 0-based iteration number per loop of the statement). A range may be
+// empty (lo >= hi): it touches nothing.
+using ElementBox = std::vector<std::pair<std::int64_t, std::int64_t>>;
+struct Kernel;
+ElementBox elements_at(const Kernel& k, const Statement& s, const KernelAccess& a, const std::vector<std::int64_t>& iter);
+
 struct Kernel {
   std::vector<std::string> engines;
   std::vector<KernelLoop> loops;
