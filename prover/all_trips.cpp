@@ -42,7 +42,15 @@ AllTripsVerdict all_trips_verdict(const ProveResult& proved, const checker::Chec
     out.verdict = bounded;
     return out;
   }
-  if (proved.verdict == Answer::Proved && explored.exhaustive && bounded == checker::Verdict::Bisimilar) {
+  // The consumers' answers leave the spec's own deadlocks, and barriers under per-engine rules, to
+  // the explorer, which saw only the trips up to the cap: past it, unless neither is shown able to
+  // deadlock, nothing is claimed.
+  const bool deadlock_past_cap = capped && !proved.may_deadlock.empty();
+  if (deadlock_past_cap)
+    out.not_proved.push_back("deadlock freedom past the trip cap: " + proved.may_deadlock +
+                             " (raise --max-trip to explore further)");
+  if (proved.verdict == Answer::Proved && explored.exhaustive && bounded == checker::Verdict::Bisimilar &&
+      !deadlock_past_cap) {
     out.verdict = checker::Verdict::Bisimilar;
     out.all_trip_counts = true;
     return out;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "analysis/deadlock_freedom.h"
 #include "analysis/dependency_analysis.h"
 #include "checker/trace_view.h"
 #include "parallel/run_indexed.h"
@@ -452,6 +453,13 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
   const auto& ix = norm_ix.ok() ? *norm_ix : impl_ix;
   const auto places = Places::build(norm_ix.ok() ? norm : impl, ix);
   const auto analysis = analysis::analyze_dependencies(spec, spec_ix);
+  if (const auto free = analysis::deadlock_freedom(spec, spec_ix, analysis.deps); !free.shown)
+    result.may_deadlock = "the spec: " + free.why_not;
+  // A barrier that may hold an engine with no instruction after it is a violation no consumer
+  // stands for: the verdict cannot be proved then (below).
+  const auto barriers = analysis::barrier_freedom(impl, spec_ix);
+  if (!barriers.shown)
+    result.may_deadlock += (result.may_deadlock.empty() ? "the impl: " : "; the impl: ") + barriers.why_not;
   Job job{spec,         impl,     spec_ix, places,
           *result.pair, analysis, options, detail::ProgramTables::build(places, spec_ix, analysis)};
   const auto held = first_after_barrier(result.pair->impl_code());
@@ -536,6 +544,7 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     refuted = refuted || o.answer == Answer::Refuted;
     unknown = unknown || o.answer == Answer::Unknown;
   }
+  unknown = unknown || !barriers.shown;
   result.verdict = refuted ? Answer::Refuted : (unknown ? Answer::Unknown : Answer::Proved);
   result.seconds = since(start);
   return result;

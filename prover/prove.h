@@ -98,6 +98,14 @@ struct ProveResult {
   std::vector<OverflowResult> overflows;
   model::ValueWidths widths;
   double seconds = 0;
+  // Empty when neither the spec nor a barrier of the impl is shown able to deadlock for any trip
+  // count (analysis/deadlock_freedom.h); else why not ("the spec: ..." or "the impl: ..."). The
+  // consumers' answers say nothing about either: the spec's own deadlocks are not violations of
+  // the impl (the verdict may still be proved: the impl deadlocks exactly where the spec does),
+  // and a barrier under a per-engine rule may hold an engine with no instruction after it (the
+  // verdict is then never proved). No verdict for every trip count may say bisimilar on the
+  // consumers alone then (issue 43).
+  std::string may_deadlock;
   // The pair the witnesses run on (to render or replay them).
   std::shared_ptr<const checker::ProgramPair> pair;
 };

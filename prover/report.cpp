@@ -156,6 +156,10 @@ std::string overflow_trace_text(const ProveResult& r, const OverflowResult& o, c
 
 std::string render_text(const ProveResult& r) {
   std::string out = std::string(to_string(r.verdict)) + "\n";
+  if (!r.may_deadlock.empty())
+    out += "note: not shown free of deadlock for every trip count (" + r.may_deadlock +
+           "); the answers below are about the consumers only (a barrier of the impl makes the verdict unknown), and "
+           "`check` finds where it deadlocks\n";
   for (const auto& c : r.consumers) {
     out += consumer_line(c) + "\n";
     for (const auto* p : {&c.safe, &c.exact})
@@ -180,6 +184,7 @@ std::string render_text(const ProveResult& r) {
 
 nlohmann::json render_json(const ProveResult& r) {
   nlohmann::json out{{"syncbisim", "prove/1"}, {"verdict", to_string(r.verdict)}, {"seconds", r.seconds}};
+  out["may_deadlock"] = r.may_deadlock.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.may_deadlock);
   auto& cs = out["consumers"] = nlohmann::json::array();
   for (const auto& c : r.consumers)
     cs.push_back({{"instr", c.instr},
