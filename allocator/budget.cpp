@@ -262,12 +262,20 @@ class Fitter {
   template <class Eligible, class Measure>
   std::optional<Trial> give_up(const Trial& t, Eligible eligible, Measure measure, bool by_semaphore) {
     std::map<std::string, std::vector<std::size_t>> groups;
+    std::size_t singles = 0;
+    for (const auto& d : t.decisions())
+      singles += eligible(d) && !t.mix.given_up.contains(d.dep) && give_up_plan(facts_, facts_.dep(d.dep));
+    // One candidate per dependency costs a re-allocation each, round after round: cubic in the
+    // dependencies (issue 43: 400 dependencies under --max-registers 2 took 40 s). Past
+    // kFineGiveUp eligible ones, only whole engines are tried; finish() says so.
+    const bool fine = singles <= kFineGiveUp;
+    coarse_ = coarse_ || (!by_semaphore && !fine);
     for (const auto& d : t.decisions()) {
       if (!eligible(d) || t.mix.given_up.contains(d.dep) || !give_up_plan(facts_, facts_.dep(d.dep))) continue;
       if (by_semaphore) {
         groups[d.semaphore].push_back(d.dep);
       } else {
-        groups["dep " + std::to_string(d.dep)].push_back(d.dep);
+        if (fine) groups["dep " + std::to_string(d.dep)].push_back(d.dep);
         groups["engine " + std::to_string(facts_.dep(d.dep).consumer_engine)].push_back(d.dep);
       }
     }
@@ -304,12 +312,18 @@ class Fitter {
                         " (not exact: such a barrier orders every engine, more than the dependencies ask)");
     }
     if (inexact > 0) a.notes.push_back("budget: " + std::to_string(inexact) + " dependencies not exact: " + which);
+    if (coarse_)
+      a.notes.push_back("budget: more than " + std::to_string(kFineGiveUp) +
+                        " dependencies could go to barriers: whole engines' dependencies were tried, not each one "
+                        "(a bound on the search, docs/allocator.md \"Budgets\")");
     return std::move(a);
   }
 
+  static constexpr std::size_t kFineGiveUp = 64;
   const SpecFacts& facts_;
   Options limits_;
   std::optional<model::Diagnostic> error_;
+  bool coarse_ = false;  // give_up tried whole engines only
 };
 
 }  // namespace

@@ -104,7 +104,7 @@ std::uint32_t rule_min(const model::TripRule& r, const std::vector<std::string>&
 }
 
 model::Result<model::Program> unroll_one(const model::Program& spec, const model::ProgramIndex& ix,
-                                         const std::string& name) {
+                                         const std::string& name, std::uint64_t max_unroll) {
   const auto lid = ix.loop(name);
   if (!lid || ix.loops[*lid].kind != model::LoopKind::Loop)
     return model::make_error("--unroll", "unroll-unknown-loop", "no loop named '" + name + "' to unroll");
@@ -121,8 +121,25 @@ model::Result<model::Program> unroll_one(const model::Program& spec, const model
                                "loop '" + name + "' holds '" + ix.loops[l].name +
                                    "' with a per-engine rule: its copies could not be told apart per engine");
 
-  const auto analysis = analysis::analyze_dependencies(spec, ix);
   auto inside = [&](model::InstrId i) { return ix.encloses(*lid, ix.instrs[i].parent); };
+  // The size of the result, before building it (issue 43: a trip of 2^32 - 1 ran out of memory).
+  if (max_unroll > 0) {
+    std::uint64_t in = 0, touching = 0;
+    for (model::InstrId i = 0; i < ix.instrs.size(); ++i) in += inside(i);
+    for (const auto& d : spec.deps) {
+      const auto p = ix.instr(d.producer), q = ix.instr(d.consumer);
+      touching += (p && inside(*p)) || (q && inside(*q));
+    }
+    const std::uint64_t instrs = ix.instrs.size() - in + in * trip;
+    const std::uint64_t deps = spec.deps.size() - touching + touching * trip;
+    if (instrs > max_unroll || deps > max_unroll)
+      return model::make_error(
+          info.loc.where, "unroll-too-large",
+          "unrolling loop '" + name + "' (trip " + std::to_string(trip) + ") would give " + std::to_string(instrs) +
+              " instructions and " + std::to_string(deps) + " dependencies, past the limit of " +
+              std::to_string(max_unroll) + " each (--max-unroll N raises it)");
+  }
+  const auto analysis = analysis::analyze_dependencies(spec, ix);
   // Whether the producer may have no instance in some iteration of the loop: a loop strictly
   // inside it on the producer's path that may run 0 times, or a cond branch.
   auto zero_possible = [&](model::InstrId p) {
@@ -278,7 +295,7 @@ std::vector<std::string> unrolled_loops(const model::ProgramIndex& spec, const m
 }
 
 model::Result<model::Program> unroll(const model::Program& spec, const model::ProgramIndex& ix,
-                                     const std::vector<std::string>& loops) {
+                                     const std::vector<std::string>& loops, std::uint64_t max_unroll) {
   // innermost first: an outer loop's copies then hold the inner loop's copies
   std::vector<std::pair<std::uint32_t, std::string>> order;
   std::unordered_set<std::string> seen;
@@ -293,7 +310,7 @@ model::Result<model::Program> unroll(const model::Program& spec, const model::Pr
   for (const auto& [depth, l] : order) {
     auto cur_ix = model::ProgramIndex::build(cur);
     if (!cur_ix) return cur_ix.error();
-    auto next = unroll_one(cur, *cur_ix, l);
+    auto next = unroll_one(cur, *cur_ix, l, max_unroll);
     if (!next) return next.error();
     cur = std::move(*next);
   }
@@ -310,7 +327,9 @@ model::Result<std::optional<UnrolledSpec>> unrolled_to_match(const model::Progra
                                                              const model::ProgramIndex& impl) {
   auto loops = unrolled_loops(ix, impl);
   if (loops.empty()) return std::optional<UnrolledSpec>{};
-  auto u = unroll(spec, ix, loops);
+  // A spec unrolled to match has as many instructions as the impl when they correspond: any more
+  // and they cannot, so the impl's size (or the default limit, if larger) bounds the unroll.
+  auto u = unroll(spec, ix, loops, std::max<std::uint64_t>(kDefaultMaxUnroll, impl.instrs.size()));
   if (!u) {
     auto d = u.error();
     d.message = "the impl unrolls " + loops.front() + (loops.size() > 1 ? " and more" : "") +

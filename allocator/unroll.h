@@ -14,6 +14,7 @@
 // can say exactly what is owed (a producer that may run 0 times in an iteration of the loop, a
 // distance both at the loop and inside it, a nested backward producer at offset 0 moved into S
 // itself), unrolling is refused with rule "unroll-inexact" rather than approximated.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,12 +28,19 @@ namespace syncbisim::allocator {
 // "X.L.k": the id copy k of the unrolled loop L gives to X.
 std::string unrolled_name(const std::string& id, const std::string& loop, std::uint32_t copy);
 
+// The most instructions, and the most dependencies, an unrolled spec may have unless the caller
+// says otherwise (`--max-unroll`): unrolling multiplies both by the trip, and a trip of 2^32 - 1
+// would exhaust memory before anything could be said.
+inline constexpr std::uint64_t kDefaultMaxUnroll = 20000;
+
 // Unrolls `loops` (ids of `spec`'s loops; innermost first, whatever the order given). Each needs
 // a constant trip rule, the same on every engine, and no divergent rule inside. The result is
 // normalized and validated. Rules: "unroll-unknown-loop", "unroll-not-constant",
-// "unroll-divergent", "unroll-inexact", "unroll-name-clash".
+// "unroll-divergent", "unroll-inexact", "unroll-name-clash", "unroll-too-large" (past
+// `max_unroll` instructions or dependencies, counted before anything is built; 0: no limit).
 model::Result<model::Program> unroll(const model::Program& spec, const model::ProgramIndex& ix,
-                                     const std::vector<std::string>& loops);
+                                     const std::vector<std::string>& loops,
+                                     std::uint64_t max_unroll = kDefaultMaxUnroll);
 
 // The loops of `spec` that `impl` has unrolled (docs/formats.md "Unrolled programs"): each loop L
 // of the spec that the impl does not have while one of the impl's instructions is named

@@ -155,7 +155,7 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
                   .transitions = r.transitions,
                   .seconds = r.seconds,
                   .text = checker::render_text(both, matched.data().program, r),
-                  .json = j.dump(2) + "\n"};
+                  .json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"};
   for (std::size_t i = 0; i < r.violations.size(); ++i)
     out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));
   return out;

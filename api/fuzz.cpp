@@ -147,7 +147,7 @@ FuzzResult run(const fuzz::AllocateFn& allocate, const FuzzOptions& o, const std
   for (const auto& n : r.declines) out.declines.push_back(FuzzNote{n.run, n.seed, n.why});
   for (const auto& n : r.inconclusive_runs) out.inconclusive_runs.push_back(FuzzNote{n.run, n.seed, n.why});
   out.text = fuzz::campaign_text(r, report);
-  out.json = fuzz::campaign_json(r, c, report).dump(2) + "\n";
+  out.json = fuzz::campaign_json(r, c, report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

@@ -66,7 +66,7 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
     out.consumers.push_back(
         ConsumerProof{c.instr, c.engine, answer_of(c.answer), property(c.safe), property(c.exact), c.seconds});
   out.text = prover::render_text(r);
-  out.json = prover::render_json(r).dump(2) + "\n";
+  out.json = prover::render_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

@@ -58,7 +58,7 @@ ShrinkResult run(const Program& spec, const fuzz::ShrinkMode& mode, fuzz::Counts
     j["allocator_output"] = out.allocator_output;
     j["allocator_errors"] = out.allocator_errors;
   }
-  out.json = j.dump(2) + "\n";
+  out.json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

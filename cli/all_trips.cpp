@@ -1,5 +1,6 @@
 #include "cli/all_trips.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "checker/explorer.h"
@@ -16,24 +17,39 @@ int check_all_trips(const AllTripsArgs& a) {
   int status = 0;
   // The interleavings at bounded trips: the explorer, every range capped.
   const auto cap = a.max_trip > 0 ? a.max_trip : kDefaultTripCap;
+  const auto phase = [&](const std::string& what) {
+    if (a.deadline) a.deadline->phase(what);
+  };
+  phase("reading and indexing the inputs");
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics::Options{true, a.widths}, cap});
   if (!pair) return status;
   // Every trip count: the prover (on the programs as written, not capped).
   prover::ProveOptions po;
   po.widths = a.widths;  // the overflow questions at the widths the explorer holds values to
   po.jobs = a.prover_jobs;
+  if (a.deadline && a.deadline->limited()) {
+    // Each query and each directed run within the seconds left; the watcher cuts the rest.
+    const double left = a.deadline->left();
+    po.z3_timeout_ms = std::min(po.z3_timeout_ms, static_cast<unsigned>(left * 1000) + 1);
+    po.directed_max_seconds = std::min(po.directed_max_seconds, left);
+    po.shorten_max_seconds = std::min(po.shorten_max_seconds, left);
+  }
+  phase("proving");
   const auto proved = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, po);
   const bool capped = !pair->checked->cut().empty();
   const auto& both = pair->lockstep();
   checker::CheckOptions o;
   o.max_states = a.max_states;
-  o.max_seconds = a.max_seconds;
-  const auto explored = checker::check(both, o);
+  phase("exploring at bounded trips");
+  o.max_seconds = a.deadline ? a.deadline->left() : 0;
+  auto explored = checker::check(both, o);
+  if (a.deadline) explored.limit = a.deadline->as_given(explored.limit);
+  phase("reporting");
   const auto v = prover::all_trips_verdict(proved, explored, capped);
 
   const std::string verdict = v.all_trip_counts ? "bisimilar for all trip counts" : checker::to_string(v.verdict);
   if (!a.trace_out.empty()) {
-    const auto text = v.from_prover ? prover::traces_json(proved) : checker::traces_json(both, explored).dump(2) + "\n";
+    const auto text = v.from_prover ? prover::traces_json(proved) : checker::traces_json(both, explored).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     if (auto s = formats::write_file_atomically(a.trace_out, text); !s) {
       auto d = s.error();
       d.file = a.trace_out;
@@ -52,7 +68,7 @@ int check_all_trips(const AllTripsArgs& a) {
                      {"prover", prover::render_json(proved)},
                      {"explorer", checker::render_json(both, pair->spec.program, explored)}};
     j["explorer"]["trip_cap"] = cap;
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return checker::exit_status(v.verdict);
   }
   std::cout << verdict << "\n";

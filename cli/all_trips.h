@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cli/deadline.h"
 #include "model/value_width.h"
 
 namespace syncbisim::cli {
@@ -14,7 +15,7 @@ struct AllTripsArgs {
   bool json = false;
   std::uint32_t max_trip = 0;  // the explorer's trip cap; 0: kDefaultTripCap
   std::uint64_t max_states = 0;
-  double max_seconds = 0;
+  CommandDeadline* deadline = nullptr;  // --max-seconds, from the process's start (cli/deadline.h)
   model::ValueWidths widths;  // the explorer's (docs/semantics.md "Widths")
   unsigned prover_jobs = 1;   // consumers the prover proves at once (check's --threads)
 };

@@ -163,7 +163,9 @@ BatchResult run_one(const BatchEntry& e, const BatchOptions& o) {
     r.error = pair.error().to_string();
     return r;
   }
-  r.check = checker::check(*pair->checked, o.check);
+  auto co = o.check;
+  if (o.seconds_left) co.max_seconds = o.seconds_left();
+  r.check = checker::check(*pair->checked, co);
   const std::string verdict = checker::to_string(r.check.verdict);
   r.status = e.expected ? (*e.expected == verdict ? 0 : 1) : checker::exit_status(r.check.verdict);
   return r;

@@ -9,6 +9,7 @@
 // batch is that of its worst pair.
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct BatchOptions {
   checker::CheckOptions check;
   checker::PairOptions pair;
   unsigned jobs = 1;
+  // The seconds each pair's search may take when it starts (the command's --max-seconds, counted
+  // from the process's start: cli/deadline.h); unset, check.max_seconds.
+  std::function<double()> seconds_left;
 };
 
 struct BatchResult {

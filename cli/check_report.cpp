@@ -24,7 +24,7 @@ std::string wire_line(const DistributedFigures& d, std::uint64_t states) {
 int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, const CheckReportOptions& o) {
   const auto& both = pair.lockstep();
   if (!o.trace_out.empty()) {
-    if (auto s = formats::write_file_atomically(o.trace_out, checker::traces_json(both, r).dump(2) + "\n"); !s) {
+    if (auto s = formats::write_file_atomically(o.trace_out, checker::traces_json(both, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !s) {
       auto d = s.error();
       d.file = o.trace_out;
       return input_error(d);
@@ -39,7 +39,7 @@ int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, co
     if (price) j["price"] = latency::price_json(*price);
     if (o.coverage) j["coverage"] = o.coverage->render_json();
     if (o.distributed) j["distributed"] = {{"ranks", o.distributed->ranks}, {"sent_bytes", o.distributed->sent_bytes}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << checker::render_text(both, pair.spec.program, r) << (price ? latency::price_text(*price) : "");
     if (o.distributed) std::cout << wire_line(*o.distributed, r.states);

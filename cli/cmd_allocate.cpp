@@ -24,6 +24,7 @@ namespace {
 struct AllocateArgs {
   std::string spec, out, strategy = "auto", spec_out;
   std::vector<std::string> unroll;
+  std::uint64_t max_unroll = allocator::kDefaultMaxUnroll;
   bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false, share = false;
   std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
 };
@@ -39,7 +40,7 @@ int run(const AllocateArgs& a) {
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
   if (!a.unroll.empty()) {
-    auto u = allocator::unroll(spec->program, spec->index, a.unroll);
+    auto u = allocator::unroll(spec->program, spec->index, a.unroll, a.max_unroll);
     if (!u) {
       auto d = u.error();
       d.file = a.spec;
@@ -49,14 +50,6 @@ int run(const AllocateArgs& a) {
     if (!ix) return input_error(ix.error());
     spec->program = std::move(*u);
     spec->index = std::move(*ix);
-  }
-  if (!a.spec_out.empty()) {
-    const auto text = a.text ? formats::write_text(spec->program) : formats::write_json(spec->program);
-    if (auto s = formats::write_file_atomically(a.spec_out, text); !s) {
-      auto d = s.error();
-      if (d.file.empty()) d.file = a.spec_out;
-      return input_error(d);
-    }
   }
   allocator::Options o;
   o.strategy = *strategy;
@@ -73,6 +66,16 @@ int run(const AllocateArgs& a) {
     auto d = r.error();
     d.file = a.spec;
     return input_error(d);
+  }
+  // The spec allocated, only now that the run produced an impl (issue 43: it was written before a
+  // refusal, exit 2).
+  if (!a.spec_out.empty()) {
+    const auto text = a.text ? formats::write_text(spec->program) : formats::write_json(spec->program);
+    if (auto s = formats::write_file_atomically(a.spec_out, text); !s) {
+      auto d = s.error();
+      if (d.file.empty()) d.file = a.spec_out;
+      return input_error(d);
+    }
   }
   const auto content = a.text ? formats::write_text(r->impl) : formats::write_json(r->impl);
   for (const auto& d : r->decisions) std::cerr << d.to_string() << "\n";
@@ -107,6 +110,9 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-cse", args->no_cse, "no common-subexpression elimination of wait values (paper §6.2)");
   cmd->add_flag("--share-waits", args->share, "share common subexpressions of wait values in a stream (paper §6.2)");
   cmd->add_option("--unroll", args->unroll, "unroll this constant-trip loop first (repeatable; docs/formats.md names)");
+  cmd->add_option("--max-unroll", args->max_unroll,
+                  "with --unroll: the most instructions, and dependencies, the unrolled spec may have (0: no limit)")
+      ->capture_default_str();
   cmd->add_option("--spec-out", args->spec_out, "write the spec allocated (the unrolled one with --unroll) here");
   cmd->add_option("--max-semaphores", args->max_semaphores, "at most this many semaphores (Trainium 2: 256 per core)")
       ->capture_default_str();

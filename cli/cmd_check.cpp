@@ -18,6 +18,7 @@
 #include "cli/check_report.h"
 #include "cli/commands.h"
 #include "cli/cores.h"
+#include "cli/deadline.h"
 #include "cli/footprint_report.h"
 #include "cli/inputs.h"
 #include "cli/number_options.h"
@@ -86,7 +87,7 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   return o;
 }
 
-int check_batch(const CheckArgs& a) {
+int check_batch(const CheckArgs& a, CommandDeadline& deadline) {
   if (!a.spec.empty() || !a.impl.empty()) {
     std::cerr << "syncbisim check: --batch takes the pairs from its manifest, not SPEC IMPL\n";
     return 2;
@@ -101,16 +102,20 @@ int check_batch(const CheckArgs& a) {
   o.check = check_options(a);
   o.pair = checker::PairOptions{semantics_options(a), a.max_trip};
   o.jobs = a.jobs;
+  if (deadline.limited()) o.seconds_left = [&deadline] { return deadline.left(); };
+  deadline.phase("checking the pairs");
   const auto t0 = std::chrono::steady_clock::now();
   const auto results = run_batch(entries, o);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (a.json) std::cout << batch_json(results, seconds).dump(2) << "\n";
+  if (a.json) std::cout << batch_json(results, seconds).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else std::cout << batch_text(results, seconds);
   return batch_status(results);
 }
 
 int check(const CheckArgs& a) {
-  if (!a.batch.empty()) return check_batch(a);
+  // --max-seconds bounds the whole command, from the process's start (cli/deadline.h).
+  CommandDeadline deadline(a.max_seconds, "check");
+  if (!a.batch.empty()) return check_batch(a, deadline);
   if (a.spec.empty() || a.impl.empty()) {
     std::cerr << "syncbisim check: give SPEC and IMPL (or --batch MANIFEST)\n";
     return 2;
@@ -124,7 +129,7 @@ int check(const CheckArgs& a) {
     if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) return print_race(judged->comparison, a.json);
     const bool graph_unsure = judged && judged->comparison.verdict != footprint::GraphVerdict::Ordered;
     if (graph_unsure) std::cerr << "note: footprints: " << comparison_text(judged->comparison);
-    const int status = check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, a.max_seconds,
+    const int status = check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, &deadline,
                                         a.widths, given_or_every_core(a.threads)});
     // A verdict for all trips relative to a graph not shown to order every conflict for all trips
     // is no verdict for the memory: inconclusive (exit 3), never a pass.
@@ -136,8 +141,10 @@ int check(const CheckArgs& a) {
     return status;
   }
   int status = 0;
+  deadline.phase("reading, unrolling and indexing the inputs");
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{semantics_options(a), a.max_trip});
   if (!pair) return status;
+  deadline.phase("judging the footprints");
   // A spec with footprints: the written graph is judged against them first (docs/footprints.md);
   // a conflict it leaves unordered is a race, the verdict, whatever the impl does against it.
   const auto judged = judge_footprints(pair->spec);
@@ -159,8 +166,12 @@ int check(const CheckArgs& a) {
     coverage.emplace(both);
     o.coverage = &*coverage;
   }
-  const auto r = checker::check(*pair->checked, o);
+  if (deadline.limited()) o.max_seconds = deadline.left();
+  deadline.phase("exploring");
+  auto r = checker::check(*pair->checked, o);
+  r.limit = deadline.as_given(r.limit);
   progress.finish();
+  deadline.phase("reporting");
   if (!a.svg.empty())
     if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
   const int verdict_status =
@@ -203,7 +214,7 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", a->seed, "seed of the random walks")->capture_default_str();
   cmd->add_option("--depth", a->depth, "steps per random walk at most")->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "stop after this many states (inconclusive, exit 3)");
-  cmd->add_option("--max-seconds", a->max_seconds, "stop after this many seconds (inconclusive, exit 3)")
+  cmd->add_option("--max-seconds", a->max_seconds, "stop this many seconds after the process starts, whatever it is doing (inconclusive, exit 3)")
       ->check(seconds());
   cmd->add_option("--max-memory", a->max_memory,
                   "stop when the state store passes SIZE bytes (512M, 4G; inconclusive, exit 3)")

@@ -58,7 +58,7 @@ int deps(const DepsArgs& a) {
   if (a.compare) {
     auto c = footprint::compare(kernel, spec->program.deps, derived);
     price_over_synchronized(c, derived, *spec);
-    if (a.json) std::cout << comparison_json(c).dump(2) << "\n";
+    if (a.json) std::cout << comparison_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else std::cout << comparison_text(c);
     return comparison_status(c);
   }

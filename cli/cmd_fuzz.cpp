@@ -14,10 +14,12 @@
 #include "cli/interrupt.h"
 #include "cli/number_options.h"
 #include "cli/progress.h"
+#include "cli/terminal_text.h"
 #include "fuzz/campaign.h"
 #include "fuzz/campaign_report.h"
 #include "fuzz/command_allocator.h"
 #include "fuzz/failure_files.h"
+#include "parallel/run_indexed.h"
 
 namespace syncbisim::cli {
 
@@ -28,6 +30,7 @@ struct FuzzArgs {
   std::uint64_t runs = 100, seed = 1, start = 0, max_states = 20000, max_steps = 2000, max_failures = 0;
   int max_size = 100;
   unsigned jobs = 1;
+  std::size_t allocator_max_output_mib = 16;
   double max_seconds = 30, allocator_timeout = 10;
   bool json = false, no_shrink = false, declined_is_failure = false, quiet = false;
 };
@@ -112,6 +115,7 @@ int run(FuzzArgs a) {
     fuzz::CommandOptions c;
     c.command = a.allocator;
     c.timeout_seconds = a.allocator_timeout;
+    c.max_output_bytes = a.allocator_max_output_mib << 20;
     c.stop = o.stop;
     allocate = fuzz::command_allocator(c);
   }
@@ -145,12 +149,16 @@ int run(FuzzArgs a) {
   };
   const auto r = fuzz::run_campaign(allocate, o);
   progress.finish();
+  if (const auto asked = parallel::workers(fuzz::campaign_runs(o).count, o.jobs); r.threads < asked)
+    std::cerr << "syncbisim: note: ran on " << r.threads << " threads: the system refused " << asked - r.threads
+              << " of the " << asked << " --jobs asked for\n";
   if (write_status != 0) return write_status;
 
-  if (a.json) std::cout << fuzz::campaign_json(r, o, report).dump(2) << "\n";
-  else std::cout << fuzz::campaign_text(r, report);
-  if (r.failures > 0) return 1;
-  return r.interrupted ? 3 : 0;
+  if (a.json) std::cout << fuzz::campaign_json(r, o, report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  else std::cout << printable_lines(fuzz::campaign_text(r, report));
+  // Stopped from outside: the summary so far, failures included, and inconclusive (docs/fuzzing.md).
+  if (r.interrupted) return 3;
+  return r.failures > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -167,6 +175,10 @@ void add_fuzz(CLI::App& app, Context& ctx) {
   cmd->add_option("--allocator-timeout", a->allocator_timeout,
                   "seconds the command may take per spec; then its process group is killed (a timeout failure)")
       ->check(seconds())
+      ->capture_default_str();
+  cmd->add_option("--allocator-max-output", a->allocator_max_output_mib,
+                  "MiB the command may write on stdout or stderr per spec; more kills its process group (a fault)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{4096}))
       ->capture_default_str();
   cmd->add_flag("--declined-is-failure", a->declined_is_failure, "count a refusal (non-zero exit) as a failure");
   cmd->add_option("--runs", a->runs, "number of runs (before sharding)")->capture_default_str();

@@ -55,7 +55,7 @@ int prove(const ProveArgs& a) {
     auto j = prover::render_json(r);
     if (judged) j["footprints"] = comparison_json(judged->comparison);
     if (graph_unsure && r.verdict == prover::Answer::Proved) j["verdict"] = "unknown";
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     if (graph_unsure && r.verdict == prover::Answer::Proved)
       std::cout << "unknown: the waits are proved against the written graph, but the footprints' check of that graph is "

@@ -51,7 +51,7 @@ int replay(const ReplayArgs& a) {
     out["violations"] = nlohmann::json::array();
     for (const auto& v : r.violations) out["violations"].push_back(checker::to_string(v.kind));
     if (r.expected) out["reproduced"] = r.expected_shown;
-    std::cout << out.dump(2) << "\n";
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << checker::render_replay(*pair->checked, r);
   }

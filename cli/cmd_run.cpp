@@ -46,7 +46,7 @@ int run(const RunArgs& a) {
                        {"seed", a.seed},
                        {"events", checker::events_to_json(code, r.events, view)}};
       for (auto e : r.stuck) j["stuck"].push_back(code.engines[e]);
-      std::cout << j.dump(2) << "\n";
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(code, r.events, view);
       if (!r.stuck.empty()) {
@@ -88,7 +88,7 @@ int run(const RunArgs& a) {
     for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code().engines[e]);
     for (const auto& o : r.overflows) j["overflows"].push_back(checker::overflow_json(pair->impl_code(), o));
     if (!r.limit.empty()) j["limit"] = r.limit;
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code(), r.events, view);
     if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code(), pair->impl_code(), *r.mismatch) << "\n";

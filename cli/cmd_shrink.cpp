@@ -10,6 +10,8 @@
 
 #include "cli/command_setup.h"
 #include "cli/commands.h"
+#include "cli/deadline.h"
+#include "cli/terminal_text.h"
 #include "cli/inputs.h"
 #include "cli/number_options.h"
 #include "cli/progress.h"
@@ -26,6 +28,7 @@ namespace {
 struct ShrinkArgs {
   std::string spec, impl, strategy, allocator, out;
   std::uint64_t max_steps = 5000, max_states = 100000;
+  std::size_t allocator_max_output_mib = 16;
   double max_seconds = 60, allocator_timeout = 10;
   bool quiet = false, declined_is_failure = false, keep_spec = false, free = false;
 };
@@ -35,13 +38,15 @@ int run(const ShrinkArgs& a) {
     std::cerr << "syncbisim shrink: give exactly one of IMPL, --strategy and --allocator\n";
     return 2;
   }
+  // --max-seconds bounds the whole command, from the process's start (cli/deadline.h).
+  CommandDeadline deadline(a.max_seconds, "shrink");
+  deadline.phase("reading the inputs");
   int status = 0;
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
   std::optional<fuzz::ShrinkMode> mode;
   fuzz::ShrinkOptions o;
   o.max_steps = a.max_steps;
-  o.max_seconds = a.max_seconds;
   o.check.max_states = a.max_states;
   o.keep_spec = a.keep_spec;
   o.free = a.free;
@@ -54,6 +59,8 @@ int run(const ShrinkArgs& a) {
     fuzz::CommandOptions c;
     c.command = a.allocator;
     c.timeout_seconds = a.allocator_timeout;
+    c.max_output_bytes = a.allocator_max_output_mib << 20;
+    c.stop = &deadline.expired();  // an allocator in flight at the limit is stopped
     mode = fuzz::DerivedImpl{fuzz::command_allocator(c), a.declined_is_failure};
     o.check.policy = fuzz::Counts::AllOnAllocatable;  // as fuzz --allocator counts
   } else {
@@ -78,15 +85,20 @@ int run(const ShrinkArgs& a) {
       last = line;
       progress.show(last);
     };
+  // The seconds left now: the shrinker stops there, and no candidate's check outlives it.
+  o.max_seconds = deadline.left();
+  deadline.phase("shrinking");
   auto r = fuzz::shrink(spec->program, *mode, std::nullopt, o);
+  deadline.phase("reporting");
+  if (r) r->stopped = deadline.as_given(r->stopped);
   progress.finish();
   if (!last.empty()) progress.show(last, true);  // where it ended, also in a log
   progress.finish();
   if (!r) {
-    std::cerr << a.spec << ": " << r.error().message << " [" << r.error().rule << "]\n";
+    std::cerr << printable_lines(a.spec + ": " + r.error().message) << " [" << r.error().rule << "]\n";
     return 2;
   }
-  std::cout << "failure: " << r->what << "\n"
+  std::cout << "failure: " << printable_lines(r->what) << "\n"
             << "before: " << r->before.to_string() << "\n"
             << "after: " << r->after.to_string() << "\n";
   if (r->impl_before.engines > 0 || r->impl_after.engines > 0)
@@ -108,8 +120,8 @@ int run(const ShrinkArgs& a) {
     std::cout << "\n" << formats::write_text(r->spec);
     if (has_impl) std::cout << "\n" << formats::write_text(r->impl);
     if (!a.allocator.empty() && !has_impl) {
-      std::cout << "\nthe allocator's stdout:\n" << r->reply.output;
-      std::cout << "\nthe allocator's stderr:\n" << r->reply.errors;
+      std::cout << "\nthe allocator's stdout:\n" << printable_lines(r->reply.output);
+      std::cout << "\nthe allocator's stderr:\n" << printable_lines(r->reply.errors);
     }
     return 0;
   }
@@ -123,7 +135,7 @@ int run(const ShrinkArgs& a) {
     traced.want_traces = true;
     const auto c = fuzz::check_case(r->spec, r->impl, traced);
     if (c.invalid.empty() && !c.check.violations.empty())
-      files.push_back({stem + ".trace.json", c.traces.dump(2) + "\n"});
+      files.push_back({stem + ".trace.json", c.traces.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
   }
   if (!a.allocator.empty()) {
     files.push_back({stem + ".allocator.out", r->reply.output});
@@ -157,6 +169,10 @@ void add_shrink(CLI::App& app, Context& ctx) {
                   "re-derive the impl from each candidate spec with your allocator command (as fuzz --allocator)");
   cmd->add_option("--allocator-timeout", a->allocator_timeout, "seconds the command may take per spec")
       ->check(seconds())
+      ->capture_default_str();
+  cmd->add_option("--allocator-max-output", a->allocator_max_output_mib,
+                  "MiB the command may write on stdout or stderr per spec; more kills its process group (a fault)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{4096}))
       ->capture_default_str();
   cmd->add_flag("--declined-is-failure", a->declined_is_failure, "a refusal counts as a failure (as in fuzz)");
   cmd->add_option("-o,--out", a->out,

@@ -10,6 +10,7 @@
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "model/decimal.h"
 #include "timing/simulate.h"
 #include "timing/svg.h"
 #include "timing/timeline.h"
@@ -121,13 +122,17 @@ int run(const SimulateArgs& a) {
   if (!sim) return input_error(sim.error());
   if (!a.svg.empty()) {
     const auto tl = timing::simulation_timeline(*sim, pair->impl_code(), window);
+    if (tl.next_page >= 0)
+      std::cerr << "note: --svg: the picture holds the first " << window.max_page
+                << " instructions of the range (a page); the next page starts at cycle " << model::fixed(tl.next_page, 0)
+                << " (--svg-range " << model::fixed(tl.next_page, 0) << ":" << model::fixed(window.to, 0) << ")\n";
     if (auto s = formats::write_file_atomically(a.svg, timing::render_svg(tl)); !s) {
       auto d = s.error();
       d.file = a.svg;
       return input_error(d);
     }
   }
-  if (a.json) std::cout << to_json(*sim, pair->impl_code()).dump(2) << "\n";
+  if (a.json) std::cout << to_json(*sim, pair->impl_code()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else print_text(*sim, pair->impl_code());
   if (!sim->limit.empty()) return 3;  // cut: nothing decided (as an inconclusive check)
   return sim->deadlock ? 1 : 0;
@@ -145,7 +150,7 @@ void add_simulate(CLI::App& app, Context& ctx) {
       ->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "print one JSON document (makespan in cycles)");
   cmd->add_option("--svg", a->svg, "draw the timeline as SVG into this file");
-  cmd->add_option("--svg-range", a->svg_range, "cycles to draw, FROM:TO (default: the start, up to 80 instructions)");
+  cmd->add_option("--svg-range", a->svg_range, "cycles to draw, FROM:TO (default: the start, up to 80 instructions; at most 2000 instructions a page)");
 }
 
 }  // namespace syncbisim::cli

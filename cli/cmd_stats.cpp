@@ -109,7 +109,7 @@ int run(const StatsArgs& a) {
       auto j = to_json(*s);
       j["syncbisim"] = "stats/1";  // docs/schema/stats.schema.json
       j["budget"] = budget_json(*s, a);
-      std::cout << j.dump(2) << "\n";
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       print_text(*s, a);
     }
@@ -213,7 +213,7 @@ int run(const StatsArgs& a) {
   table += "(after | before the ALU reductions of paper §6.2, LICM and CSE; budget " +
            std::to_string(a.max_semaphores) + " semaphores, " + std::to_string(a.max_registers) +
            " registers per engine)\n";
-  if (a.json) std::cout << nlohmann::json{{"syncbisim", "stats-compare/1"}, {"rows", rows}}.dump(2) << "\n";
+  if (a.json) std::cout << nlohmann::json{{"syncbisim", "stats-compare/1"}, {"rows", rows}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else std::cout << table;
   return 0;
 }

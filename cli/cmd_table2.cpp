@@ -25,6 +25,7 @@ struct Table2Args {
   std::string costs, corpus = SYNCBISIM_SOURCE_DIR "/corpus";
   bool json = false;
   bool derived = false;  // --derived: a spec with footprints gets its derived graph first
+  std::uint64_t max_unroll = allocator::kDefaultMaxUnroll;
 };
 
 nlohmann::json to_json(const latency::Row& r) {
@@ -69,6 +70,7 @@ nlohmann::json to_json(const latency::Row& r) {
 int run(const Table2Args& a) {
   int status = 0;
   latency::Table2Options o;
+  o.max_unroll = a.max_unroll;
   if (!a.costs.empty()) {
     auto t = timing::load_cost_table(a.costs);
     if (!t) return input_error(t.error());
@@ -125,7 +127,7 @@ int run(const Table2Args& a) {
   if (a.json) {
     nlohmann::json out{{"syncbisim", "table2/1"}, {"rows", nlohmann::json::array()}};
     for (const auto& r : rows) out["rows"].push_back(to_json(r));
-    std::cout << out.dump(2) << "\n";
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << latency::render_text(rows);
   }
@@ -139,6 +141,9 @@ void add_table2(CLI::App& app, Context& ctx) {
                                           "The paper's Table 2 on the timing model, beside the paper's figures", run);
   cmd->add_option("SPEC", a->specs, "spec programs (default: the corpus kernels)")->check(CLI::ExistingFile);
   cmd->add_option("--unroll", a->unroll, "also give each SPEC a row with these loops unrolled first (repeatable)");
+  cmd->add_option("--max-unroll", a->max_unroll,
+                  "the most instructions, and dependencies, an unrolled program may have (0: no limit)")
+      ->capture_default_str();
   cmd->add_option("--costs", a->costs, "cost table (JSON, docs/timing.md)")->check(CLI::ExistingFile);
   cmd->add_option("--corpus", a->corpus, "the corpus directory for the default rows")->capture_default_str();
   cmd->add_flag("--json", a->json, "print a JSON array, one object per row");

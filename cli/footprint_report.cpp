@@ -163,7 +163,7 @@ nlohmann::json comparison_json(const footprint::Comparison& c) {
 }
 
 int print_race(const footprint::Comparison& c, bool json) {
-  if (json) std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", comparison_json(c)}}.dump(2) << "\n";
+  if (json) std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", comparison_json(c)}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else std::cout << comparison_text(c);
   return 1;
 }

@@ -3,10 +3,12 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <system_error>
 
 #include "cli/commands.h"
 #include "cli/number_options.h"
 #include "model/quote.h"
+#include "parallel/threads_refused.h"
 #include "semantics/lockstep.h"
 
 int main(int argc, char** argv) {
@@ -44,6 +46,14 @@ int main(int argc, char** argv) {
     std::cerr << "syncbisim: " << syncbisim::model::printable(std::string("stopped at the limit ") + e.what())
               << " [internal-steps]\n";
     return 3;
+  } catch (const syncbisim::parallel::ThreadsRefused& e) {
+    std::cerr << "syncbisim: could not start the threads asked for: "
+              << syncbisim::model::printable(e.what()) << "; ask for fewer (--threads, --jobs) [threads]\n";
+    return 2;
+  } catch (const std::system_error& e) {
+    // A resource the system refused (a thread, a pipe): one line, never an abort.
+    std::cerr << "syncbisim: the system refused a resource: " << syncbisim::model::printable(e.what()) << " [system]\n";
+    return 2;
   } catch (const std::length_error&) {
     std::cerr << "syncbisim: out of memory: a table would outgrow what can be allocated [memory]\n";
     return 2;

@@ -1,5 +1,7 @@
 #include "fuzz/campaign.h"
 
+#include <cstdint>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -62,11 +64,17 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   return out;
 }
 
-std::vector<std::uint64_t> campaign_runs(const CampaignOptions& options) {
+CampaignRuns campaign_runs(const CampaignOptions& options) {
   const std::uint64_t k = options.shard_count == 0 ? 1 : options.shard_count;
-  std::vector<std::uint64_t> out;
-  for (std::uint64_t r = options.start; r < options.start + options.runs; ++r)
-    if (r % k == options.shard_index) out.push_back(r);
+  const std::uint64_t start = options.start;
+  // One past the last run, saturated (start + runs may pass 2^64).
+  const std::uint64_t end = options.runs > UINT64_MAX - start ? UINT64_MAX : start + options.runs;
+  CampaignRuns out;
+  out.step = k;
+  const std::uint64_t lag = (options.shard_index % k + k - start % k) % k;  // to the shard's first run
+  if (lag >= end - start) return out;
+  out.first = start + lag;
+  out.count = (end - 1 - out.first) / k + 1;
   return out;
 }
 
@@ -235,13 +243,14 @@ CampaignResult run_campaign(const AllocateFn& allocate, const CampaignOptions& o
   const auto runs = campaign_runs(options);
   std::mutex generator;
   const RunJudge judge(allocate, options, generator);
-  Ledger ledger(options, runs.size());
+  Ledger ledger(options, runs.count);
   // No new run starts once the campaign is asked to stop or has its failures; the ledger puts
   // the runs in order, whichever thread ran them.
-  parallel::run_indexed(
-      runs.size(), options.jobs, [&](std::size_t pos) { ledger.finished(pos, judge.run(runs[pos])); },
+  const auto threads = parallel::run_indexed(
+      runs.count, options.jobs, [&](std::size_t pos) { ledger.finished(pos, judge.run(runs.at(pos))); },
       [&] { return stop_requested(options) || ledger.full(); });
   auto out = ledger.close(stop_requested(options));
+  out.threads = threads;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

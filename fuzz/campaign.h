@@ -85,8 +85,13 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
 // The generator options of a campaign: acyclic, uniform control (no spec deadlock), small enough
 // to check exhaustively in milliseconds.
 generators::SpecGenOptions campaign_spec_options(bool allocatable_only);
-// The run indices of a campaign, in order (start .. start + runs - 1, those of its shard).
-std::vector<std::uint64_t> campaign_runs(const CampaignOptions& options);
+// The run indices of a campaign, in order (start .. start + runs - 1, those of its shard):
+// computed, never listed, so that a campaign of 10^9 runs holds no list of them (issue 43).
+struct CampaignRuns {
+  std::uint64_t first = 0, step = 1, count = 0;
+  std::uint64_t at(std::uint64_t pos) const { return first + pos * step; }  // pos < count
+};
+CampaignRuns campaign_runs(const CampaignOptions& options);
 
 // A run that is neither a pass nor a failure, and why: a refusal, or a check cut by its limit.
 struct RunNote {
@@ -98,6 +103,7 @@ struct CampaignResult {
   std::uint64_t runs = 0, passed = 0, failures = 0, declined = 0, inconclusive = 0, skipped = 0;
   double seconds = 0;
   bool interrupted = false;                // stopped from outside before every run was done
+  std::size_t threads = 0;                 // that ran the runs: fewer than asked when the system refused more
   std::vector<RunFailure> failed;          // in run order
   std::vector<RunNote> declines;           // the first kMaxNotes refusals, in run order
   std::vector<RunNote> inconclusive_runs;  // the first kMaxNotes, with the limit that cut each

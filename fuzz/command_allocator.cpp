@@ -98,6 +98,7 @@ AllocateFn command_allocator(CommandOptions options) {
     run.stdin_path = file.path();
     run.env = {{"SYNCBISIM_SPEC", file.path()}};
     run.timeout_seconds = o.timeout_seconds;
+    run.max_output_bytes = o.max_output_bytes;
     run.stop = o.stop;
     auto r = detail::run_shell(run);
     using detail::SubprocessEnd;
@@ -124,7 +125,9 @@ AllocateFn command_allocator(CommandOptions options) {
                                                             " s (allocator-timeout); its process group was killed"};
         break;
       case SubprocessEnd::OutputTooLarge:
-        reply.answer = Faulted{AllocatorFault::BadOutput, "more than 64 MiB of output; its process group was killed"};
+        reply.answer = Faulted{AllocatorFault::BadOutput,
+                               "more than " + std::to_string(o.max_output_bytes >> 20) +
+                                   " MiB of output on one stream (--allocator-max-output); its process group was killed"};
         break;
       case SubprocessEnd::Stopped:
         reply.answer = Faulted{AllocatorFault::Error, "stopped (the campaign was interrupted)"};

@@ -5,6 +5,7 @@
 // refusal (Declined, with the first line of its stderr); a signal, the deadline, output that does
 // not parse are faults (AllocatorReply). It never gets our terminal or our stdin.
 #include <atomic>
+#include <cstddef>
 #include <string>
 
 #include "fuzz/allocate_fn.h"
@@ -16,6 +17,9 @@ struct CommandOptions {
   double timeout_seconds = 10;              // fuzz --allocator-timeout; 0: none
   std::string scratch_dir;                  // where spec files are written for it ("": $TMPDIR or /tmp)
   const std::atomic<bool>* stop = nullptr;  // set: the command in flight is killed (Faulted/Error "stopped")
+  // Per stream; more kills the command's group (Faulted/BadOutput). Reading and parsing an impl
+  // takes several times its size in memory per job (issue 43: 300 MB a job at the old 64 MiB).
+  std::size_t max_output_bytes = std::size_t{16} << 20;
 };
 
 // Callable from several threads at once: every call writes its own spec file.

@@ -125,6 +125,17 @@ class Shrinker {
     return !stopped_.empty();
   }
 
+  // The check options of a candidate: no check outlives the shrinker's own seconds (issue 43:
+  // `shrink --max-seconds 5` ran 131 s, its candidates' checks unbounded).
+  CaseOptions bounded_check() const {
+    auto co = options_.check;
+    if (options_.max_seconds > 0) {
+      const double left = std::max(0.01, options_.max_seconds - elapsed());
+      co.max_seconds = co.max_seconds > 0 ? std::min(co.max_seconds, left) : left;
+    }
+    return co;
+  }
+
   // Checks a candidate; adopts it if it shows the target failure.
   bool attempt(Subject c) {
     if (out_of_budget()) return false;
@@ -142,14 +153,14 @@ class Shrinker {
     ++steps_;
     if (derive_) {
       auto judged = allocate_and_check(derive_->allocate, c.spec, *ix,
-                                       JudgeOptions{options_.check, derive_->declined_is_failure}, &target_);
+                                       JudgeOptions{bounded_check(), derive_->declined_is_failure}, &target_);
       if (judged.reply.stopped || !judged.target_shown) return false;  // stopped, another failure, or none
       if (const auto* a = std::get_if<Allocated>(&judged.reply.answer)) c.impl = a->impl;
       else c.impl = model::Program{};
       c.what = judged.what;
       c.reply = std::move(judged.reply);
     } else {
-      const auto r = check_case(c.spec, c.impl, options_.check, violation_);
+      const auto r = check_case(c.spec, c.impl, bounded_check(), violation_);
       if (!r.target_shown) return false;
       c.what = to_string(target_);
     }
@@ -352,11 +363,16 @@ model::Result<ShrinkResult> shrink(const model::Program& spec, const ShrinkMode&
   if (derive && options.keep_spec)
     return model::make_error("", "usage", "keep-spec needs an impl: a derived impl cannot shrink on its own");
   std::optional<Failure> found;
+  // The first check too stays within the shrinker's seconds.
+  auto first_check = options.check;
+  if (options.max_seconds > 0)
+    first_check.max_seconds =
+        first_check.max_seconds > 0 ? std::min(first_check.max_seconds, options.max_seconds) : options.max_seconds;
   if (derive) {
     const auto ix = model::ProgramIndex::build(spec);
     if (!ix) return ix.error();
     auto judged =
-        allocate_and_check(derive->allocate, spec, *ix, JudgeOptions{options.check, derive->declined_is_failure},
+        allocate_and_check(derive->allocate, spec, *ix, JudgeOptions{first_check, derive->declined_is_failure},
                            target ? &*target : nullptr);
     if (target && !judged.target_shown)
       return model::make_error("", "no-failure", "the case does not show " + to_string(*target));
@@ -376,11 +392,11 @@ model::Result<ShrinkResult> shrink(const model::Program& spec, const ShrinkMode&
     start.reply = std::move(judged.reply);
   } else {
     start.impl = std::get<GivenImpl>(mode).impl;
-    const auto r = check_case(start.spec, start.impl, options.check);
+    const auto r = check_case(start.spec, start.impl, first_check);
     if (!r.invalid.empty()) return model::make_error("", "invalid-case", r.invalid);
     if (target) {
       const auto* v = std::get_if<ViolationAt>(&*target);
-      if (!v || !check_case(start.spec, start.impl, options.check, v).target_shown)
+      if (!v || !check_case(start.spec, start.impl, first_check, v).target_shown)
         return model::make_error("", "no-failure", "the case does not show " + to_string(*target));
       found = *target;
     } else if (r.failure) {

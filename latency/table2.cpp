@@ -58,7 +58,7 @@ model::Result<model::Program> base_of(const model::Program& spec, const std::vec
   if (!o.at_spec_trips) scale(s.body, &only);
   auto ix = model::ProgramIndex::build(s);
   if (!ix) return ix.error();
-  return allocator::unroll(s, *ix, unroll_first);
+  return allocator::unroll(s, *ix, unroll_first, o.max_unroll);
 }
 
 const allocator::Strategy kStrategy[] = {allocator::Strategy::Barrier, allocator::Strategy::PerLoop,
@@ -115,7 +115,7 @@ model::Result<VariantPrograms> variant_programs(const model::Program& spec,
   } else {
     auto uix = model::ProgramIndex::build(u);
     if (!uix) return uix.error();
-    auto unrolled = allocator::unroll(u, *uix, loop_ids(*uix));
+    auto unrolled = allocator::unroll(u, *uix, loop_ids(*uix), o.max_unroll);
     if (unrolled) {
       auto uix2 = model::ProgramIndex::build(*unrolled);
       if (!uix2) return uix2.error();

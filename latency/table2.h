@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "allocator/unroll.h"
 #include "latency/paper_table2.h"
 #include "model/index.h"
 #include "model/program.h"
@@ -56,6 +57,9 @@ struct Table2Options {
   // The barrier-free variants share common subexpressions of their wait values (paper §6.2),
   // as the paper's figures do ("the ALU-reduction passes ... keep these counts low", §8.2).
   bool share_wait_values = true;
+  // Instructions and dependencies an unrolled program may have (allocator::unroll); past it the
+  // unrolled column says why it is empty (`table2 --max-unroll`).
+  std::uint64_t max_unroll = allocator::kDefaultMaxUnroll;
 };
 
 // `unroll_first`: loops unrolled before anything else (the K-unrolled row). `key` names the row

@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
+#include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -24,28 +28,52 @@ inline std::size_t workers(std::size_t count, unsigned jobs) {
 // thread keeps from one job to its next (the prover's shared solver). `stop()` is asked before
 // each job: once it is true no new job starts, and those running finish (a campaign's
 // max-failures, an interruption).
+//
+// Returns the threads that ran (the calling one included): fewer than workers(count, jobs) when
+// the system refused to start more (a process limit, no memory for a stack). The jobs all run
+// either way, on the threads there are; a caller says so if it matters (issue 43: no abort).
 template <class F, class Stop>
-void run_indexed(std::size_t count, unsigned jobs, F&& f, Stop&& stop) {
+std::size_t run_indexed(std::size_t count, unsigned jobs, F&& f, Stop&& stop) {
   std::atomic<std::size_t> next{0};
+  // A job that throws (std::bad_alloc on a thread) stops the others from starting new jobs; the
+  // first exception is thrown again on the calling thread once all have joined, never
+  // std::terminate from a thread.
+  std::mutex failed_mutex;
+  std::exception_ptr failed;
+  std::atomic<bool> failing{false};
   const auto work = [&](std::size_t w) {
-    for (;;) {
-      if (stop()) return;
-      const std::size_t i = next.fetch_add(1);
-      if (i >= count) return;
-      if constexpr (std::is_invocable_v<F&, std::size_t, std::size_t>) f(i, w);
-      else f(i);
+    try {
+      for (;;) {
+        if (failing.load() || stop()) return;
+        const std::size_t i = next.fetch_add(1);
+        if (i >= count) return;
+        if constexpr (std::is_invocable_v<F&, std::size_t, std::size_t>) f(i, w);
+        else f(i);
+      }
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(failed_mutex);
+      if (!failed) failed = std::current_exception();
+      failing = true;
     }
   };
   const std::size_t threads = workers(count, jobs);
   std::vector<std::thread> helpers;
-  for (std::size_t w = 1; w < threads; ++w) helpers.emplace_back(work, w);
+  try {
+    helpers.reserve(threads - 1);
+    for (std::size_t w = 1; w < threads; ++w) helpers.emplace_back(work, w);
+  } catch (const std::system_error&) {
+    // Run on the threads that started: worker numbers stay below `threads`.
+  } catch (const std::bad_alloc&) {
+  }
   work(0);
   for (auto& t : helpers) t.join();
+  if (failed) std::rethrow_exception(failed);
+  return helpers.size() + 1;
 }
 
 template <class F>
-void run_indexed(std::size_t count, unsigned jobs, F&& f) {
-  run_indexed(count, jobs, std::forward<F>(f), [] { return false; });
+std::size_t run_indexed(std::size_t count, unsigned jobs, F&& f) {
+  return run_indexed(count, jobs, std::forward<F>(f), [] { return false; });
 }
 
 }  // namespace syncbisim::parallel

@@ -232,7 +232,7 @@ std::string traces_json(const ProveResult& r) {
   // One witness: its head (without the closing brace), every event, then its closing element.
   const auto write = [&](nlohmann::json head, const std::vector<semantics::Step>& trace,
                          const nlohmann::json& closing) {
-    auto text = head.dump();
+    auto text = head.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     text.pop_back();  // the closing brace: the trace follows
     out << (first_witness ? "\n    " : ",\n    ") << text << ", \"trace\": [";
     first_witness = false;
@@ -240,10 +240,10 @@ std::string traces_json(const ProveResult& r) {
     semantics::replay_lockstep(r.pair->lockstep(), trace, [&](const semantics::RunEvent& ev) {
       auto j = checker::step_to_json(ip, ev.step);
       if (!ev.detail.empty()) j["detail"] = ev.detail;
-      out << (first ? "\n      " : ",\n      ") << j.dump();
+      out << (first ? "\n      " : ",\n      ") << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       first = false;
     });
-    out << (first ? "\n      " : ",\n      ") << closing.dump();
+    out << (first ? "\n      " : ",\n      ") << closing.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out << "\n    ]}";
   };
   for (const auto& c : r.consumers)

@@ -62,6 +62,16 @@ Timeline simulation_timeline(const Simulation& s, const semantics::CompiledProgr
         to = static_cast<double>(in.issue);
         break;
       }
+  } else {
+    std::size_t n = 0;
+    for (const auto& in : s.instances)
+      if (static_cast<double>(in.issue) >= from && static_cast<double>(in.issue) < to && ++n > w.max_page) {
+        to = static_cast<double>(in.issue);
+        t.next_page = to;
+        t.notes.push_back("the first " + std::to_string(w.max_page) + " instructions of the range asked for; the next page: --svg-range " +
+                          cycles_text(to) + ":" + cycles_text(w.to));
+        break;
+      }
   }
   if (to <= from) to = from + 1;
   t.t0 = from;

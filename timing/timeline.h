@@ -59,13 +59,17 @@ struct Timeline {
   std::vector<TimelineMark> marks;
   std::vector<TimelineArrow> arrows;
   std::vector<std::string> notes;  // lines under the picture
+  double next_page = -1;           // >= 0: the range asked for was cut here (SvgWindow::max_page)
 };
 
 // Which part of a long simulation to draw: [from, to) in cycles; `to` = 0 means up to the issue
-// of the `max_instances`-th instruction (or the makespan).
+// of the `max_instances`-th instruction (or the makespan). A range given holds at most
+// `max_page` instructions: past them the picture ends at the next one's issue and `next_page`
+// says where the next page starts (issue 43: one range drew a picture of 5.1 GB).
 struct SvgWindow {
   double from = 0, to = 0;
   std::size_t max_instances = 80;
+  std::size_t max_page = 2000;
 };
 // "FROM:TO" in cycles (rule "bad-range").
 model::Result<SvgWindow> parse_window(const std::string& text);

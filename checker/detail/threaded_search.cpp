@@ -4,12 +4,14 @@
 #include <new>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "checker/detail/row_cache.h"
 #include "checker/detail/search_limit.h"
 #include "checker/detail/successor.h"
 #include "checker/detail/trace_step.h"
+#include "parallel/threads_refused.h"
 
 namespace syncbisim::checker::detail {
 
@@ -98,7 +100,23 @@ CheckResult ThreadedSearch::run() {
   first.ids = {};
   start_level();
   std::vector<std::thread> helpers;
-  for (unsigned w = 1; w < threads_; ++w) helpers.emplace_back([this, w] { work(w); });
+  for (unsigned w = 1; w < threads_; ++w) {
+    try {
+      helpers.emplace_back([this, w] { work(w); });
+    } catch (const std::system_error& e) {
+      // The system refused a thread (a process limit): the threads started meet error_ at the
+      // first barrier and leave; the caller gets one clear error, never an abort (issue 43).
+      {
+        const std::lock_guard<std::mutex> lock(limit_mutex_);
+        if (!error_)
+          error_ = std::make_exception_ptr(parallel::ThreadsRefused(std::to_string(w) + " of " + std::to_string(threads_) +
+                                                          " threads started; the system refused the next (" +
+                                                          e.what() + ")"));
+      }
+      for (unsigned missing = w; missing < threads_; ++missing) barrier_.arrive_and_drop();
+      break;
+    }
+  }
   work(0);
   for (auto& h : helpers) h.join();
   if (error_) std::rethrow_exception(error_);

@@ -727,6 +727,51 @@ def test_the_bad_structure_cases_are_many():
     assert len(BAD_STRUCTURE) >= 25, len(BAD_STRUCTURE)
 
 
+def _cli_cases_with_json():
+    """The command-line cases (tests/cli/*.case) that ask for --json: (file, args, env)."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(SOURCE, "tests", "cli", "*.case"))):
+        with open(path) as f:
+            lines = f.read().splitlines()
+        args = [l[len("args: "):] for l in lines if l.startswith("args: ")]
+        env = [l[len("env: "):] for l in lines if l.startswith("env: ")]
+        if args and "--json" in args[0].split():
+            out.append((path, args[0], env))
+    return out
+
+
+CLI_JSON_CASES = _cli_cases_with_json()
+
+
+@pytest.mark.parametrize("case", CLI_JSON_CASES, ids=lambda c: os.path.basename(c[0]))
+def test_json_output_of_every_cli_case_matches_its_schema(case):
+    """Issue 43 item 7: whatever a command-line case prints with --json is one valid document, of
+    a kind with a schema and matching it (a program from show --json, the rest by their version)."""
+    path, args, env_lines = case
+    env = dict(os.environ)
+    env.update(kv.split("=", 1) for kv in env_lines)
+    p = subprocess.run(["bash", "-c", f'"{EXE}" {args}'], cwd=SOURCE, capture_output=True, text=True, timeout=300,
+                       env=env, stdin=subprocess.DEVNULL)
+    what = os.path.basename(path)
+    if not p.stdout.strip():
+        # Input errors and usage write no document (test_input_errors_write_no_json_document).
+        assert p.returncode == 2, f"{what}: no JSON on stdout, exit {p.returncode}"
+        return
+    doc = json.loads(p.stdout)
+    if isinstance(doc, dict) and "syncbisim" in doc:
+        SEEN["kinds"].add(check_document(doc, what))
+    elif isinstance(doc, dict) and "footprints" in doc:
+        # A race found before the check (docs/footprints.md): the verdict and the comparison.
+        assert doc.get("verdict") == "race", what
+    else:
+        # deps --json: the derivation report, which has no schema of its own yet (docs/footprints.md).
+        assert args.split()[0] == "deps", f"{what}: a JSON document with no version field"
+
+
+def test_the_cli_cases_with_json_are_many():
+    assert len(CLI_JSON_CASES) >= 20, len(CLI_JSON_CASES)
+
+
 def test_every_kind_of_output_was_met():
     """Run last (pytest keeps file order): every --json output kind above was validated."""
     want = {"check", "check-batch", "check-all-trips", "prove", "fuzz", "replay", "run", "simulate", "stats", "stats-compare", "table2"}
