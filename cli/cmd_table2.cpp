@@ -25,7 +25,7 @@ struct Table2Args {
   std::string costs, corpus = SYNCBISIM_SOURCE_DIR "/corpus";
   bool json = false;
   bool derived = false;  // --derived: a spec with footprints gets its derived graph first
-  std::uint64_t max_unroll = allocator::kDefaultMaxUnroll;
+  std::uint64_t max_unroll = latency::kTable2MaxUnroll;
 };
 
 nlohmann::json to_json(const latency::Row& r) {
