@@ -18,6 +18,9 @@ status=$?
 check "FIFO read cut: exit 3" '[ $status = 3 ]'
 check "FIFO read cut: the limit and the phase named" 'grep -q "^syncbisim check: stopped at --max-seconds 1 while reading" "$work/err"'
 check "FIFO read cut: nothing on stdout" '[ ! -s "$work/out" ]'
+timeout 120 "$tool" check "$work/no_writer" "$impl" --all-trips --max-seconds 1 >/dev/null 2>"$work/err"
+check "all-trips FIFO read cut: exit 3" '[ $? = 3 ]'
+check "all-trips FIFO read cut: message" 'grep -q "^syncbisim check: stopped at --max-seconds 1" "$work/err"'
 timeout 120 "$tool" shrink "$work/no_writer" --strategy per-loop --max-seconds 1 >/dev/null 2>"$work/err"
 check "shrink FIFO read cut: exit 3" '[ $? = 3 ]'
 check "shrink FIFO read cut: message" 'grep -q "^syncbisim shrink: stopped at --max-seconds 1" "$work/err"'

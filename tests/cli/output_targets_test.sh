@@ -49,6 +49,47 @@ if [ "$(id -u)" != 0 ]; then
 fi
 chmod 755 "$work/ro"
 
+# Every output option of every command, onto each kind of target: a device stays a device, a
+# FIFO is written into and stays a FIFO, a symlink stays a link and its file gets the output.
+bug=corpus/bugs/fig1_offset_too_large.sb
+bug_spec=$(sed -n 's/^# spec: //p' "$bug" | head -1)
+"$tool" check "$bug_spec" "$bug" --trace-out "$work/trace.json" -q >/dev/null 2>&1
+outputs=(
+  "allocate $spec --strategy per-loop -o OUT"
+  "allocate $spec --strategy per-loop -o $work/impl.json --spec-out OUT"
+  "check $spec corpus/good/fig1_per_loop.impl.sb --trace-out OUT -q"
+  "check $bug_spec $bug --svg OUT -q"
+  "check $spec corpus/good/fig1_per_loop.impl.sb --all-trips --trace-out OUT"
+  "prove $bug_spec $bug --trace-out OUT"
+  "run $spec corpus/good/fig1_per_loop.impl.sb --svg OUT"
+  "replay $bug_spec $bug $work/trace.json --svg OUT"
+  "simulate $spec corpus/good/fig1_per_loop.impl.sb --svg OUT"
+  "deps corpus/footprints/double_buffer.sb -o OUT"
+)
+for line in "${outputs[@]}"; do
+  # /dev/null
+  eval "\"$tool\" ${line//OUT//dev/null}" >/dev/null 2>&1
+  check "$line onto /dev/null: still a device" '[ -c /dev/null ]'
+  # a FIFO with a reader
+  rm -f "$work/out.fifo" "$work/fifo.got"
+  mkfifo "$work/out.fifo"
+  cat "$work/out.fifo" > "$work/fifo.got" &
+  reader=$!
+  eval "\"$tool\" ${line//OUT/$work/out.fifo}" >/dev/null 2>&1
+  # A command that wrote nothing leaves the reader waiting: open the FIFO once to release it.
+  if kill -0 $reader 2>/dev/null; then : > "$work/out.fifo"; fi
+  wait $reader
+  check "$line onto a FIFO: still a FIFO" '[ -p "$work/out.fifo" ]'
+  check "$line onto a FIFO: it got the output" '[ -s "$work/fifo.got" ]'
+  # a symlink
+  rm -f "$work/target.out" "$work/link.out"
+  echo old > "$work/target.out"
+  ln -s target.out "$work/link.out"
+  eval "\"$tool\" ${line//OUT/$work/link.out}" >/dev/null 2>&1
+  check "$line onto a symlink: still a link" '[ -L "$work/link.out" ]'
+  check "$line onto a symlink: its file written" '[ "$(cat "$work/target.out")" != old ]'
+done
+
 # A directory is refused.
 "$tool" allocate "$spec" -o "$work" 2>"$work/err2" >/dev/null
 check "directory refused" '[ $? = 2 ] && grep -q "is a directory" "$work/err2"'
