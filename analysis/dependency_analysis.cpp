@@ -1,6 +1,9 @@
 #include "analysis/dependency_analysis.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
 
 #include "analysis/body_position.h"
 #include "analysis/deadlock.h"
@@ -155,6 +158,22 @@ DependencyAnalysis analyze_dependencies(const model::Program& spec, const model:
     classify(ix, info);
     warn(ix, dep, i, info, out.warnings);
     out.deps.push_back(std::move(info));
+  }
+  // A dependency written twice (the same producer, consumer and distance) adds nothing: most
+  // likely a slip, said in every command that reads the spec (issue 42).
+  std::map<std::tuple<std::string, std::string, std::map<std::string, std::uint32_t>, std::set<std::string>>,
+           std::size_t>
+      first;
+  for (std::size_t i = 0; i < spec.deps.size(); ++i) {
+    const auto& d = spec.deps[i];
+    std::map<std::string, std::uint32_t> distance;
+    for (const auto& [loop, k] : d.distance)
+      if (k != 0) distance.emplace(loop, k);
+    const auto [it, fresh] = first.emplace(std::make_tuple(d.producer, d.consumer, distance, d.every), i);
+    if (!fresh)
+      out.warnings.push_back({where_of(d, i), "dependency " + name_of(d) + " repeats dependency #" +
+                                                  std::to_string(it->second) + " (" + where_of(spec.deps[it->second], it->second) +
+                                                  "): the same producer, consumer and distance; it adds nothing"});
   }
   out.deadlocks = find_deadlocks(spec, ix, layout, out.deps);
   return out;

@@ -152,7 +152,8 @@ std::string parting_text(const semantics::CompiledProgram& spec, const semantics
   std::string s = spec.instrs[m.instr].name;
   if (!m.spec_checks.empty()) {
     const auto& c = m.spec_checks.front();
-    s += " " + named_vector(spec, spec.deps[c.dep], iteration_of(spec.deps[c.dep], c));
+    // An instruction in no loop (only @top) has nothing to show: no empty "()".
+    if (const auto v = named_vector(spec, spec.deps[c.dep], iteration_of(spec.deps[c.dep], c)); v != "()") s += " " + v;
   }
   return s + (m.impl_can ? " issues in the impl only" : " issues in the spec only");
 }

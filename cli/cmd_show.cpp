@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/inputs.h"
 #include "formats/dot_format.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
@@ -40,6 +41,9 @@ void add_show(CLI::App& app, Context& ctx) {
       ctx.status = 2;
       return;
     }
+    // A spec's warnings (dependencies that never bind or repeat, certain deadlocks), as every
+    // command that reads a spec gives them (cli/inputs.h).
+    if (loaded->program.kind == model::ProgramKind::Spec) warn_spec(opts->file, loaded->program, loaded->index);
     if (opts->json) std::cout << formats::write_json(loaded->program);
     else if (opts->dot) std::cout << formats::write_dot(loaded->program, loaded->index);
     else std::cout << formats::write_text(loaded->program);

@@ -30,14 +30,16 @@ void warn(const std::string& file, const analysis::Warning& w) {
   std::cerr << file << ": " << (w.place.empty() ? "" : w.place + ": ") << "warning: " << w.message << "\n";
 }
 
+void warn_spec(const std::string& path, const model::Program& spec, const model::ProgramIndex& ix) {
+  // Warnings go to stderr (docs/formats.md): dependencies that never bind or repeat, certain deadlocks.
+  const auto a = analysis::analyze_dependencies(spec, ix);
+  for (const auto& w : a.warnings) warn(path, w);
+  for (const auto& d : a.deadlocks) warn(path, analysis::Warning{"", d.message});
+}
+
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status) {
   auto spec = load_kind(path, model::ProgramKind::Spec, status);
-  if (spec) {
-    // Warnings go to stderr (docs/formats.md): dependencies that never bind, certain deadlocks.
-    const auto a = analysis::analyze_dependencies(spec->program, spec->index);
-    for (const auto& w : a.warnings) warn(path, w);
-    for (const auto& d : a.deadlocks) warn(path, analysis::Warning{"", d.message});
-  }
+  if (spec) warn_spec(path, spec->program, spec->index);
   return spec;
 }
 

@@ -14,6 +14,9 @@ namespace syncbisim::cli {
 // Prints the diagnostic and returns 2.
 int input_error(const model::Diagnostic& d);
 
+// A spec's warnings on stderr, each with `path`: dependencies that never bind or repeat, certain
+// deadlocks (analysis::analyze_dependencies). load_spec gives them; `show` too.
+void warn_spec(const std::string& path, const model::Program& spec, const model::ProgramIndex& ix);
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status);
 std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& status);
 

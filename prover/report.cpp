@@ -13,6 +13,7 @@ namespace syncbisim::prover {
 namespace {
 
 constexpr std::size_t kHead = 24, kTail = 24;  // events shown of a long trace
+constexpr std::size_t kMinElided = 8;           // fewer hidden than this: show them all (no "... (1 events)")
 constexpr std::size_t kJsonSteps = 1000;       // steps listed in --json before head and tail only
 
 std::string indent_lines(const std::string& text, const std::string& indent) {
@@ -110,7 +111,7 @@ std::string witness_text(const ProveResult& r, const Witness& w, const std::stri
       head.push_back(ev);
     } else {
       tail.push_back(ev);
-      if (tail.size() > kTail) {
+      if (tail.size() > kTail + kMinElided) {
         if (tail.front().visible) ++visible_before_tail;
         tail.pop_front();
       }
@@ -120,11 +121,15 @@ std::string witness_text(const ProveResult& r, const Witness& w, const std::stri
   std::size_t head_visible = 0;
   for (const auto& ev : head) head_visible += ev.visible;
   out += indent + "trace, " + std::to_string(w.trace.size()) + " steps (" + w.found_by + ")";
-  if (events <= kHead + kTail) {
+  if (events <= kHead + kTail + kMinElided) {
     std::vector<semantics::RunEvent> all(head);
     all.insert(all.end(), tail.begin(), tail.end());
     out += ":\n" + indent_lines(columns(ip, all, 0, true), indent + "  ");
     return out;
+  }
+  while (tail.size() > kTail) {
+    if (tail.front().visible) ++visible_before_tail;
+    tail.pop_front();
   }
   out += "; first " + std::to_string(kHead) + " and last " + std::to_string(kTail) +
          " events shown (--trace-out FILE writes all):\n";
@@ -154,8 +159,22 @@ std::string overflow_trace_text(const ProveResult& r, const OverflowResult& o, c
   return witness_text(r, w, indent);
 }
 
+std::string verdict_words(const ProveResult& r) {
+  if (r.verdict != Answer::Refuted) return to_string(r.verdict);
+  // Refuted only for exactness: the impl is safe (nothing issues early) but waits where nothing
+  // is owed. "refuted" alone reads as unsafe (issue 42).
+  bool unsafe = false, all_safe = true;
+  for (const auto& c : r.consumers) {
+    unsafe = unsafe || c.safe.answer == Answer::Refuted;
+    all_safe = all_safe && c.safe.answer == Answer::Proved;
+  }
+  for (const auto& o : r.overflows) unsafe = unsafe || o.answer == Answer::Refuted;
+  if (unsafe) return "refuted";
+  return all_safe ? "safe, not exact" : "not exact (safety not decided for every consumer)";
+}
+
 std::string render_text(const ProveResult& r) {
-  std::string out = std::string(to_string(r.verdict)) + "\n";
+  std::string out = verdict_words(r) + "\n";
   if (!r.may_deadlock.empty())
     out += "note: not shown free of deadlock for every trip count (" + r.may_deadlock +
            "); the answers below are about the consumers only (a barrier of the impl makes the verdict unknown), and "

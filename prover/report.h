@@ -11,6 +11,10 @@ namespace syncbisim::prover {
 
 // The verdict line, one line per consumer, and each refuted property's witness (both sides'
 // numbers, the head and tail of its trace in per-engine columns).
+// The verdict in words for a person: "proved", "unknown", "refuted" (something unsafe: an
+// under-synchronization or an overflow), "safe, not exact" (only over-synchronization refuted).
+// JSON keeps the answer (`refuted`) and the exit status is the same.
+std::string verdict_words(const ProveResult& r);
 std::string render_text(const ProveResult& r);
 // A consumer's line without the verdict ("C (E1): safe proved; exact unknown: ...").
 std::string consumer_line(const ConsumerResult& c);

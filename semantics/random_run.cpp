@@ -119,7 +119,9 @@ class LockstepRecorder {
     events_.push_back(std::move(ev));
     const std::size_t at = events_.size() - 1;
     both_.apply(s, st, observe_);
-    if (st.kind == StepKind::Choose) events_.back().detail.clear();
+    // The choice's own event (the internal steps it set off follow it, and keep their values:
+    // clearing back() blanked a register operation's value, issue 42).
+    if (st.kind == StepKind::Choose) events_[at].detail.clear();
     if (st.kind == StepKind::Retire &&
         s.impl.overflow[st.engine] == static_cast<std::uint8_t>(OverflowKind::Semaphore)) {
       const auto sem = prog.instrs[st.arg].signal_sem;

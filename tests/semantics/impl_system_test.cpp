@@ -248,3 +248,21 @@ TEST_CASE("an engine with no instruction in a loop runs its iterations within on
     }
   }
 }
+
+TEST_CASE("a recorded run keeps every register operation's value, also right after a trip choice") {
+  // Issue 42: the choice's event was meant to lose its detail, but the last internal step it set
+  // off (here w := ...) lost its value instead: "[w := ...]" with no "w=0".
+  const auto spec = test::load_file("tests/inputs/deadlock/past_cap.sb");
+  const auto impl = test::load_file("tests/inputs/deadlock/past_cap.impl.sb", spec.get());
+  const semantics::SpecSystem ss(spec->code);
+  const semantics::ImplSystem is(impl->code);
+  const semantics::Lockstep both(ss, is);
+  int regops = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed)
+    for (const auto& ev : semantics::run_lockstep(both, seed).events)
+      if (ev.step.kind == StepKind::RegOp) {
+        ++regops;
+        CHECK_MESSAGE(!ev.detail.empty(), "seed ", seed, ": a register operation without its value");
+      }
+  CHECK(regops > 20);
+}
