@@ -115,6 +115,15 @@ int run(const SimulateArgs& a) {
   }
   auto pair = load_pair(a.spec, a.impl, status);
   if (!pair) return status;
+  // Costs fall back to the engine's catch-all entry without an op: say so, with the fix.
+  if (const auto bare = timing::instrs_without_op(pair->spec.program); !bare.empty()) {
+    std::string some;
+    for (std::size_t i = 0; i < bare.size() && i < 3; ++i) some += (i ? ", " : "") + bare[i];
+    std::cerr << a.spec << ": note: " << bare.size() << " of " << pair->spec.index.instrs.size()
+              << " instructions have no op (" << some << (bare.size() > 3 ? ", ..." : "")
+              << "): each costs its engine's default; give it an op (text I0@{\"op\":\"matmul\"}, JSON "
+                 "{\"instr\": \"I0\", \"op\": \"matmul\"}) or an interval and latency (docs/timing.md \"Costs\")\n";
+  }
   timing::SimOptions o;
   o.record = !a.svg.empty();
   auto sim = timing::simulate_pair(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, table,

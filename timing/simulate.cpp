@@ -417,6 +417,16 @@ std::vector<InstrCost> instr_costs(const model::Program& spec, const model::Prog
   return out;
 }
 
+std::vector<std::string> instrs_without_op(const model::Program& spec) {
+  std::vector<std::string> out;
+  model::for_each_stream(spec.body, [&](const model::Stream& s) {
+    for (const auto& item : s.items)
+      if (const auto* in = std::get_if<model::Instr>(&item))
+        if (!in->extra.count("op") && !in->extra.count("interval")) out.push_back(in->id);
+  });
+  return out;
+}
+
 model::Result<Simulation> simulate_pair(const model::Program& spec, const model::ProgramIndex& spec_ix,
                                         const model::Program& impl, const model::ProgramIndex& impl_ix,
                                         const CostTable& table, const std::map<std::string, std::uint32_t>& given,

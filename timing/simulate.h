@@ -88,6 +88,9 @@ Simulation simulate(const semantics::CompiledProgram& impl, const std::vector<In
                     const TripPlan& plan, const SimOptions& options = {});
 
 // Per InstrId of `spec_ix`, the cost of each instruction from the spec's extra fields.
+// The spec's instructions with neither an `op` nor an `interval` field, in program order: their
+// cost is the engine class's catch-all entry, which a user most likely did not mean (issue 42).
+std::vector<std::string> instrs_without_op(const model::Program& spec);
 std::vector<InstrCost> instr_costs(const model::Program& spec, const model::ProgramIndex& spec_ix,
                                    const CostTable& table);
 
