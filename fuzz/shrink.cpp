@@ -15,6 +15,12 @@ namespace syncbisim::fuzz {
 
 namespace {
 
+// `check` with its seconds cut to `left` (a check with no limit of its own gets `left`).
+CaseOptions within(CaseOptions check, double left) {
+  check.max_seconds = check.max_seconds > 0 ? std::min(check.max_seconds, left) : left;
+  return check;
+}
+
 using Clock = std::chrono::steady_clock;
 
 // FNV-1a: a fixed hash, so the cache (and hence the result) is the same on every platform.
@@ -128,12 +134,8 @@ class Shrinker {
   // The check options of a candidate: no check outlives the shrinker's own seconds (issue 43:
   // `shrink --max-seconds 5` ran 131 s, its candidates' checks unbounded).
   CaseOptions bounded_check() const {
-    auto co = options_.check;
-    if (options_.max_seconds > 0) {
-      const double left = std::max(0.01, options_.max_seconds - elapsed());
-      co.max_seconds = co.max_seconds > 0 ? std::min(co.max_seconds, left) : left;
-    }
-    return co;
+    return options_.max_seconds > 0 ? within(options_.check, std::max(0.01, options_.max_seconds - elapsed()))
+                                    : options_.check;
   }
 
   // Checks a candidate; adopts it if it shows the target failure.
@@ -364,10 +366,7 @@ model::Result<ShrinkResult> shrink(const model::Program& spec, const ShrinkMode&
     return model::make_error("", "usage", "keep-spec needs an impl: a derived impl cannot shrink on its own");
   std::optional<Failure> found;
   // The first check too stays within the shrinker's seconds.
-  auto first_check = options.check;
-  if (options.max_seconds > 0)
-    first_check.max_seconds =
-        first_check.max_seconds > 0 ? std::min(first_check.max_seconds, options.max_seconds) : options.max_seconds;
+  const auto first_check = options.max_seconds > 0 ? within(options.check, options.max_seconds) : options.check;
   if (derive) {
     const auto ix = model::ProgramIndex::build(spec);
     if (!ix) return ix.error();
