@@ -87,9 +87,12 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
   std::uint32_t k_eff = d.offset;
   if (d.cls != analysis::DepClass::ProducerInS) {
     if (d.exclusive_branches)
-      return {std::nullopt, "exclusive branches: the instance owed is in an older iteration of S"};
-    if (ix.loops[P].parent != S) return {std::nullopt, "P is not a child of S"};
-    if (min_trip(ix.loops[P]) < 1) return {std::nullopt, "P may run 0 times in an iteration of S"};
+      return {std::nullopt, "exclusive branches: the instance owed is in an older iteration of " + ix.loops[S].name};
+    if (ix.loops[P].parent != S)
+      return {std::nullopt, "the producer's loop " + ix.loops[P].name + " is not a child of " + ix.loops[S].name};
+    if (min_trip(ix.loops[P]) < 1)
+      return {std::nullopt,
+              "the producer's loop " + ix.loops[P].name + " may run 0 times in an iteration of " + ix.loops[S].name};
     k_eff = d.cls == analysis::DepClass::NestedForward ? 0 : 1;
   }
   const auto n_of = [&](LoopId l) -> std::uint64_t { return counted_in(l, UINT32_MAX); };
@@ -117,7 +120,9 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
       plus(n, regs.r(l));
       continue;
     }
-    if (P != S && ix.encloses(P, l)) return {std::nullopt, "loop " + name + " inside P holds counted instructions"};
+    if (P != S && ix.encloses(P, l))
+      return {std::nullopt,
+              "loop " + name + " inside the producer's loop " + ix.loops[P].name + " holds counted instructions"};
     const auto m = facts.counts.stmt_in(ix, l, S);
     // @top runs once: a loop after the target in its body has not started at t.
     if (S == model::kTop && m > pos_t) continue;
@@ -126,11 +131,15 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
     // T: ℓ's iterations of iteration a before t (all or none); V: of iteration s before v.
     const bool t_full = m < pos_t;
     const bool v_any = m <= pos_c;  // m == pos_c: the consumer is inside, a partial trip
-    if (k_eff >= 2) return {std::nullopt, "loop " + name + " runs in iterations of S between target and consumer"};
+    if (k_eff >= 2)
+      return {std::nullopt,
+              "loop " + name + " runs in iterations of " + ix.loops[S].name + " between target and consumer"};
     if (k_eff == 1) {
-      if (!t_full) return {std::nullopt, "loop " + name + " runs after the target in its iteration of S"};
+      if (!t_full)
+        return {std::nullopt, "loop " + name + " runs after the target in its iteration of " + ix.loops[S].name};
       if (v_any) {
-        if (!child) return {std::nullopt, "loop " + name + " is not a child of S (no trip register)"};
+        if (!child)
+          return {std::nullopt, "loop " + name + " is not a child of " + ix.loops[S].name + " (no trip register)"};
         minus(n, regs.rh(l));
       }
       continue;
@@ -139,7 +148,8 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
     if (t_full && (m < pos_c)) continue;
     if (!t_full && !v_any) continue;
     if (!t_full && v_any) {
-      if (!child) return {std::nullopt, "loop " + name + " is not a child of S (no trip register)"};
+      if (!child)
+        return {std::nullopt, "loop " + name + " is not a child of " + ix.loops[S].name + " (no trip register)"};
       minus(n, regs.rh(l));
       continue;
     }

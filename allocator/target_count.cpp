@@ -37,6 +37,12 @@ std::optional<std::uint64_t> product(const model::ProgramIndex& ix, const std::v
 
 std::string name(const model::ProgramIndex& ix, LoopId l) { return ix.loops[l].name; }
 
+// "the consumer's iteration of A" for k = 0, else "iteration v - k of A" (v: the consumer's).
+std::string iteration_back(const model::ProgramIndex& ix, LoopId l, std::uint64_t k) {
+  return k == 0 ? "the consumer's iteration of " + name(ix, l)
+                : "iteration v - " + std::to_string(k) + " of " + name(ix, l);
+}
+
 }  // namespace
 
 TargetCount target_count(const SpecFacts& facts, Registers& regs, const analysis::DependencyInfo& d) {
@@ -56,7 +62,7 @@ TargetCount target_count(const SpecFacts& facts, Registers& regs, const analysis
     // Every S-iteration e has started is ⪯ v (the vectors name S-iterations in the order e runs
     // them), so the sum is every P-iteration e has started: r_P, whatever P's place.
     out.count = regs.r(P);
-    out.how = "target = v, every P-iteration started so far: " + rp;
+    out.how = "target = v, every iteration of " + name(ix, P) + " started so far: " + rp;
     return out;
   }
   for (std::size_t j = 0; j < c.size(); ++j) {
@@ -83,8 +89,8 @@ TargetCount target_count(const SpecFacts& facts, Registers& regs, const analysis
     out.count = regs.snapshot(c[js], P, static_cast<std::uint32_t>(dj));
     const bool exact = js + 1 == d.whole_from;
     out.form = exact ? TargetCount::Form::Whole : TargetCount::Form::Bound;
-    out.how = std::string(exact ? "" : "not exact: ") + "every P-iteration before iteration v - " +
-              std::to_string(dj - 1) + " of " + name(ix, c[js]) + " (distance with *): " + out.count.to_string();
+    out.how = std::string(exact ? "" : "not exact: ") + "every iteration of " + name(ix, P) + " before " +
+              iteration_back(ix, c[js], dj - 1) + " (distance with *): " + out.count.to_string();
     return out;
   }
 
@@ -120,7 +126,8 @@ TargetCount target_count(const SpecFacts& facts, Registers& regs, const analysis
     const std::uint64_t back = P == S || forward ? *h * D : *h * (D - 1);
     out.count = sub(regs.r(P), num(back));
     out.how = "constant trips below " + name(ix, c[js]) + ": flattened distance " + std::to_string(D) +
-              " S-iterations, " + std::to_string(*h) + " P-iterations each: " + out.count.to_string();
+              " iterations of " + name(ix, S) + ", " + std::to_string(*h) + " of " + name(ix, P) +
+              " each: " + out.count.to_string();
     return out;
   }
   if (n == 0) {
@@ -129,8 +136,8 @@ TargetCount target_count(const SpecFacts& facts, Registers& regs, const analysis
     // current S-iteration has run none of P yet).
     out.form = TargetCount::Form::Ring;
     out.count = (dj == 1 && !forward) ? regs.r(P) : regs.snapshot(S, P, static_cast<std::uint32_t>(dj));
-    out.how = "r_P at the start of " + name(ix, S) + "'s iteration v - " + std::to_string(dj - 1) + ": " +
-              out.count.to_string() + " (a ring of " + std::to_string(dj) + " on " + name(ix, S) + ")";
+    out.how = rp + " at the start of " + iteration_back(ix, S, dj - 1) + ": " + out.count.to_string() + " (a ring of " +
+              std::to_string(dj) + " on " + name(ix, S) + ")";
     return out;
   }
   // The target lies in iteration α = v_j* - δ_j* of c_j*. Snapshots of r_P at c_j*'s iteration
@@ -154,8 +161,10 @@ TargetCount target_count(const SpecFacts& facts, Registers& regs, const analysis
     const auto x = sub(add(at_alpha, mul(num(*h), lin)), num(*h * C));
     out.form = TargetCount::Form::Window;
     out.count = sub(after_alpha, sub(after_alpha, x));  // min(x, y) = y - (y - x) on naturals
-    out.how = "snapshots of r_P at " + name(ix, c[js]) + "'s iterations, " + std::to_string(*h) +
-              " P-iterations per S-iteration: min(" + x.to_string() + ", " + after_alpha.to_string() + ")";
+    const std::string per =
+        P == S ? "" : ", " + std::to_string(*h) + " iterations of " + name(ix, P) + " per iteration of " + name(ix, S);
+    out.how = "snapshots of " + rp + " at " + name(ix, c[js]) + "'s iterations" + per + ": min(" + x.to_string() +
+              ", " + after_alpha.to_string() + ")";
     return out;
   }
   // Bound: every P-iteration of α (and before), at least what the target needs and all of it

@@ -57,7 +57,21 @@ nlohmann::json closing_json(const semantics::CompiledProgram& sp, const semantic
   return parting_json(sp, v.mismatch);
 }
 
-nlohmann::json violation_json(const semantics::Lockstep& both, const model::Program& spec, const Violation& v) {
+// The closed form of the dependency that decides a mismatch (the first not satisfied for an
+// under-sync, else the first: as mismatch_to_json picks it), or "".
+std::string closed_form_of(const semantics::CompiledProgram& sp, const Violation& v, const ReportHints& hints) {
+  if (v.kind == ViolationKind::Overflow || v.kind == ViolationKind::Deadlock) return "";
+  const auto& checks = v.mismatch.spec_checks;
+  const semantics::DependencyCheck* pick = nullptr;
+  for (const auto& c : checks)
+    if (!pick || (v.mismatch.impl_can && !c.satisfied() && pick->satisfied())) pick = &c;
+  if (!pick) return "";
+  const auto index = sp.deps[pick->dep].index;
+  return index < hints.closed_forms.size() ? hints.closed_forms[index] : "";
+}
+
+nlohmann::json violation_json(const semantics::Lockstep& both, const model::Program& spec, const Violation& v,
+                              const ReportHints& hints) {
   const auto& sp = both.spec().program();
   const auto& ip = both.impl().program();
   nlohmann::json j;
@@ -78,6 +92,7 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
     j["dependency"] = nullptr;
   } else {
     j = mismatch_to_json(sp, ip, spec, v.mismatch);
+    if (const auto form = closed_form_of(sp, v, hints); !form.empty()) j["closed_form"] = form;
   }
   auto trace = nlohmann::json::array();
   for (const auto& st : v.trace) trace.push_back(step_to_json(ip, st));
@@ -88,7 +103,8 @@ nlohmann::json violation_json(const semantics::Lockstep& both, const model::Prog
 
 }  // namespace
 
-std::string render_text(const semantics::Lockstep& both, const model::Program&, const CheckResult& r) {
+std::string render_text(const semantics::Lockstep& both, const model::Program&, const CheckResult& r,
+                        const ReportHints& hints) {
   const auto& sp = both.spec().program();
   const auto& ip = both.impl().program();
   std::string out = std::string(to_string(r.verdict)) + "\n";
@@ -113,6 +129,8 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
       out += "\n";
     } else {
       std::string why = describe_mismatch(sp, ip, v.mismatch);
+      if (const auto form = closed_form_of(sp, v, hints); !form.empty())
+        why += "\n  closed form (allocate --strategy per-loop): " + form;
       std::string indented = "  ";
       for (char c : why) {
         indented += c;
@@ -133,7 +151,8 @@ std::string render_text(const semantics::Lockstep& both, const model::Program&, 
   return out;
 }
 
-nlohmann::json render_json(const semantics::Lockstep& both, const model::Program& spec, const CheckResult& r) {
+nlohmann::json render_json(const semantics::Lockstep& both, const model::Program& spec, const CheckResult& r,
+                           const ReportHints& hints) {
   nlohmann::json j;
   j["syncbisim"] = "check/1";  // docs/schema/check.schema.json
   j["verdict"] = to_string(r.verdict);
@@ -144,7 +163,7 @@ nlohmann::json render_json(const semantics::Lockstep& both, const model::Program
   j["bytes"] = r.bytes;
   if (!r.limit.empty()) j["limit"] = r.limit;
   j["violations"] = nlohmann::json::array();
-  for (const auto& v : r.violations) j["violations"].push_back(violation_json(both, spec, v));
+  for (const auto& v : r.violations) j["violations"].push_back(violation_json(both, spec, v, hints));
   return j;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "checker/mismatch_fix.h"
+
 namespace syncbisim::checker {
 
 using semantics::StepKind;
@@ -247,6 +249,7 @@ std::string describe_mismatch(const semantics::CompiledProgram& spec, const sema
   for (const auto& w : m.impl_checks)
     out += "\n    wait " + impl.semaphores[w.sem] + " >= " + std::to_string(w.threshold) + ": " +
            impl.semaphores[w.sem] + " = " + std::to_string(w.value) + (w.holds() ? " (holds)" : " (blocks)");
+  if (const auto f = fix_for(spec, impl, m)) out += "\n  fix: " + f->text;
   return out;
 }
 
@@ -282,6 +285,7 @@ nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const se
     if (!wait || (!m.impl_can && !w.holds() && wait->holds())) wait = &w;
   if (wait) j["impl"] = {{"sem", impl.semaphores[wait->sem]}, {"value", wait->value}, {"threshold", wait->threshold}};
   else j["impl"] = {{"sem", nullptr}, {"value", 0}, {"threshold", 0}, {"barrier", m.impl_blocked_at_barrier}};
+  if (const auto f = fix_for(spec, impl, m)) fix_to_json(*f, j["fix"]);
   return j;
 }
 

@@ -1,8 +1,10 @@
 #include "cli/check_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
+#include "allocator/closed_form.h"
 #include "checker/report.h"
 #include "formats/load.h"
 #include "latency/price.h"
@@ -34,14 +36,21 @@ int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, co
   std::optional<latency::Price> price;
   if (r.verdict == checker::Verdict::OverSynchronized)
     price = latency::price_over_synchronization(pair.spec.program, pair.spec.index, pair.impl.program, pair.impl.index);
+  // Under a mismatch, the wait the per-loop closed form gives its dependency (issue 42): one
+  // allocation, only when there is a mismatch to show it under.
+  checker::ReportHints hints;
+  if (std::any_of(r.violations.begin(), r.violations.end(), [](const checker::Violation& v) {
+        return v.kind == checker::ViolationKind::UnderSync || v.kind == checker::ViolationKind::OverSync;
+      }))
+    hints.closed_forms = allocator::per_loop_closed_forms(pair.spec.program, pair.spec.index);
   if (o.json) {
-    auto j = checker::render_json(both, pair.spec.program, r);
+    auto j = checker::render_json(both, pair.spec.program, r, hints);
     if (price) j["price"] = latency::price_json(*price);
     if (o.coverage) j["coverage"] = o.coverage->render_json();
     if (o.distributed) j["distributed"] = {{"ranks", o.distributed->ranks}, {"sent_bytes", o.distributed->sent_bytes}};
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << checker::render_text(both, pair.spec.program, r) << (price ? latency::price_text(*price) : "");
+    std::cout << checker::render_text(both, pair.spec.program, r, hints) << (price ? latency::price_text(*price) : "");
     if (o.distributed) std::cout << wire_line(*o.distributed, r.states);
     if (o.coverage) std::cout << "\n" << o.coverage->render_text();
   }

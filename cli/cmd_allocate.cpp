@@ -119,6 +119,18 @@ void add_allocate(CLI::App& app, Context& ctx) {
   cmd->add_option("--max-registers", args->max_registers,
                   "at most this many registers on any engine (Trainium 2: 64 per engine)")
       ->capture_default_str();
+  // The decision lines speak the allocator's notation; a user reads them without the paper
+  // (issue 42), so it is defined where they look first.
+  cmd->footer(
+      "Stderr: one decision line per dependency, \"P -> C {L: k}: scheme semaphore N=.. K=.., wait s >= value\".\n"
+      "  r_L     counts every iteration of loop L ever started on the engine (never reset)\n"
+      "  rh_L    counts the iterations of L's current trip (reset to 0 each time L is entered)\n"
+      "  isgt(a, k)  1 if a > k, else 0: no wait while the dependency's target lies before the start\n"
+      "  N       how many instructions signal the semaphore in one iteration of the producer's loop\n"
+      "  K       the producer's place among them (1..N): the wait is N*r - (N-K) (paper §5.4)\n"
+      "  v       the consumer's iteration; a loop name stands for the loop of your kernel\n"
+      "  r_B_at_A_j  r_B as it was when A's iteration j-1 before the current one started (j=1: the current one)\n"
+      "docs/allocator.md \"Reading the decision lines\" says more.");
 }
 
 }  // namespace syncbisim::cli

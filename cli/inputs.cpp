@@ -6,6 +6,7 @@
 
 #include "allocator/unroll.h"
 #include "analysis/dependency_analysis.h"
+#include "analysis/pitfalls.h"
 #include "analysis/register_use.h"
 
 namespace syncbisim::cli {
@@ -35,6 +36,7 @@ void warn_spec(const std::string& path, const model::Program& spec, const model:
   const auto a = analysis::analyze_dependencies(spec, ix);
   for (const auto& w : a.warnings) warn(path, w);
   for (const auto& d : a.deadlocks) warn(path, analysis::Warning{"", d.message});
+  for (const auto& w : analysis::written_order_pitfalls(spec)) warn(path, w);
 }
 
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status) {
@@ -71,6 +73,8 @@ std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::str
     return std::nullopt;
   }
   if (!note.empty()) std::cerr << spec_path << ": note: " << note << "\n";
+  for (const auto& w : analysis::same_engine_pitfalls(pair->spec.program, pair->spec.index, pair->impl.program))
+    warn(spec_path, w);
   return std::move(*pair);
 }
 

@@ -1,5 +1,6 @@
 #include "fuzz/case_check.h"
 
+#include "allocator/closed_form.h"
 #include "analysis/dependency_analysis.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
@@ -33,7 +34,10 @@ CaseResult check_case(const model::Program& spec, const model::Program& impl, co
   if (target) out.target_shown = shows(both, out.check, *target, options.policy, out.allocatable);
   if (options.want_traces) {
     out.traces = checker::traces_json(both, out.check);
-    out.report = checker::render_text(both, spec, out.check);
+    // A failure's report names the per-loop closed form of the failing dependency (issue 42).
+    checker::ReportHints hints;
+    if (out.failure) hints.closed_forms = allocator::per_loop_closed_forms(spec, (*pair)->spec_index());
+    out.report = checker::render_text(both, spec, out.check, hints);
   }
   return out;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "checker/mismatch_fix.h"
+
 namespace syncbisim::prover {
 
 namespace {
@@ -426,7 +428,7 @@ class Run {
           if (advance(h, true, visiting)) moved = true;
         }
       }
-      if (!out_.found) out_.why_not = "at the target the impl does not issue the consumer either";
+      if (!out_.found) out_.why_not = "at the target the impl does not issue the consumer either; " + at_consumer();
       return;
     }
     // Over-synchronization: retire the producers until the spec may issue the consumer.
@@ -447,7 +449,17 @@ class Run {
         return;
       }
     }
-    if (!out_.found) out_.why_not = "at the target the impl issues the consumer as soon as the spec does";
+    if (!out_.found) out_.why_not = "at the target the impl issues the consumer as soon as the spec does; " + at_consumer();
+  }
+
+  // The consumer's dependencies and waits where the run stands (checker::explain_consumer): what
+  // a person needs to see why the model's violation did not happen (issue 42).
+  std::string at_consumer() const {
+    const auto e = r_.engine;
+    const auto& regs = s_.impl.regs[e];
+    const std::vector<std::uint64_t> values(regs.begin(), regs.end());
+    return checker::explain_consumer(sp_, ip_, e, r_.consumer, both_.spec().explain(s_.spec, e),
+                                     both_.impl().explain(s_.impl, e), values.data());
   }
 
   const semantics::Lockstep& both_;

@@ -194,7 +194,7 @@ def test_schema_is_a_valid_draft_2020_12_schema_and_its_refs_resolve(name):
 def test_every_version_the_tool_writes_has_a_schema():
     """Every "kind/1" literal in the writers' sources names a schema here."""
     found = set()
-    for d in ("cli", "checker", "prover", "fuzz", "formats"):
+    for d in ("cli", "checker", "prover", "fuzz", "formats", "timing", "latency", "allocator", "footprint"):
         for path in glob.glob(os.path.join(SOURCE, d, "**", "*.cpp"), recursive=True):
             with open(path) as f:
                 found |= set(re.findall(r'"syncbisim"\s*[,\]]\s*=?\s*"([a-z0-9-]+)/1"', f.read()))
