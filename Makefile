@@ -11,14 +11,20 @@ PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3
 # `make test` and `make fuzz-readers` also need clang with libFuzzer for the readers' fuzz targets
 # (fuzz/readers, docs/fuzzing.md); `make demo` does not.
 FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
+# `make test` also needs a headless browser for the --html pages' test (tests/browser, docs/report.md);
+# `make demo` does not.
+BROWSER_PACKAGES := chromium chromium-driver python3-selenium
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps deps-fuzz configure build tool demo test fuzz-readers bench clean
+.PHONY: all deps deps-fuzz deps-browser configure build tool demo test fuzz-readers bench clean
 
 all: build
 
 deps-fuzz:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(FUZZ_PACKAGES)"
+
+deps-browser:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(BROWSER_PACKAGES)"
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -45,7 +51,7 @@ tool: configure
 demo: tool
 	./$(BUILD)/syncbisim demo
 
-test: deps-fuzz build
+test: deps-fuzz deps-browser build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Each reader's libFuzzer target for FUZZ_SECONDS (default 60), one after the other.

@@ -1,6 +1,8 @@
-// allocate() of the public API: the tool's strategies (docs/allocator.md).
+// allocate() of the public API: the tool's strategies (docs/allocator.md), with every option of
+// `syncbisim allocate` that makes sense in a process (no output files: the programs are values).
 #include "allocator/allocate.h"
 
+#include "allocator/unroll.h"
 #include "api/detail/program_data.h"
 #include "latency/judge.h"
 
@@ -15,40 +17,67 @@ allocator::Strategy internal(Strategy s) {
     case Strategy::PerEngine: return allocator::Strategy::PerEngine;
     case Strategy::Auto: return allocator::Strategy::Auto;
     case Strategy::Expert: return allocator::Strategy::Expert;
+    case Strategy::Mixed: return allocator::Strategy::Mixed;
   }
   return allocator::Strategy::Auto;
 }
+
+constexpr Strategy kStrategies[] = {Strategy::Barrier, Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine,
+                                    Strategy::Auto,    Strategy::Mixed,          Strategy::Expert};
+
+// The public defaults are the allocator's; the header cannot include it to share them.
+static_assert(allocator::kDefaultMaxUnroll == 20000, "AllocateOptions::max_unroll's default is allocate's");
 }  // namespace
 
 namespace api::detail {
 allocator::Strategy strategy_of(Strategy s) { return internal(s); }
+
+Strategy strategy_from(allocator::Strategy s) {
+  for (auto x : kStrategies)
+    if (internal(x) == s) return x;
+  return Strategy::Auto;
+}
 }  // namespace api::detail
 
 std::string to_string(Strategy s) { return allocator::to_string(internal(s)); }
 
 Strategy parse_strategy(const std::string& name) {
-  for (auto s : {Strategy::Barrier, Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto,
-                 Strategy::Expert})
-    if (to_string(s) == name) return s;
-  throw Error("", "", "usage",
-              "unknown strategy '" + name + "' (barrier, per-instruction, per-loop, per-engine, auto, expert)");
+  // The command's parser and its message (allocate --strategy), so the two accept the same names.
+  if (const auto s = allocator::parse_strategy(name)) return api::detail::strategy_from(*s);
+  throw Error("", "", "usage", "unknown strategy '" + name + "' (" + allocator::strategy_names() + ")");
 }
 
 Allocation allocate(const Program& spec, const AllocateOptions& options) {
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   const auto& d = spec.data();
-  allocator::Options o{internal(options.strategy), options.prune_registers};
-  o.judge = latency::timing_judge(d.program, d.index);  // the expert's (allocator/expert.h)
-  auto a = allocator::allocate(d.program, d.index, o);
-  if (!a) {
-    auto e = a.error();
-    if (e.file.empty()) e.file = d.name;
-    api::detail::raise(e);
+  // --unroll: the spec unrolled first (allocator/unroll.h), as `syncbisim allocate` does.
+  std::optional<Program> unrolled;
+  if (!options.unroll.empty()) {
+    auto u = allocator::unroll(d.program, d.index, options.unroll, options.max_unroll);
+    if (!u) api::detail::raise(u.error(), d.name);
+    unrolled = api::detail::wrap(std::move(*u), d.name + " (unrolled)");
   }
-  Allocation out{api::detail::wrap(std::move(a->impl), d.name + " (" + to_string(options.strategy) + ")"), {}, {}};
+  const auto& target = unrolled ? unrolled->data() : d;
+  allocator::Options o;
+  o.strategy = internal(options.strategy);
+  o.prune_registers = options.prune_registers;
+  o.barrier_fallback = options.barrier_fallback;
+  o.licm = options.licm;
+  o.cse = options.cse;
+  o.share_wait_values = options.share_waits;
+  o.max_semaphores = options.max_semaphores;
+  o.max_registers = options.max_registers;
+  o.judge = latency::timing_judge(target.program, target.index);  // the expert's (allocator/expert.h)
+  auto a = allocator::allocate(target.program, target.index, o);
+  if (!a) api::detail::raise(a.error(), d.name);
+  Allocation out{api::detail::wrap(std::move(a->impl), d.name + " (" + to_string(options.strategy) + ")"),
+                 {},
+                 {},
+                 unrolled,
+                 a->exact()};
   for (const auto& dec : a->decisions)
     out.decisions.push_back(Decision{dec.label, allocator::to_string(dec.scheme), dec.semaphore,
-                                     dec.wait ? dec.wait->to_string() : "", dec.detail});
+                                     dec.wait ? dec.wait->to_string() : "", dec.detail, dec.exact});
   out.notes = a->notes;
   return out;
 }

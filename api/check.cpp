@@ -1,6 +1,9 @@
 // check() of the public API: the differential bisimulation check (docs/checker.md).
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
+#include "allocator/closed_form.h"
 #include "api/detail/program_data.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
@@ -73,6 +76,8 @@ Violation violation_of(const nlohmann::json& j, const checker::Violation& v, con
       out.retired = number_of(j["spec"], "retired");
       out.owed = number_of(j["spec"], "owed");
     }
+    if (j.contains("fix")) out.fix = text_of(j["fix"], "text");
+    if (j.contains("closed_form")) out.closed_form = text_of(j, "closed_form");
     if (j.contains("impl")) {
       out.semaphore = text_of(j["impl"], "sem");
       out.value = number_of(j["impl"], "value");
@@ -147,14 +152,20 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
       .depth = options.depth};
   const auto& both = (*pair)->lockstep();
   const auto r = checker::check(**pair, o);
-  const auto j = checker::render_json(both, matched.data().program, r);
+  // As `check` does: a mismatch names the per-loop closed form of its dependency.
+  checker::ReportHints hints;
+  if (std::any_of(r.violations.begin(), r.violations.end(), [](const checker::Violation& v) {
+        return v.kind == checker::ViolationKind::UnderSync || v.kind == checker::ViolationKind::OverSync;
+      }))
+    hints.closed_forms = allocator::per_loop_closed_forms(matched.data().program, (*pair)->spec_index());
+  const auto j = checker::render_json(both, matched.data().program, r, hints);
   CheckResult out{.verdict = verdict_of(r.verdict),
                   .exhaustive = r.exhaustive,
                   .limit = r.limit,
                   .states = r.states,
                   .transitions = r.transitions,
                   .seconds = r.seconds,
-                  .text = checker::render_text(both, matched.data().program, r),
+                  .text = checker::render_text(both, matched.data().program, r, hints),
                   .json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"};
   for (std::size_t i = 0; i < r.violations.size(); ++i)
     out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));

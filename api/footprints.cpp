@@ -1,8 +1,14 @@
-// derive_dependencies() and compare_dependencies() of the public API (docs/footprints.md).
+// derive_dependencies() and compare_dependencies() of the public API (docs/footprints.md,
+// `syncbisim deps` and `deps --compare`), printed by the library calls the command makes
+// (footprint/report.h, latency/graph_price.h).
 #include "footprint/compare.h"
 #include "footprint/derive.h"
+#include "footprint/report.h"
 
 #include "api/detail/program_data.h"
+#include "formats/json_format.h"
+#include "formats/text_format.h"
+#include "latency/graph_price.h"
 
 namespace syncbisim {
 
@@ -19,6 +25,10 @@ const model::Program& with_footprints(const Program& spec) {
 }
 }  // namespace
 
+int Derivation::exit_status() const { return undecided.empty() ? 0 : 3; }
+
+int GraphComparison::exit_status() const { return verdict == "race" ? 1 : verdict == "inconclusive" ? 3 : 0; }
+
 Derivation derive_dependencies(const Program& spec, bool reduce) {
   const auto& program = with_footprints(spec);
   const auto& d = spec.data();
@@ -28,20 +38,25 @@ Derivation derive_dependencies(const Program& spec, bool reduce) {
   const auto derived = footprint::derive(k, o);
   auto p = program;
   p.deps = derived.graph();
-  Derivation out{api::detail::wrap(std::move(p), d.name + " (derived)"), {}, derived.undecided};
+  Derivation out{api::detail::wrap(p, d.name + " (derived)"), {}, derived.undecided, {}, {}, {}};
   for (const auto& x : derived.deps) {
     DerivedDependency dd{footprint::dependency_text(x.dep), x.dep.producer, x.dep.consumer, x.carried_by, {},
                          x.distances, x.over_synchronizes, x.implied_by};
     for (const auto& w : x.why) dd.why.push_back(w.to_string(x.dep.producer, x.dep.consumer));
     out.dependencies.push_back(std::move(dd));
   }
+  out.text = footprint::with_reasons(formats::write_text(p), derived);
+  out.json = formats::write_json(p);
+  out.report = footprint::derivation_text(derived);
   return out;
 }
 
 GraphComparison compare_dependencies(const Program& spec) {
   const auto& program = with_footprints(spec);
   const auto k = footprint::Kernel::of(program, spec.data().index);
-  const auto c = footprint::compare(k, program.deps, footprint::derive(k));
+  const auto derived = footprint::derive(k);
+  auto c = footprint::compare(k, program.deps, derived);
+  latency::price_over_synchronized(c, derived, program);  // as deps --compare: each over-synchronization's price
   GraphComparison out;
   out.verdict = footprint::to_string(c.verdict);
   for (const auto& r : c.races) out.races.push_back(Race{r.producer, r.consumer, r.description, r.trips, r.fix, r.missing});
@@ -50,6 +65,9 @@ GraphComparison compare_dependencies(const Program& spec) {
   for (const auto& f : c.implied) out.implied.push_back(f.dependency + ": " + f.message);
   out.not_shown = c.not_shown;
   out.limits = c.limits;
+  out.race_pairs = c.race_pairs;
+  out.text = footprint::comparison_text(c);
+  out.json = footprint::comparison_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

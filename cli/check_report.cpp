@@ -23,6 +23,16 @@ std::string wire_line(const DistributedFigures& d, std::uint64_t states) {
 
 }  // namespace
 
+checker::ReportHints report_hints(const LoadedPair& pair, const checker::CheckResult& r) {
+  // Under a mismatch, the wait the per-loop closed form gives its dependency (issue 42).
+  checker::ReportHints hints;
+  if (std::any_of(r.violations.begin(), r.violations.end(), [](const checker::Violation& v) {
+        return v.kind == checker::ViolationKind::UnderSync || v.kind == checker::ViolationKind::OverSync;
+      }))
+    hints.closed_forms = allocator::per_loop_closed_forms(pair.spec.program, pair.spec.index);
+  return hints;
+}
+
 int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, const CheckReportOptions& o) {
   const auto& both = pair.lockstep();
   if (!o.trace_out.empty()) {
@@ -36,13 +46,7 @@ int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, co
   std::optional<latency::Price> price;
   if (r.verdict == checker::Verdict::OverSynchronized)
     price = latency::price_over_synchronization(pair.spec.program, pair.spec.index, pair.impl.program, pair.impl.index);
-  // Under a mismatch, the wait the per-loop closed form gives its dependency (issue 42): one
-  // allocation, only when there is a mismatch to show it under.
-  checker::ReportHints hints;
-  if (std::any_of(r.violations.begin(), r.violations.end(), [](const checker::Violation& v) {
-        return v.kind == checker::ViolationKind::UnderSync || v.kind == checker::ViolationKind::OverSync;
-      }))
-    hints.closed_forms = allocator::per_loop_closed_forms(pair.spec.program, pair.spec.index);
+  const auto hints = report_hints(pair, r);
   if (o.json) {
     auto j = checker::render_json(both, pair.spec.program, r, hints);
     if (price) j["price"] = latency::price_json(*price);

@@ -20,6 +20,7 @@
 #include "cli/cores.h"
 #include "cli/deadline.h"
 #include "cli/footprint_report.h"
+#include "cli/html_report.h"
 #include "cli/inputs.h"
 #include "cli/number_options.h"
 #include "cli/pictures.h"
@@ -31,7 +32,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct CheckArgs {
-  std::string spec, impl, trace_out, svg;
+  std::string spec, impl, trace_out, svg, html;
   std::vector<std::string> batch;
   unsigned jobs = 1;
   bool json = false;
@@ -115,6 +116,11 @@ int check_batch(const CheckArgs& a, CommandDeadline& deadline) {
 int check(const CheckArgs& a) {
   // --max-seconds bounds the whole command, from the process's start (cli/deadline.h).
   CommandDeadline deadline(a.max_seconds, "check");
+  if (!a.html.empty() && (!a.batch.empty() || a.all_trips)) {
+    std::cerr << "syncbisim check: --html is for one pair searched by the explorer, not with --batch or --all-trips "
+                 "(prove --html covers every trip count)\n";
+    return 2;
+  }
   if (!a.batch.empty()) return check_batch(a, deadline);
   if (a.spec.empty() || a.impl.empty()) {
     std::cerr << "syncbisim check: give SPEC and IMPL (or --batch MANIFEST)\n";
@@ -148,7 +154,11 @@ int check(const CheckArgs& a) {
   // A spec with footprints: the written graph is judged against them first (docs/footprints.md);
   // a conflict it leaves unordered is a race, the verdict, whatever the impl does against it.
   const auto judged = judge_footprints(pair->spec);
-  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) return print_race(judged->comparison, a.json);
+  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) {
+    if (!a.html.empty())
+      if (const int s = write_race_html(a.html, "check", {a.spec, a.impl, &*judged}, *pair); s != 0) return s;
+    return print_race(judged->comparison, a.json);
+  }
   // Findings that change no verdict go to stderr: a graph not shown ordered for every trip count
   // (this check is at bounded trips anyway), unjustified, over-synchronizing, implied dependencies.
   if (judged && !a.json) {
@@ -174,6 +184,11 @@ int check(const CheckArgs& a) {
   deadline.phase("reporting");
   if (!a.svg.empty())
     if (const int s = write_counterexample_svg(a.svg, both, r); s != 0) return s;
+  if (!a.html.empty())
+    if (const int s = write_check_html(a.html, {a.spec, a.impl, judged ? &*judged : nullptr}, *pair, r,
+                                       {coverage ? &*coverage : nullptr, &o, deadline.limited() ? deadline.left() : 0});
+        s != 0)
+      return s;
   const int verdict_status =
       print_check_result(*pair, r, CheckReportOptions{a.trace_out, a.json, coverage ? &*coverage : nullptr, {}});
   // The impl leaves a dependency unmet that a conflict on memory justifies: say which conflict
@@ -237,6 +252,9 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");
   cmd->add_option("--trace-out", a->trace_out, "write every violation's full trace as JSON to this file");
   cmd->add_option("--svg", a->svg, "draw the counterexample as an SVG timeline into this file");
+  cmd->add_option("--html", a->html,
+                  "write a self-contained page to look at into this file: the verdict, both programs, each trace to "
+                  "step through with both sides' numbers, its timeline, the coverage, the footprints (docs/report.md)");
   cmd->add_flag("--coverage", a->coverage,
                 "list each dependency with whether it ever held its consumer back, and each wait with whether it "
                 "ever blocked, over the explored states");

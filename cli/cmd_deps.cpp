@@ -1,16 +1,18 @@
 // syncbisim deps SPEC: the dependency graph derived from the spec's footprints (docs/footprints.md),
-// written as the spec with that graph; with --compare, the written graph judged against it.
+// written as the spec with that graph; with --compare, the written graph judged against it. The
+// reports are the library's (footprint/report.h, latency/graph_price.h), which the public API's
+// derive_dependencies() and compare_dependencies() give too.
 #include <nlohmann/json.hpp>
 
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/footprint_report.h"
 #include "cli/inputs.h"
+#include "footprint/report.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
+#include "latency/graph_price.h"
 
 namespace syncbisim::cli {
 
@@ -20,27 +22,6 @@ struct DepsArgs {
   std::string spec, out;
   bool json = false, text = false, compare = false, no_reduce = false;
 };
-
-// The text form with each derived dependency's first justifying conflict as a comment on its
-// line (the reader skips comments, so the file reads back to the same program).
-std::string with_reasons(const std::string& text, const footprint::Derivation& d) {
-  std::map<std::string, std::string> why;
-  for (const auto& x : d.deps)
-    if (x.implied_by.empty() && !x.why.empty())
-      why.emplace("dep " + footprint::dependency_text(x.dep), x.why.front().to_string(x.dep.producer, x.dep.consumer));
-  std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    auto end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    const auto line = text.substr(start, end - start);
-    out += line;
-    if (const auto it = why.find(line); it != why.end()) out += "  # " + it->second;
-    out += "\n";
-    start = end + 1;
-  }
-  return out;
-}
 
 int deps(const DepsArgs& a) {
   int status = 0;
@@ -57,16 +38,17 @@ int deps(const DepsArgs& a) {
   const auto derived = footprint::derive(kernel, o);
   if (a.compare) {
     auto c = footprint::compare(kernel, spec->program.deps, derived);
-    price_over_synchronized(c, derived, *spec);
-    if (a.json) std::cout << comparison_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    else std::cout << comparison_text(c);
-    return comparison_status(c);
+    latency::price_over_synchronized(c, derived, spec->program);
+    if (a.json)
+      std::cout << footprint::comparison_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    else std::cout << footprint::comparison_text(c);
+    return footprint::comparison_status(c);
   }
   auto p = spec->program;
   p.deps = derived.graph();
   std::string content = a.json ? formats::write_json(p) : formats::write_text(p);
-  if (!a.json) content = with_reasons(content, derived);
-  const std::string report = a.json && a.out.empty() ? std::string() : derivation_text(derived);
+  if (!a.json) content = footprint::with_reasons(content, derived);
+  const std::string report = a.json && a.out.empty() ? std::string() : footprint::derivation_text(derived);
   if (a.out.empty() || a.out == "-") {
     std::cout << content;
     std::cerr << report;

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/cores.h"
 #include "cli/footprint_report.h"
+#include "cli/html_report.h"
 #include "cli/inputs.h"
 #include "prover/prove.h"
 #include "prover/report.h"
@@ -18,7 +19,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct ProveArgs {
-  std::string spec, impl, trace_out;
+  std::string spec, impl, trace_out, html;
   bool json = false;
   bool no_replay = false;
   unsigned timeout_ms = 10000;
@@ -35,7 +36,11 @@ int prove(const ProveArgs& a) {
   // the verdict; a graph not shown to order every conflict for every trip count makes a proof
   // relative to it unknown, never proved.
   const auto judged = judge_footprints(pair->spec);
-  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) return print_race(judged->comparison, a.json);
+  if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) {
+    if (!a.html.empty())
+      if (const int s = write_race_html(a.html, "prove", {a.spec, a.impl, &*judged}, *pair); s != 0) return s;
+    return print_race(judged->comparison, a.json);
+  }
   prover::ProveOptions o;
   o.replay = !a.no_replay;
   o.z3_timeout_ms = a.timeout_ms;
@@ -50,6 +55,9 @@ int prove(const ProveArgs& a) {
       return input_error(d);
     }
   }
+  if (!a.html.empty())
+    if (const int s = write_prove_html(a.html, {a.spec, a.impl, judged ? &*judged : nullptr}, *pair, r); s != 0)
+      return s;
   const bool graph_unsure = judged && judged->comparison.verdict != footprint::GraphVerdict::Ordered;
   if (a.json) {
     auto j = prover::render_json(r);
@@ -83,6 +91,9 @@ void add_prove(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--jobs", a->jobs, "consumers proved at once, on that many threads (default: every core; the same output for any number)");
   cmd->add_option("--trace-out", a->trace_out, "write every witness's whole trace as JSON to this file");
+  cmd->add_option("--html", a->html,
+                  "write a self-contained page to look at into this file: the verdict, both programs, each consumer's "
+                  "answers, each witness to step through with both sides' numbers, its timeline (docs/report.md)");
   // The hardware's widths (model/value_width.h; docs/prover.md "Overflow").
   cmd->add_option("--register-bits", a->widths.register_bits, "register width: a value past 2^N - 1 is an overflow")
       ->check(CLI::Range(1, 64))

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "checker/replay_report.h"
 #include "checker/trace_replay.h"
 #include "checker/trace_view.h"
 #include "cli/command_setup.h"
@@ -37,31 +38,19 @@ int replay(const ReplayArgs& a) {
   auto pair = load_pair(a.spec, a.impl, status, checker::PairOptions{so});
   if (!pair) return status;
   const auto r = checker::replay_trace(*pair->checked, *trace);
-  if (a.json) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const auto& s : r.steps) {
-      auto j = checker::step_to_json(pair->impl_code(), s.step);
-      j["number"] = s.number;
-      if (!s.checks.empty()) j["checks"] = s.checks;
-      j["changes"] = s.changes;
-      steps.push_back(std::move(j));
-    }
-    nlohmann::json out{{"syncbisim", "replay/1"}, {"fits", r.misfit.empty()}, {"steps", steps}};
-    if (!r.misfit.empty()) out["misfit"] = r.misfit;
-    out["violations"] = nlohmann::json::array();
-    for (const auto& v : r.violations) out["violations"].push_back(checker::to_string(v.kind));
-    if (r.expected) out["reproduced"] = r.expected_shown;
-    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else {
-    std::cout << checker::render_replay(*pair->checked, r);
-  }
-  if (!r.misfit.empty()) return 2;
+  // The JSON, the text and the exit status are the library's (checker/replay_report.h), which the
+  // public API's replay() gives too.
+  if (a.json)
+    std::cout << checker::replay_json(*pair->checked, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  else std::cout << checker::render_replay(*pair->checked, r);
+  if (!r.misfit.empty()) return checker::replay_status(r);
   if (!a.svg.empty() && !r.violations.empty()) {
     checker::CheckResult as_found;
     as_found.violations = r.violations;
     if (const int s = write_counterexample_svg(a.svg, pair->lockstep(), as_found); s != 0) return s;
   }
-  return r.violations.empty() ? 0 : 1;
+  return checker::replay_status(r);
 }
 
 }  // namespace

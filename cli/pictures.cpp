@@ -24,41 +24,50 @@ int write(const std::string& path, const semantics::Lockstep& both, const timing
 
 }  // namespace
 
-int write_counterexample_svg(const std::string& path, const semantics::Lockstep& both, const checker::CheckResult& r) {
+const checker::Violation* deciding_violation(const checker::CheckResult& r) {
   const checker::Violation* pick = nullptr;
   for (const auto& v : r.violations)
     if (!pick || (v.kind == checker::ViolationKind::UnderSync && pick->kind != checker::ViolationKind::UnderSync))
       pick = &v;
+  return pick;
+}
+
+timing::CounterexampleView counterexample_view(const semantics::Lockstep& both, const checker::Violation& v) {
+  const auto& spec = both.spec().program();
+  timing::CounterexampleView view;
+  view.trace = v.trace;
+  std::string what = spec.engines[v.engine] + (v.instr ? " before " + spec.instrs[*v.instr].name : "");
+  switch (v.kind) {
+    case checker::ViolationKind::UnderSync:
+      view.title = "under-synchronized: " + spec.engines[v.engine] + " may issue " +
+                   spec.instrs[v.mismatch.instr].name + " too early";
+      view.mismatch = v.mismatch;
+      break;
+    case checker::ViolationKind::OverSync:
+      view.title = "over-synchronized: " + spec.engines[v.engine] + " waits to issue " +
+                   spec.instrs[v.mismatch.instr].name;
+      view.mismatch = v.mismatch;
+      break;
+    case checker::ViolationKind::Deadlock:
+      view.title =
+          std::string(v.spec_deadlocks_too ? "spec deadlock" : "impl deadlock (over-synchronized)") + ": " + what;
+      view.stuck = std::make_pair(v.engine, v.instr);
+      view.spec_deadlocks_too = v.spec_deadlocks_too;
+      break;
+    case checker::ViolationKind::Overflow:
+      view.title = checker::describe_overflow(both.impl().program(), v.overflow);
+      break;
+  }
+  return view;
+}
+
+int write_counterexample_svg(const std::string& path, const semantics::Lockstep& both, const checker::CheckResult& r) {
+  const checker::Violation* pick = deciding_violation(r);
   if (!pick) {
     std::cerr << "syncbisim check: no violation, so no counterexample to draw (" << path << " not written)\n";
     return 0;
   }
-  const auto& spec = both.spec().program();
-  timing::CounterexampleView view;
-  view.trace = pick->trace;
-  std::string what = spec.engines[pick->engine] + (pick->instr ? " before " + spec.instrs[*pick->instr].name : "");
-  switch (pick->kind) {
-    case checker::ViolationKind::UnderSync:
-      view.title = "under-synchronized: " + spec.engines[pick->engine] + " may issue " +
-                   spec.instrs[pick->mismatch.instr].name + " too early";
-      view.mismatch = pick->mismatch;
-      break;
-    case checker::ViolationKind::OverSync:
-      view.title = "over-synchronized: " + spec.engines[pick->engine] + " waits to issue " +
-                   spec.instrs[pick->mismatch.instr].name;
-      view.mismatch = pick->mismatch;
-      break;
-    case checker::ViolationKind::Deadlock:
-      view.title =
-          std::string(pick->spec_deadlocks_too ? "spec deadlock" : "impl deadlock (over-synchronized)") + ": " + what;
-      view.stuck = std::make_pair(pick->engine, pick->instr);
-      view.spec_deadlocks_too = pick->spec_deadlocks_too;
-      break;
-    case checker::ViolationKind::Overflow:
-      view.title = checker::describe_overflow(both.impl().program(), pick->overflow);
-      break;
-  }
-  return write(path, both, view);
+  return write(path, both, counterexample_view(both, *pick));
 }
 
 int write_run_svg(const std::string& path, const semantics::Lockstep& both, const semantics::RunResult& r) {

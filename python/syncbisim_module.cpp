@@ -172,8 +172,8 @@ py::dict violation_dict(const Violation& v) {
                   py::arg("description") = v.description, py::arg("dependency") = v.dependency,
                   py::arg("retired") = optional_number(v.retired), py::arg("owed") = optional_number(v.owed),
                   py::arg("semaphore") = v.semaphore, py::arg("value") = optional_number(v.value),
-                  py::arg("threshold") = optional_number(v.threshold),
-                  py::arg("spec_deadlocks_too") = v.spec_deadlocks_too, py::arg("trace") = trace_list(v.trace));
+                  py::arg("threshold") = optional_number(v.threshold), py::arg("fix") = v.fix,
+                  py::arg("closed_form") = v.closed_form, py::arg("spec_deadlocks_too") = v.spec_deadlocks_too, py::arg("trace") = trace_list(v.trace));
 }
 
 std::string json_of(const py::object& o) {
@@ -185,31 +185,74 @@ std::string json_of(const py::object& o) {
 // the allocator's answer, and the case's sizes before and after shrinking.
 template <class Case>
 void bind_failing_case(py::class_<Case>& c) {
-  c.def_readonly("failure_class", &Case::failure_class)
-      .def_readonly("failure", &Case::failure)
-      .def_readonly("spec", &Case::spec)
-      .def_readonly("impl", &Case::impl)
-      .def_readonly("allocator_output", &Case::allocator_output)
-      .def_readonly("allocator_errors", &Case::allocator_errors)
-      .def_readonly("before", &Case::before)
-      .def_readonly("after", &Case::after);
+  c.def_readonly("failure_class", &Case::failure_class,
+                 "'under-sync', 'over-sync', 'deadlock', 'crash', 'timeout', 'bad-output', 'tree-mismatch', "
+                 "'declined' or 'allocator-error'")
+      .def_readonly("failure", &Case::failure, "the failure's message")
+      .def_readonly("spec", &Case::spec, "the spec (a Program), minimized if it was shrunk")
+      .def_readonly("impl", &Case::impl, "the impl (a Program), or None when the allocator gave none that loads")
+      .def_readonly("allocator_output", &Case::allocator_output, "what a command allocator printed on stdout")
+      .def_readonly("allocator_errors", &Case::allocator_errors, "what a command allocator printed on stderr")
+      .def_readonly("before", &Case::before, "the case's size before shrinking ('' if not shrunk)")
+      .def_readonly("after", &Case::after, "the case's size after shrinking ('' if not shrunk)");
 }
 
 // A command's result as the command prints it: str() is its text, to_json() its JSON document.
 template <class Result>
 void bind_printed(py::class_<Result>& c) {
-  c.def("__str__", [](const Result& r) { return r.text; }).def("to_json", [](const Result& r) { return r.json; });
+  c.def(
+       "__str__", [](const Result& r) { return r.text; }, "what the command prints")
+      .def(
+          "to_json", [](const Result& r) { return r.json; }, "what the command prints with --json (a JSON string)");
+}
+
+// The fields of an impl's resource figures (`syncbisim stats`).
+void bind_figures(py::class_<ResourceFigures>& c) {
+  c.def_readonly("semaphores", &ResourceFigures::semaphores, "semaphores declared")
+      .def_readonly("registers_per_engine", &ResourceFigures::registers_per_engine,
+                    "[(engine, distinct registers it uses)]")
+      .def_readonly("registers_max", &ResourceFigures::registers_max, "registers on the engine with the most")
+      .def_readonly("waiting_instrs", &ResourceFigures::waiting_instrs, "instructions with at least one wait")
+      .def_readonly("waits", &ResourceFigures::waits, "waits in all")
+      .def_readonly("multi_wait_instrs", &ResourceFigures::multi_wait_instrs, "instructions with more than one wait")
+      .def_readonly("alu_max", &ResourceFigures::alu_max,
+                    "ALU operations computing the waits before one issue, at most")
+      .def_readonly("alu_mean", &ResourceFigures::alu_mean, "the same, on average over the waiting issues")
+      .def_readonly("regops_executed", &ResourceFigures::regops_executed,
+                    "register operations executed at the trips (None past 2**64 - 1)")
+      .def_readonly("barriers_executed", &ResourceFigures::barriers_executed,
+                    "barrier instances executed (None past 2**64 - 1)")
+      .def_readonly("instrs_executed", &ResourceFigures::instrs_executed,
+                    "datapath instructions executed (None past 2**64 - 1)")
+      .def_readonly("code_bytes", &ResourceFigures::code_bytes, "code size in bytes (docs/allocator.md's byte model)")
+      .def_readonly("assumptions", &ResourceFigures::assumptions,
+                    "the trips assumed, 'loop A: 3 iterations per trip (maximum)'");
+}
+
+std::vector<Program> programs_of(const py::object& list) {
+  std::vector<Program> out;
+  if (list.is_none()) return out;
+  for (const auto& p : list) out.push_back(program_of(py::reinterpret_borrow<py::object>(p)));
+  return out;
 }
 
 }  // namespace
 
 PYBIND11_MODULE(syncbisim, m) {
-  m.doc() = "syncbisim: check the semaphore synchronization of multi-engine accelerator programs";
+  m.doc() =
+      "syncbisim: check the semaphore synchronization of multi-engine accelerator programs.\n\n"
+      "Every command of the tool has its call here (docs/api.md): load, allocate, stats, compare_strategies, "
+      "check, replay, prove, simulate, table2, derive_dependencies, compare_dependencies, fuzz, shrink, generate. "
+      "Wherever a program is expected, a Program, a path or the program's text works. Every result's str() is "
+      "what the command prints and its to_json() what it prints with --json; input errors raise syncbisim.Error.";
   m.attr("__version__") = version();
 
   // syncbisim.Error(ValueError) with .file .place .rule .message
   auto error_type = py::exception<Error>(m, "Error", PyExc_ValueError);
-  (void)error_type;
+  error_type.attr("__doc__") =
+      "An input error (a ValueError): a program or trace that does not parse, a pair that does not correspond, a "
+      "bad option. Attributes: file, place (a JSON pointer or line:col, '' if none), rule (docs/formats.md "
+      "\"Errors\") and message; str() is the command line's one-line message.";
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -224,75 +267,225 @@ PYBIND11_MODULE(syncbisim, m) {
     }
   });
 
-  py::class_<Program>(m, "Program", "A spec or an impl, parsed, normalized and validated")
-      .def_property_readonly("kind", [](const Program& p) { return p.kind() == ProgramKind::Spec ? "spec" : "impl"; })
-      .def_property_readonly("engines", &Program::engines)
-      .def_property_readonly("instructions", &Program::instructions)
-      .def_property_readonly("dependencies", &Program::dependencies)
+  // ---- programs ----------------------------------------------------------------------------
+
+  py::class_<Program>(m, "Program",
+                      "A spec (a program with its dependency graph) or an impl (a program with semaphores and "
+                      "registers), parsed, normalized and validated (docs/formats.md). str() is the text format.")
+      .def_property_readonly(
+          "kind", [](const Program& p) { return p.kind() == ProgramKind::Spec ? "spec" : "impl"; }, "'spec' or 'impl'")
+      .def_property_readonly("engines", &Program::engines, "the engines' names, in order")
+      .def_property_readonly("instructions", &Program::instructions, "datapath instruction ids, in tree order")
+      .def_property_readonly("dependencies", &Program::dependencies, "a spec's number of dependencies (0 for an impl)")
       .def("to_json", &Program::to_json, "canonical JSON")
       .def("to_text", &Program::to_text, "the text format")
-      .def("__str__", &Program::to_text)
-      .def("__repr__",
-           [](const Program& p) {
-             return "<syncbisim.Program " + std::string(p.kind() == ProgramKind::Spec ? "spec" : "impl") + ", " +
-                    std::to_string(p.engines().size()) + " engines, " + std::to_string(p.instructions().size()) +
-                    " instructions>";
-           })
-      .def(py::self == py::self);
+      .def("__str__", &Program::to_text, "the text format")
+      .def(
+          "__repr__",
+          [](const Program& p) {
+            return "<syncbisim.Program " + std::string(p.kind() == ProgramKind::Spec ? "spec" : "impl") + ", " +
+                   std::to_string(p.engines().size()) + " engines, " + std::to_string(p.instructions().size()) +
+                   " instructions>";
+          },
+          "kind and sizes")
+      .def(py::self == py::self, "the same program (not only the same text)");
 
-  py::class_<Decision>(m, "Decision")
-      .def_readonly("dependency", &Decision::dependency)
-      .def_readonly("scheme", &Decision::scheme)
-      .def_readonly("semaphore", &Decision::semaphore)
-      .def_readonly("wait", &Decision::wait)
-      .def_readonly("detail", &Decision::detail)
-      .def("__str__", [](const Decision& d) {
-        return d.dependency + ": " + d.scheme + (d.wait.empty() ? "" : ", " + d.semaphore + " >= " + d.wait) +
-               (d.detail.empty() ? "" : " (" + d.detail + ")");
-      });
+  m.def("load", &Program::load, py::arg("path_or_text"),
+        "A program from a file's path or from its text (JSON or the text format).");
 
-  py::class_<Allocation>(m, "Allocation")
-      .def_readonly("impl", &Allocation::impl)
-      .def_readonly("decisions", &Allocation::decisions)
-      .def_readonly("notes", &Allocation::notes)
-      .def("__str__", [](const Allocation& a) { return a.impl.to_text(); })
-      .def("to_json", [](const Allocation& a) { return a.impl.to_json(); });
+  // ---- allocation --------------------------------------------------------------------------
+
+  py::class_<Decision>(m, "Decision", "What one dependency got from the allocator, and why (allocate's stderr line)")
+      .def_readonly("dependency", &Decision::dependency, "'I3 -> I2 {A: 2}'")
+      .def_readonly("scheme", &Decision::scheme,
+                    "'per-loop', 'per-instruction', 'per-engine', 'barrier', 'fallback' or 'no-wait'")
+      .def_readonly("semaphore", &Decision::semaphore, "the semaphore waited on ('' when no wait)")
+      .def_readonly("wait", &Decision::wait, "the wait's threshold ('' when no wait)")
+      .def_readonly("detail", &Decision::detail, "N, K, the reason for a fallback, ...")
+      .def_readonly("exact", &Decision::exact,
+                    "False where a budget or a closed form gave up exactness (the wait is stricter: safe)")
+      .def(
+          "__str__",
+          [](const Decision& d) {
+            return d.dependency + ": " + d.scheme + (d.wait.empty() ? "" : ", " + d.semaphore + " >= " + d.wait) +
+                   (d.detail.empty() ? "" : " (" + d.detail + ")");
+          },
+          "one line");
+
+  py::class_<Allocation>(m, "Allocation", "An allocation: the impl, a decision per dependency, and notes")
+      .def_readonly("impl", &Allocation::impl, "the impl (a Program)")
+      .def_readonly("decisions", &Allocation::decisions, "one Decision per dependency, in the spec's order")
+      .def_readonly("notes", &Allocation::notes, "what allocate prints as 'note:' lines")
+      .def_readonly("unrolled_spec", &Allocation::unrolled_spec,
+                    "with unroll=: the spec allocated, its loops unrolled (allocate --spec-out), which the impl is "
+                    "checked against; else None")
+      .def_readonly("exact", &Allocation::exact,
+                    "every decision exact and no barrier a budget added: the impl synchronizes exactly as the spec")
+      .def(
+          "__str__", [](const Allocation& a) { return a.impl.to_text(); }, "the impl's text (allocate --text)")
+      .def(
+          "to_json", [](const Allocation& a) { return a.impl.to_json(); }, "the impl's JSON (what allocate writes)");
+
+  m.def(
+      "allocate",
+      [](const ProgramLike& spec, const std::string& strategy, bool prune_registers, std::size_t max_semaphores,
+         std::size_t max_registers, bool licm, bool cse, bool share_waits, bool barrier_fallback,
+         const std::vector<std::string>& unroll, std::uint64_t max_unroll) {
+        const auto s = program_of(spec);
+        AllocateOptions o{parse_strategy(strategy), prune_registers};
+        o.max_semaphores = max_semaphores;
+        o.max_registers = max_registers;
+        o.licm = licm;
+        o.cse = cse;
+        o.share_waits = share_waits;
+        o.barrier_fallback = barrier_fallback;
+        o.unroll = unroll;
+        o.max_unroll = max_unroll;
+        py::gil_scoped_release release;
+        return allocate(s, o);
+      },
+      py::arg("spec"), py::arg("strategy") = "auto", py::arg("prune_registers") = false,
+      py::arg("max_semaphores") = AllocateOptions{}.max_semaphores,
+      py::arg("max_registers") = AllocateOptions{}.max_registers, py::arg("licm") = true, py::arg("cse") = true,
+      py::arg("share_waits") = false, py::arg("barrier_fallback") = false,
+      py::arg("unroll") = std::vector<std::string>{}, py::arg("max_unroll") = AllocateOptions{}.max_unroll,
+      "Semaphores for a spec (syncbisim allocate) with one of the tool's strategies: barrier, per-instruction, "
+      "per-loop, per-engine, auto, mixed or expert. max_semaphores / max_registers: the budget (--max-semaphores, "
+      "--max-registers); licm=False / cse=False: without paper §6.2's reductions (--no-licm, --no-cse); "
+      "share_waits, barrier_fallback as --share-waits, --barrier-fallback; unroll: constant-trip loops unrolled "
+      "first (--unroll; the impl then belongs to Allocation.unrolled_spec), at most max_unroll instructions.");
+
+  // ---- resource figures --------------------------------------------------------------------
+
+  py::class_<ResourceFigures> figures(m, "ResourceFigures",
+                                      "An impl's resource figures, from its text alone (paper Tables 1 and 2, "
+                                      "docs/allocator.md \"Resource figures\")");
+  bind_figures(figures);
+
+  py::class_<StatsResult> stats_result(m, "StatsResult",
+                                       "What syncbisim stats IMPL says: the figures against a budget");
+  stats_result.def_readonly("figures", &StatsResult::figures, "the ResourceFigures")
+      .def_readonly("within_budget", &StatsResult::within_budget,
+                    "within max_semaphores and max_registers (a count at the limit is within it)");
+  bind_printed(stats_result);
+
+  m.def(
+      "stats",
+      [](const ProgramLike& impl, const std::string& trips, std::size_t max_semaphores, std::size_t max_registers) {
+        const auto i = program_of(impl);
+        StatsOptions o;
+        o.trips = trips;
+        o.max_semaphores = max_semaphores;
+        o.max_registers = max_registers;
+        py::gil_scoped_release release;
+        return stats(i, o);
+      },
+      py::arg("impl"), py::arg("trips") = "", py::arg("max_semaphores") = StatsOptions{}.max_semaphores,
+      py::arg("max_registers") = StatsOptions{}.max_registers,
+      "An impl's resource figures (syncbisim stats): trips 'A=3,B=4,C=else' for the executed counts (default each "
+      "loop's largest), reported against the budget max_semaphores / max_registers.");
+
+  py::class_<StrategyRow>(m, "StrategyRow", "One strategy's row of stats --compare")
+      .def_property_readonly(
+          "strategy", [](const StrategyRow& r) { return to_string(r.strategy); }, "the strategy's name")
+      .def_readonly("over_budget", &StrategyRow::over_budget,
+                    "'' or why the strategy cannot fit the budget (then nothing else is set)")
+      .def_readonly("figures", &StrategyRow::figures, "the ResourceFigures of its allocation")
+      .def_readonly("registers_max_before", &StrategyRow::registers_max_before,
+                    "registers on the busiest engine without paper §6.2's LICM and CSE")
+      .def_readonly("alu_max_before", &StrategyRow::alu_max_before, "ALU operations per issue at most, without them")
+      .def_readonly("alu_mean_before", &StrategyRow::alu_mean_before,
+                    "ALU operations per issue on average, without them")
+      .def_readonly("fallback_deps", &StrategyRow::fallback_deps, "dependencies that got the fallback")
+      .def_readonly("inexact_deps", &StrategyRow::inexact_deps, "dependencies whose wait is stricter than the spec's")
+      .def_readonly("exact", &StrategyRow::exact, "the allocation synchronizes exactly as the spec")
+      .def_readonly("cycles", &StrategyRow::cycles,
+                    "its makespan on the timing model, as simulate() gives it (default costs and trips); None where "
+                    "the model deadlocks or stops at its limit")
+      .def_readonly("cycles_why", &StrategyRow::cycles_why, "why cycles is None ('' otherwise)")
+      .def(
+          "__str__", [](const StrategyRow& r) { return to_string(r.strategy); }, "the strategy's name");
+
+  py::class_<StrategyComparison> comparison(m, "StrategyComparison",
+                                            "Every strategy on one spec, side by side (syncbisim stats --compare)");
+  comparison.def_readonly("rows", &StrategyComparison::rows,
+                          "one StrategyRow per strategy: barrier, per-instruction, per-loop, per-engine, auto, mixed, "
+                          "expert");
+  bind_printed(comparison);
+
+  m.def(
+      "compare_strategies",
+      [](const ProgramLike& spec, const std::string& trips, std::size_t max_semaphores, std::size_t max_registers,
+         unsigned jobs) {
+        const auto s = program_of(spec);
+        StatsOptions o;
+        o.trips = trips;
+        o.max_semaphores = max_semaphores;
+        o.max_registers = max_registers;
+        o.jobs = jobs;
+        py::gil_scoped_release release;
+        return compare_strategies(s, o);
+      },
+      py::arg("spec"), py::arg("trips") = "", py::arg("max_semaphores") = StatsOptions{}.max_semaphores,
+      py::arg("max_registers") = StatsOptions{}.max_registers, py::arg("jobs") = 0,
+      "The spec allocated with every strategy, in the budget (syncbisim stats --compare): each row's figures with "
+      "and without the ALU reductions, its exactness and its makespan on the timing model. jobs: allocations at "
+      "once (0: every core; the same result for any number).");
+
+  // ---- dependencies from footprints ----------------------------------------------------------
 
   py::class_<DerivedDependency>(m, "DerivedDependency",
                                 "A dependency derived from footprints (docs/footprints.md): the text, its ends, the "
                                 "loop carrying its conflicts, the conflicts that justify it, and what the reduction "
                                 "made of it")
       .def_readonly("dependency", &DerivedDependency::dependency, "'mm -> load_w distance n=1, k=*'")
-      .def_readonly("producer", &DerivedDependency::producer)
-      .def_readonly("consumer", &DerivedDependency::consumer)
-      .def_readonly("carried_by", &DerivedDependency::carried_by, "the common loop carrying it, '' for the same iteration")
+      .def_readonly("producer", &DerivedDependency::producer, "the producer instruction")
+      .def_readonly("consumer", &DerivedDependency::consumer, "the consumer instruction")
+      .def_readonly("carried_by", &DerivedDependency::carried_by,
+                    "the common loop carrying it, '' for the same iteration")
       .def_readonly("why", &DerivedDependency::why, "one conflict per access pair, with the element")
       .def_readonly("distances", &DerivedDependency::distances, "'' when uniform, else the range of distances")
-      .def_readonly("over_synchronizes", &DerivedDependency::over_synchronizes)
+      .def_readonly("over_synchronizes", &DerivedDependency::over_synchronizes,
+                    "'' or where its cumulative wait owes more than the conflicts need")
       .def_readonly("implied_by", &DerivedDependency::implied_by, "'' when kept in the graph")
-      .def("__str__", [](const DerivedDependency& d) { return d.dependency; });
+      .def(
+          "__str__", [](const DerivedDependency& d) { return d.dependency; }, "the dependency's text");
 
-  py::class_<Derivation>(m, "Derivation", "The graph derived from a spec's footprints")
-      .def_readonly("spec", &Derivation::spec, "the spec with the derived (kept) dependencies")
+  py::class_<Derivation> derivation(m, "Derivation",
+                                    "The graph derived from a spec's footprints (syncbisim deps). str() is what deps "
+                                    "prints, to_json() what deps --json prints (the spec)");
+  derivation.def_readonly("spec", &Derivation::spec, "the spec with the derived (kept) dependencies")
       .def_readonly("dependencies", &Derivation::dependencies, "kept and implied, each a DerivedDependency")
-      .def_readonly("undecided", &Derivation::undecided, "questions ISL left open: the graph is then incomplete");
+      .def_readonly("undecided", &Derivation::undecided, "questions ISL left open: the graph is then incomplete")
+      .def_readonly("report", &Derivation::report,
+                    "what deps writes to stderr: every dependency with the conflicts behind it")
+      .def_property_readonly("exit_status", &Derivation::exit_status, "deps' exit status: 0, or 3 when undecided");
+  bind_printed(derivation);
 
   py::class_<Race>(m, "Race", "A conflicting instance pair the written graph leaves unordered")
-      .def_readonly("producer", &Race::producer)
-      .def_readonly("consumer", &Race::consumer)
+      .def_readonly("producer", &Race::producer, "the instruction that accesses first")
+      .def_readonly("consumer", &Race::consumer, "the instruction that must wait for it")
       .def_readonly("conflict", &Race::conflict, "hazard, element, both instances and accesses")
       .def_readonly("trips", &Race::trips, "the trips it was found at")
       .def_readonly("fix", &Race::fix, "'add dep evac -> store', or the distance to lower to")
       .def_readonly("missing", &Race::missing, "no written dependency between the two");
 
-  py::class_<GraphComparison>(m, "GraphComparison", "A spec's written graph judged against its footprints")
-      .def_readonly("verdict", &GraphComparison::verdict, "'ordered', 'race' or 'inconclusive'")
-      .def_readonly("races", &GraphComparison::races)
-      .def_readonly("unjustified", &GraphComparison::unjustified)
-      .def_readonly("over_synchronized", &GraphComparison::over_synchronized)
-      .def_readonly("implied", &GraphComparison::implied)
-      .def_readonly("not_shown", &GraphComparison::not_shown)
-      .def_readonly("limits", &GraphComparison::limits);
+  py::class_<GraphComparison> graph_comparison(m, "GraphComparison",
+                                               "A spec's written graph judged against its footprints (syncbisim deps "
+                                               "--compare)");
+  graph_comparison.def_readonly("verdict", &GraphComparison::verdict, "'ordered', 'race' or 'inconclusive'")
+      .def_readonly("races", &GraphComparison::races, "each a Race, with its fix")
+      .def_readonly("unjustified", &GraphComparison::unjustified, "'dep: message': no conflict between the two")
+      .def_readonly("over_synchronized", &GraphComparison::over_synchronized,
+                    "'dep: message', the message ending with its price on the timing model")
+      .def_readonly("implied", &GraphComparison::implied, "'dep: message': implied by other written dependencies")
+      .def_readonly("not_shown", &GraphComparison::not_shown,
+                    "derived dependencies the written graph was not shown to imply for every trip count")
+      .def_readonly("limits", &GraphComparison::limits, "what cut the analysis")
+      .def_readonly("race_pairs", &GraphComparison::race_pairs, "conflicting instance pairs left unordered")
+      .def_property_readonly("exit_status", &GraphComparison::exit_status,
+                             "deps --compare's exit status: 0 ordered, 1 race, 3 inconclusive");
+  bind_printed(graph_comparison);
 
   m.def(
       "derive_dependencies",
@@ -302,7 +495,8 @@ PYBIND11_MODULE(syncbisim, m) {
         return derive_dependencies(s, reduce);
       },
       py::arg("spec"), py::arg("reduce") = true,
-        "The dependency graph derived from the spec's footprints (reads/writes/accumulates), for every trip count");
+      "The dependency graph derived from the spec's footprints (reads/writes/accumulates), for every trip count "
+      "(syncbisim deps; reduce=False as --no-reduce).");
   m.def(
       "compare_dependencies",
       [](const ProgramLike& spec) {
@@ -311,117 +505,58 @@ PYBIND11_MODULE(syncbisim, m) {
         return compare_dependencies(s);
       },
       py::arg("spec"),
-        "The spec's written graph against its footprints: races with their fix, unjustified, over-synchronizing "
-        "and implied dependencies");
+      "The spec's written graph against its footprints (syncbisim deps --compare): races with their fix, "
+      "unjustified, over-synchronizing (priced on the timing model) and implied dependencies.");
 
-  py::class_<Violation>(m, "Violation")
-      .def_readonly("kind", &Violation::kind)
-      .def_readonly("engine", &Violation::engine)
-      .def_readonly("instr", &Violation::instr)
-      .def_readonly("description", &Violation::description)
-      .def_readonly("dependency", &Violation::dependency)
-      .def_readonly("retired", &Violation::retired)
-      .def_readonly("owed", &Violation::owed)
-      .def_readonly("semaphore", &Violation::semaphore)
-      .def_readonly("value", &Violation::value)
-      .def_readonly("threshold", &Violation::threshold)
-      .def_readonly("spec_deadlocks_too", &Violation::spec_deadlocks_too)
-      .def_property_readonly("trace", [](const Violation& v) { return trace_list(v.trace); })
-      .def("__str__",
-           [](const Violation& v) {
-             return v.kind + " on " + v.engine + (v.instr.empty() ? "" : " at " + v.instr) + ": " + v.description;
-           })
-      .def("to_json", [](const Violation& v) { return json_of(violation_dict(v)); });
+  // ---- checking and replaying ------------------------------------------------------------------
 
-  py::class_<CheckResult> check_result(m, "CheckResult");
-  check_result.def_property_readonly("verdict", [](const CheckResult& r) { return to_string(r.verdict); })
-      .def_readonly("exhaustive", &CheckResult::exhaustive)
-      .def_readonly("limit", &CheckResult::limit)
-      .def_readonly("states", &CheckResult::states)
-      .def_readonly("transitions", &CheckResult::transitions)
-      .def_readonly("seconds", &CheckResult::seconds)
-      .def_readonly("violations", &CheckResult::violations)
-      .def_property_readonly("exit_status", &CheckResult::exit_status)
-      .def("__bool__", [](const CheckResult& r) { return r.verdict == Verdict::Bisimilar; });
+  py::class_<Violation>(m, "Violation",
+                        "One violation check found: its kind, where, both sides' numbers and a shortest trace")
+      .def_readonly("kind", &Violation::kind, "'under-sync', 'over-sync', 'deadlock' or 'overflow'")
+      .def_readonly("engine", &Violation::engine, "the engine whose next instruction it is about")
+      .def_readonly("instr", &Violation::instr, "that instruction ('' for a deadlock with none in front)")
+      .def_readonly("description", &Violation::description, "both sides' numbers, for a person")
+      .def_readonly("dependency", &Violation::dependency, "'I3 -> I2 {A: 2}' (under- and over-sync; '' otherwise)")
+      .def_readonly("retired", &Violation::retired, "the spec's side: retirements of the producer (or None)")
+      .def_readonly("owed", &Violation::owed, "the spec's side: the count the dependency owes (or None)")
+      .def_readonly("semaphore", &Violation::semaphore, "the impl's side: the semaphore waited on")
+      .def_readonly("value", &Violation::value, "the impl's side: the semaphore's value (or None)")
+      .def_readonly("threshold", &Violation::threshold, "the impl's side: the wait's threshold (or None)")
+      .def_readonly("fix", &Violation::fix,
+                    "under- and over-sync: what the parting state asks of the impl, e.g. 'the wait needs s0 >= 2 at least'")
+      .def_readonly("closed_form", &Violation::closed_form,
+                    "the per-loop closed form of the deciding dependency ('' when it has none)")
+      .def_readonly("spec_deadlocks_too", &Violation::spec_deadlocks_too, "a deadlock: the spec is stuck there as well")
+      .def_property_readonly(
+          "trace", [](const Violation& v) { return trace_list(v.trace); },
+          "a shortest trace from the initial state: dicts with step, engine, instr, value; the last step 'part' or "
+          "'stuck'")
+      .def(
+          "__str__",
+          [](const Violation& v) {
+            return v.kind + " on " + v.engine + (v.instr.empty() ? "" : " at " + v.instr) + ": " + v.description;
+          },
+          "one line")
+      .def(
+          "to_json", [](const Violation& v) { return json_of(violation_dict(v)); }, "the fields as a JSON string");
+
+  py::class_<CheckResult> check_result(m, "CheckResult",
+                                       "What syncbisim check says of an impl against its spec; true when bisimilar");
+  check_result
+      .def_property_readonly(
+          "verdict", [](const CheckResult& r) { return to_string(r.verdict); },
+          "'bisimilar', 'over-synchronized', 'under-synchronized', 'spec-deadlock', 'inconclusive' or 'overflow'")
+      .def_readonly("exhaustive", &CheckResult::exhaustive, "every state was explored")
+      .def_readonly("limit", &CheckResult::limit, "the limit that was hit ('max-states 1000'), if any")
+      .def_readonly("states", &CheckResult::states, "states explored")
+      .def_readonly("transitions", &CheckResult::transitions, "transitions explored")
+      .def_readonly("seconds", &CheckResult::seconds, "time taken")
+      .def_readonly("violations", &CheckResult::violations, "each a Violation")
+      .def_property_readonly("exit_status", &CheckResult::exit_status,
+                             "check's exit status: 0 bisimilar, 1 a violation, 3 inconclusive")
+      .def(
+          "__bool__", [](const CheckResult& r) { return r.verdict == Verdict::Bisimilar; }, "bisimilar");
   bind_printed(check_result);
-
-  py::class_<PropertyProof>(m, "PropertyProof")
-      .def_property_readonly("answer", [](const PropertyProof& p) { return to_string(p.answer); })
-      .def_readonly("reason", &PropertyProof::reason)
-      .def_property_readonly("witness", [](const PropertyProof& p) { return trace_list(p.witness); })
-      .def("__str__",
-           [](const PropertyProof& p) { return to_string(p.answer) + (p.reason.empty() ? "" : ": " + p.reason); });
-
-  py::class_<ConsumerProof>(m, "ConsumerProof")
-      .def_readonly("instr", &ConsumerProof::instr)
-      .def_readonly("engine", &ConsumerProof::engine)
-      .def_property_readonly("answer", [](const ConsumerProof& c) { return to_string(c.answer); })
-      .def_readonly("safe", &ConsumerProof::safe)
-      .def_readonly("exact", &ConsumerProof::exact)
-      .def_readonly("seconds", &ConsumerProof::seconds)
-      .def("__str__", [](const ConsumerProof& c) {
-        return c.instr + " (" + c.engine + "): safe " + to_string(c.safe.answer) + ", exact " +
-               to_string(c.exact.answer);
-      });
-
-  py::class_<ProveResult>(m, "ProveResult")
-      .def_property_readonly("verdict", [](const ProveResult& r) { return to_string(r.verdict); })
-      .def_readonly("consumers", &ProveResult::consumers)
-      .def_readonly("seconds", &ProveResult::seconds)
-      .def_property_readonly("exit_status", &ProveResult::exit_status)
-      .def("__str__", [](const ProveResult& r) { return r.text; })
-      .def("to_json", [](const ProveResult& r) { return r.json; });
-
-  py::class_<FuzzFailure> fuzz_failure(m, "FuzzFailure");
-  fuzz_failure.def_readonly("run", &FuzzFailure::run).def_readonly("seed", &FuzzFailure::seed);
-  bind_failing_case(fuzz_failure);
-  fuzz_failure.def_readonly("files", &FuzzFailure::files)
-      .def_readonly("repro", &FuzzFailure::repro)
-      .def("__str__", [](const FuzzFailure& f) { return "run " + std::to_string(f.run) + ": " + f.failure; });
-
-  py::class_<FuzzNote>(m, "FuzzNote")
-      .def_readonly("run", &FuzzNote::run)
-      .def_readonly("seed", &FuzzNote::seed)
-      .def_readonly("why", &FuzzNote::why)
-      .def("__str__", [](const FuzzNote& n) { return "run " + std::to_string(n.run) + ": " + n.why; });
-
-  py::class_<FuzzResult> fuzz_result(m, "FuzzResult");
-  fuzz_result.def_readonly("runs", &FuzzResult::runs)
-      .def_readonly("passed", &FuzzResult::passed)
-      .def_readonly("failures", &FuzzResult::failures)
-      .def_readonly("declined", &FuzzResult::declined)
-      .def_readonly("inconclusive", &FuzzResult::inconclusive)
-      .def_readonly("skipped", &FuzzResult::skipped)
-      .def_readonly("seconds", &FuzzResult::seconds)
-      .def_readonly("interrupted", &FuzzResult::interrupted)
-      .def_readonly("failed", &FuzzResult::failed)
-      .def_readonly("declines", &FuzzResult::declines)
-      .def_readonly("inconclusive_runs", &FuzzResult::inconclusive_runs)
-      .def_property_readonly("exit_status", &FuzzResult::exit_status);
-  bind_printed(fuzz_result);
-
-  py::class_<ShrinkResult> shrink_result(m, "ShrinkResult");
-  bind_failing_case(shrink_result);
-  shrink_result.def_readonly("steps", &ShrinkResult::steps)
-      .def_readonly("kept", &ShrinkResult::kept)
-      .def_readonly("seconds", &ShrinkResult::seconds)
-      .def_readonly("stopped", &ShrinkResult::stopped);
-  bind_printed(shrink_result);
-
-  m.def("load", &Program::load, py::arg("path_or_text"),
-        "A program from a file's path or from its text (JSON or the text format).");
-
-  m.def(
-      "allocate",
-      [](const ProgramLike& spec, const std::string& strategy, bool prune_registers) {
-        const auto s = program_of(spec);
-        const AllocateOptions o{parse_strategy(strategy), prune_registers};
-        py::gil_scoped_release release;
-        return allocate(s, o);
-      },
-      py::arg("spec"), py::arg("strategy") = "auto", py::arg("prune_registers") = false,
-      "Semaphores for a spec with one of the tool's strategies (barrier, per-instruction, per-loop, per-engine, "
-      "auto, expert).");
 
   m.def(
       "check",
@@ -449,6 +584,85 @@ PYBIND11_MODULE(syncbisim, m) {
       "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock, inconclusive or "
       "overflow (a value past --register-bits / --semaphore-bits).");
 
+  py::class_<ReplayStep>(m, "ReplayStep", "One visible step of a replayed trace, with what it changed")
+      .def_readonly("number", &ReplayStep::number, "1-based")
+      .def_readonly("step", &ReplayStep::step, "'issue E1 C'")
+      .def_readonly("changes", &ReplayStep::changes, "'impl E1: r_B 2 -> 3', 's_B_E0 0 -> 1', 'R(P) 0 -> 1', ...")
+      .def_readonly("checks", &ReplayStep::checks, "at an issue: both sides' numbers")
+      .def(
+          "__str__", [](const ReplayStep& s) { return std::to_string(s.number) + ". " + s.step; }, "number and step");
+
+  py::class_<ReplayResult> replay_result(m, "ReplayResult", "A trace replayed step by step (syncbisim replay)");
+  replay_result.def_readonly("fits", &ReplayResult::fits, "False: the trace does not fit the pair (see misfit)")
+      .def_readonly("misfit", &ReplayResult::misfit, "where and why the trace does not fit ('' when it does)")
+      .def_readonly("steps", &ReplayResult::steps, "each a ReplayStep")
+      .def_readonly("violations", &ReplayResult::violations,
+                    "the violations at the end: 'under-sync', 'over-sync', 'deadlock', 'overflow'")
+      .def_readonly("reproduced", &ReplayResult::reproduced,
+                    "when the trace ends with a violation: whether the end shows it (else None)")
+      .def_property_readonly("exit_status", &ReplayResult::exit_status,
+                             "replay's exit status: 0 no violation at the end, 1 one, 2 the trace does not fit");
+  bind_printed(replay_result);
+
+  m.def(
+      "replay",
+      [](const ProgramLike& spec, const ProgramLike& impl, const py::object& trace, std::size_t violation,
+         unsigned register_bits, unsigned semaphore_bits) {
+        const auto s = program_of(spec), i = program_of(impl);
+        const std::string t = PyObject_HasAttrString(trace.ptr(), "__fspath__")
+                                  ? py::str(trace.attr("__fspath__")()).cast<std::string>()
+                                  : trace.cast<std::string>();
+        const ReplayOptions o{violation, register_bits, semaphore_bits};
+        py::gil_scoped_release release;
+        return replay(s, i, t, o);
+      },
+      py::arg("spec"), py::arg("impl"), py::arg("trace"), py::arg("violation") = 0, py::arg("register_bits") = 32,
+      py::arg("semaphore_bits") = 32,
+      "Replays a trace that check, prove, fuzz or shrink wrote (its JSON text or its file's path) step by step on "
+      "the pair (syncbisim replay): violation picks the trace in the file (1-based; 0 the first); the widths are "
+      "those the trace was found at.");
+
+  // ---- proving -------------------------------------------------------------------------------
+
+  py::class_<PropertyProof>(m, "PropertyProof", "One property of a consumer: safe or exact (docs/prover.md)")
+      .def_property_readonly(
+          "answer", [](const PropertyProof& p) { return to_string(p.answer); }, "'proved', 'refuted' or 'unknown'")
+      .def_readonly("reason", &PropertyProof::reason, "unknown: why; refuted: a summary")
+      .def_property_readonly(
+          "witness", [](const PropertyProof& p) { return trace_list(p.witness); },
+          "refuted: a concrete execution to the violation, as a trace (dicts), ending with 'part'")
+      .def(
+          "__str__",
+          [](const PropertyProof& p) { return to_string(p.answer) + (p.reason.empty() ? "" : ": " + p.reason); },
+          "the answer and the reason");
+
+  py::class_<ConsumerProof>(m, "ConsumerProof", "What the prover says of one consumer's waits")
+      .def_readonly("instr", &ConsumerProof::instr, "the consumer instruction")
+      .def_readonly("engine", &ConsumerProof::engine, "its engine")
+      .def_property_readonly(
+          "answer", [](const ConsumerProof& c) { return to_string(c.answer); },
+          "refuted if either property is, proved if both are, else unknown")
+      .def_readonly("safe", &ConsumerProof::safe, "PropertyProof: it never issues before its dependencies hold")
+      .def_readonly("exact", &ConsumerProof::exact, "PropertyProof: it never waits when nothing is owed")
+      .def_readonly("seconds", &ConsumerProof::seconds, "time taken")
+      .def(
+          "__str__",
+          [](const ConsumerProof& c) {
+            return c.instr + " (" + c.engine + "): safe " + to_string(c.safe.answer) + ", exact " +
+                   to_string(c.exact.answer);
+          },
+          "one line");
+
+  py::class_<ProveResult> prove_result(m, "ProveResult", "What syncbisim prove says of an impl's waits");
+  prove_result
+      .def_property_readonly(
+          "verdict", [](const ProveResult& r) { return to_string(r.verdict); }, "'proved', 'refuted' or 'unknown'")
+      .def_readonly("consumers", &ProveResult::consumers, "each a ConsumerProof, in consumer order")
+      .def_readonly("seconds", &ProveResult::seconds, "time taken")
+      .def_property_readonly("exit_status", &ProveResult::exit_status,
+                             "prove's exit status: 0 proved, 1 refuted, 3 unknown");
+  bind_printed(prove_result);
+
   m.def(
       "prove",
       [](const ProgramLike& spec, const ProgramLike& impl, unsigned timeout_ms, bool replay, unsigned register_bits,
@@ -462,6 +676,175 @@ PYBIND11_MODULE(syncbisim, m) {
       "Proves with Z3, for every trip count, that each wait holds exactly when its dependencies are satisfied, and "
       "that no register or semaphore passes its width (register_bits, semaphore_bits; a value past one refutes). "
       "jobs: consumers proved at once, on that many threads (the same result for any number).");
+
+  // ---- the timing model ------------------------------------------------------------------------
+
+  py::class_<EngineTime>(m, "EngineTime", "One engine's time on the timing model, in cycles")
+      .def_readonly("engine", &EngineTime::engine, "the engine")
+      .def_readonly("busy", &EngineTime::busy, "pipeline held or sequencer working")
+      .def_readonly("stalled", &EngineTime::stalled, "at a wait whose semaphore is short")
+      .def_readonly("barrier", &EngineTime::barrier, "at a barrier")
+      .def_readonly("idle", &EngineTime::idle, "the rest of the makespan")
+      .def_readonly("finish", &EngineTime::finish, "its last retirement or step");
+
+  py::class_<Stall>(m, "Stall", "The stall cycles one wait caused, over all its issues")
+      .def_readonly("instr", &Stall::instr, "the waiting instruction")
+      .def_readonly("engine", &Stall::engine, "its engine")
+      .def_readonly("semaphore", &Stall::semaphore, "the semaphore waited on")
+      .def_readonly("cycles", &Stall::cycles, "stall cycles in all")
+      .def_readonly("issues", &Stall::issues, "issues that stalled")
+      .def_readonly("longest", &Stall::longest, "the longest stall");
+
+  py::class_<SimulateResult> simulate_result(m, "SimulateResult",
+                                             "An impl on the timing model (syncbisim simulate, docs/timing.md)");
+  simulate_result.def_readonly("makespan", &SimulateResult::makespan, "cycles")
+      .def_readonly("clock_ghz", &SimulateResult::clock_ghz, "the cost table's clock")
+      .def_readonly("deadlock", &SimulateResult::deadlock, "the run ended in a deadlock")
+      .def_readonly("deadlock_detail", &SimulateResult::deadlock_detail, "who waits for what")
+      .def_readonly("limit", &SimulateResult::limit, "'' or the step limit that stopped the model")
+      .def_readonly("trips", &SimulateResult::trips, "the trips run, 'A=3'")
+      .def_readonly("engines", &SimulateResult::engines, "each an EngineTime")
+      .def_readonly("instrs_issued", &SimulateResult::instrs_issued, "datapath instructions issued")
+      .def_readonly("regops", &SimulateResult::regops, "register operations executed")
+      .def_readonly("branches", &SimulateResult::branches, "loop branches taken")
+      .def_readonly("barriers", &SimulateResult::barriers, "barriers passed")
+      .def_readonly("stalls", &SimulateResult::stalls, "each a Stall, the longest total first")
+      .def_readonly("without_op", &SimulateResult::without_op,
+                    "the spec's instructions with no op: each costs its engine's default")
+      .def_property_readonly(
+          "svg", [](const SimulateResult& r) { return r.svg; }, "with svg=True: the timeline picture (SVG text)")
+      .def_readonly("svg_next_page", &SimulateResult::svg_next_page,
+                    "with svg=True: where the next page starts (cycles) when the range held more than a page, else "
+                    "None")
+      .def_property_readonly("exit_status", &SimulateResult::exit_status,
+                             "simulate's exit status: 0, 1 deadlock, 3 limit");
+  bind_printed(simulate_result);
+
+  m.def(
+      "simulate",
+      [](const ProgramLike& spec, const ProgramLike& impl, const std::string& trips,
+         std::optional<std::string> costs_file, std::optional<std::string> costs_json, bool svg,
+         const std::string& svg_range) {
+        const auto s = program_of(spec), i = program_of(impl);
+        SimulateOptions o;
+        o.trips = trips;
+        o.costs_file = costs_file.value_or("");
+        o.costs_json = costs_json.value_or("");
+        o.svg = svg;
+        o.svg_range = svg_range;
+        py::gil_scoped_release release;
+        return simulate(s, i, o);
+      },
+      py::arg("spec"), py::arg("impl"), py::arg("trips") = "", py::arg("costs_file") = py::none(),
+      py::arg("costs_json") = py::none(), py::arg("svg") = false, py::arg("svg_range") = "",
+      "Runs the impl on the timing model (syncbisim simulate): makespan in cycles, per-engine time, the waits that "
+      "stalled longest. trips 'A=3,B=else' (default each loop's sim_trip), a cost table as a file or JSON text "
+      "(default the built-in Trainium2 table), svg=True for the timeline picture (svg_range 'FROM:TO').");
+
+  py::class_<VariantFigures>(m, "VariantFigures", "One variant's figures in a Table 2 row, on the timing model")
+      .def_readonly("variant", &VariantFigures::variant,
+                    "'barrier', 'per-loop', 'per-instruction', 'per-engine' or 'unrolled'")
+      .def_readonly("available", &VariantFigures::available, "False: see why_not")
+      .def_readonly("why_not", &VariantFigures::why_not, "why the variant has no figures")
+      .def_readonly("lat", &VariantFigures::lat, "makespan over the barrier-based makespan")
+      .def_readonly("makespan", &VariantFigures::makespan, "cycles")
+      .def_readonly("code_bytes", &VariantFigures::code_bytes, "code size in bytes")
+      .def_readonly("regs", &VariantFigures::regs, "registers on the busiest engine")
+      .def_readonly("sema", &VariantFigures::sema, "semaphores")
+      .def_readonly("deadlock", &VariantFigures::deadlock, "the simulation deadlocked (never expected)");
+
+  py::class_<PaperFigures>(m, "PaperFigures", "The paper's own figures for one column of its Table 2, as printed")
+      .def_readonly("variant", &PaperFigures::variant, "'barrier', 'barrier-free', 'manual' or 'unrolled'")
+      .def_readonly("available", &PaperFigures::available, "the paper gives this column")
+      .def_readonly("lat", &PaperFigures::lat, "normalized latency (barrier-based = 1.00)")
+      .def_readonly("code", &PaperFigures::code, "code size as printed, '2.5 KB'")
+      .def_readonly("regs", &PaperFigures::regs, "registers added per engine")
+      .def_readonly("sema", &PaperFigures::sema, "semaphores");
+
+  py::class_<Table2Row>(m, "Table2Row", "One kernel's row of Table 2: ours beside the paper's")
+      .def_readonly("kernel", &Table2Row::kernel, "the spec file's stem, '+L' per loop unrolled first")
+      .def_readonly("title", &Table2Row::title, "what the row is")
+      .def_readonly("loops", &Table2Row::loops, "hardware loops")
+      .def_readonly("offsets", &Table2Row::offsets, "the dependencies' offsets")
+      .def_readonly("trips", &Table2Row::trips, "the trips run")
+      .def_readonly("ours", &Table2Row::ours,
+                    "VariantFigures: barrier, per-loop, per-instruction, per-engine, unrolled")
+      .def_readonly("paper_benchmark", &Table2Row::paper_benchmark, "the paper's name for the row ('' if none)")
+      .def_readonly("paper", &Table2Row::paper,
+                    "PaperFigures: barrier, barrier-free, manual, unrolled (empty if none)");
+
+  py::class_<Table2Result> table2_result(m, "Table2Result",
+                                         "The paper's Table 2 on the timing model (syncbisim table2)");
+  table2_result.def_readonly("rows", &Table2Result::rows, "each a Table2Row");
+  bind_printed(table2_result);
+
+  m.def(
+      "table2",
+      [](const py::object& specs, const std::vector<std::string>& unroll, std::uint64_t max_unroll,
+         std::optional<std::string> costs_file, std::optional<std::string> costs_json, bool derived,
+         std::optional<std::string> corpus) {
+        const auto s = programs_of(specs);
+        Table2Options o;
+        o.unroll = unroll;
+        o.max_unroll = max_unroll;
+        o.costs_file = costs_file.value_or("");
+        o.costs_json = costs_json.value_or("");
+        o.derived = derived;
+        o.corpus = corpus.value_or("");
+        py::gil_scoped_release release;
+        return table2(s, o);
+      },
+      py::arg("specs") = py::none(), py::arg("unroll") = std::vector<std::string>{},
+      py::arg("max_unroll") = Table2Options{}.max_unroll, py::arg("costs_file") = py::none(),
+      py::arg("costs_json") = py::none(), py::arg("derived") = false, py::arg("corpus") = py::none(),
+      "The paper's Table 2 on the timing model (syncbisim table2): a row per spec (a list of programs or paths), "
+      "each also with the loops in unroll unrolled first; with no spec the kernels of the corpus directory at the "
+      "paper's scale. derived=True: a spec with footprints gets its derived graph first.");
+
+  // ---- fuzzing and shrinking -------------------------------------------------------------------
+
+  py::class_<FuzzFailure> fuzz_failure(m, "FuzzFailure", "One failure a fuzz campaign found, minimized and written");
+  fuzz_failure.def_readonly("run", &FuzzFailure::run, "the run that found it")
+      .def_readonly("seed", &FuzzFailure::seed, "the campaign's seed");
+  bind_failing_case(fuzz_failure);
+  fuzz_failure.def_readonly("files", &FuzzFailure::files, "the file stem written under out= ('' without)")
+      .def_readonly("repro", &FuzzFailure::repro, "the one-line reproduction")
+      .def(
+          "__str__", [](const FuzzFailure& f) { return "run " + std::to_string(f.run) + ": " + f.failure; },
+          "the run and the failure");
+
+  py::class_<FuzzNote>(m, "FuzzNote", "A run of a campaign that was declined or inconclusive, and why")
+      .def_readonly("run", &FuzzNote::run, "the run")
+      .def_readonly("seed", &FuzzNote::seed, "the campaign's seed")
+      .def_readonly("why", &FuzzNote::why, "the reason")
+      .def(
+          "__str__", [](const FuzzNote& n) { return "run " + std::to_string(n.run) + ": " + n.why; },
+          "the run and the reason");
+
+  py::class_<FuzzResult> fuzz_result(m, "FuzzResult", "What a fuzz campaign found (syncbisim fuzz)");
+  fuzz_result.def_readonly("runs", &FuzzResult::runs, "runs made")
+      .def_readonly("passed", &FuzzResult::passed, "runs whose allocation checked")
+      .def_readonly("failures", &FuzzResult::failures, "runs that failed")
+      .def_readonly("declined", &FuzzResult::declined, "specs the allocator declined")
+      .def_readonly("inconclusive", &FuzzResult::inconclusive, "runs whose check hit max_states")
+      .def_readonly("skipped", &FuzzResult::skipped, "runs whose generator gave up")
+      .def_readonly("seconds", &FuzzResult::seconds, "time taken")
+      .def_readonly("interrupted", &FuzzResult::interrupted, "stopped early (Ctrl-C)")
+      .def_readonly("failed", &FuzzResult::failed, "each a FuzzFailure")
+      .def_readonly("declines", &FuzzResult::declines, "each a FuzzNote")
+      .def_readonly("inconclusive_runs", &FuzzResult::inconclusive_runs, "each a FuzzNote")
+      .def_property_readonly("exit_status", &FuzzResult::exit_status,
+                             "fuzz's exit status: 1 with failures, else 3 if interrupted, else 0");
+  bind_printed(fuzz_result);
+
+  py::class_<ShrinkResult> shrink_result(m, "ShrinkResult",
+                                         "A failing case minimized with its failure (syncbisim shrink)");
+  bind_failing_case(shrink_result);
+  shrink_result.def_readonly("steps", &ShrinkResult::steps, "candidates checked")
+      .def_readonly("kept", &ShrinkResult::kept, "candidates that kept the failure")
+      .def_readonly("seconds", &ShrinkResult::seconds, "time taken")
+      .def_readonly("stopped", &ShrinkResult::stopped, "'' at a fixpoint, else the budget that ran out");
+  bind_printed(shrink_result);
 
   m.def(
       "fuzz",

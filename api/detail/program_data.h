@@ -41,6 +41,7 @@ void require_order(const Program& spec, const Program& impl);
 // programs"), as every command does. Throws Error when the spec cannot be unrolled to match.
 Program matched_spec(const Program& spec, const Program& impl);
 allocator::Strategy strategy_of(Strategy s);
+Strategy strategy_from(allocator::Strategy s);
 // The widths of CheckOptions and ProveOptions (docs/semantics.md "Widths"); throws Error (rule
 // "bad-width") outside registers of 1..64 bits and signed semaphores of 2..64.
 model::ValueWidths widths(unsigned register_bits, unsigned semaphore_bits);

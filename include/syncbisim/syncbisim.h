@@ -1,7 +1,9 @@
 #pragma once
 // syncbisim's public C++ API (docs/api.md): the one header outside code includes, and the one
-// door to the libraries. Load programs, allocate semaphores, check an impl against its spec,
-// prove its waits for every trip count, and fuzz and shrink with an allocator of your own.
+// door to the libraries. Load programs, allocate semaphores and compare the strategies, check an
+// impl against its spec, replay a trace, prove its waits for every trip count, time it on the
+// timing model, derive dependencies from footprints, and fuzz and shrink with an allocator of
+// your own: every command of the tool has its call here.
 //
 // Everything here is plain C++20 and the standard library; no header of the tool's
 // dependencies (Z3, RapidCheck, nlohmann_json) is reached from it. Link with the CMake target
@@ -16,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__GNUC__)
@@ -95,31 +98,121 @@ class SYNCBISIM_API Program {
 
 // The tool's strategies (docs/allocator.md).
 // Expert: paper §8.2's Manual variant, judged by the timing model (docs/allocator.md "The expert strategy").
-enum class Strategy { Barrier, PerInstruction, PerLoop, PerEngine, Auto, Expert };
+// Mixed: per dependency the scheme with the least ALU work per issue that fits the budget (paper §6.3).
+// (Mixed comes last so that the values of the others stay what they were.)
+enum class Strategy { Barrier, PerInstruction, PerLoop, PerEngine, Auto, Expert, Mixed };
 SYNCBISIM_API std::string to_string(Strategy s);                 // "per-loop"
 SYNCBISIM_API Strategy parse_strategy(const std::string& name);  // throws Error (rule "usage")
 
+// `syncbisim allocate`'s options (docs/allocator.md). The first two stay first, so that
+// AllocateOptions{strategy, prune_registers} reads as it always has.
 struct AllocateOptions {
   Strategy strategy = Strategy::Auto;
   bool prune_registers = false;  // keep only the registers some wait reads
+  // The budget (docs/allocator.md "Budgets", --max-semaphores / --max-registers; Trainium 2's by
+  // default): a strategy that does not fit is mixed until it does, exactness given up (and the
+  // decisions saying where) only when nothing exact fits; an Error (rule "over-budget") when
+  // nothing fits at all.
+  std::size_t max_semaphores = 256;
+  std::size_t max_registers = 64;  // on any one engine
+  bool licm = true;                // paper §6.2's loop-invariant code motion of wait values (--no-licm: false)
+  bool cse = true;                 // and its common-subexpression elimination (--no-cse: false)
+  bool share_waits = false;        // wait values of one stream share subexpressions (--share-waits)
+  bool barrier_fallback = false;   // the paper's barrier fallback outside §5.2 (--barrier-fallback)
+  // Constant-trip loops unrolled first (--unroll; docs/allocator.md "Unrolling"): the impl then
+  // belongs to the unrolled spec, Allocation::unrolled_spec. At most `max_unroll` instructions,
+  // and dependencies, in the unrolled spec (--max-unroll; 0: no limit), else an Error.
+  std::vector<std::string> unroll;
+  std::uint64_t max_unroll = 20000;
 };
 
 // What one dependency got, and why.
 struct Decision {
   std::string dependency;  // "I3 -> I2 {A: 2}"
-  std::string scheme;      // "per-loop", "per-instruction", "per-engine", "barrier", "fallback"
+  std::string scheme;      // "per-loop", "per-instruction", "per-engine", "barrier", "fallback", "no-wait"
   std::string semaphore;   // the semaphore waited on ("" when no wait)
   std::string wait;        // the threshold ("" when no wait)
   std::string detail;      // N, K, the reason for a fallback, ...
+  bool exact = true;       // false where a budget or a closed form gave up exactness (the wait is stricter: safe)
 };
 
 struct Allocation {
   Program impl;
   std::vector<Decision> decisions;  // one per dependency, in the spec's order
-  std::vector<std::string> notes;
+  std::vector<std::string> notes;   // what `allocate` prints as "note:" lines
+  // With AllocateOptions::unroll: the spec allocated, its loops unrolled (what allocate --spec-out
+  // writes), which the impl is checked against; absent otherwise.
+  std::optional<Program> unrolled_spec;
+  // Every decision exact and no barrier a budget added to recycle semaphores: the impl synchronizes
+  // exactly as the spec (docs/allocator.md "Budgets").
+  bool exact = true;
 };
 
 SYNCBISIM_API Allocation allocate(const Program& spec, const AllocateOptions& options = {});
+
+// ---- resource figures (docs/allocator.md "Resource figures", `syncbisim stats`) ---------------
+
+struct StatsOptions {
+  // Iterations per trip for the executed counts, "A=3,B=4,C=else" as stats --trips ("": each
+  // loop's largest trip; conds take `then`). A bad one is an Error of rule "bad-trips".
+  std::string trips;
+  // The budget reported against (and, for compare_strategies, allocated in), as
+  // --max-semaphores / --max-registers.
+  std::size_t max_semaphores = 256;
+  std::size_t max_registers = 64;
+  unsigned jobs = 0;  // compare_strategies: allocations at once (--jobs; 0: every core); the same result
+};
+
+// The figures of one impl, from its text alone (paper Tables 1 and 2).
+struct ResourceFigures {
+  std::size_t semaphores = 0;
+  std::vector<std::pair<std::string, std::size_t>> registers_per_engine;  // distinct registers, per engine
+  std::size_t registers_max = 0;
+  std::size_t waiting_instrs = 0;  // instructions with at least one wait
+  std::size_t waits = 0;
+  std::size_t multi_wait_instrs = 0;  // instructions with more than one wait
+  unsigned alu_max = 0;               // ALU operations computing the waits before one issue
+  double alu_mean = 0;
+  // Executed at the trips: absent when the count passes 2^64 - 1 (the text then says "more than ...").
+  std::optional<std::uint64_t> regops_executed, barriers_executed, instrs_executed;
+  std::uint64_t code_bytes = 0;          // docs/allocator.md's byte model
+  std::vector<std::string> assumptions;  // "loop A: 3 iterations per trip (maximum)"
+};
+
+struct StatsResult {
+  ResourceFigures figures;
+  bool within_budget = true;  // the allocator's own rule: a count at the limit is within it
+  std::string text, json;     // what `syncbisim stats IMPL [--json]` prints
+};
+
+// Throws Error for a spec (rule "wrong-kind") or bad trips.
+SYNCBISIM_API StatsResult stats(const Program& impl, const StatsOptions& options = {});
+
+// One strategy's row of `stats --compare`.
+struct StrategyRow {
+  Strategy strategy = Strategy::Auto;
+  std::string over_budget;  // not empty: the strategy cannot fit the budget, and why (nothing else is set)
+  ResourceFigures figures;  // the allocation as allocate() gives it
+  // The same allocation without paper §6.2's LICM and CSE: what the reductions saved.
+  std::size_t registers_max_before = 0;
+  unsigned alu_max_before = 0;
+  double alu_mean_before = 0;
+  std::size_t fallback_deps = 0, inexact_deps = 0;
+  bool exact = false;  // Allocation::exact
+  // The makespan of the impl on the timing model, as simulate() gives it with the default costs
+  // and trips; absent where the model deadlocks or stops at its limit, `cycles_why` saying so.
+  std::optional<std::uint64_t> cycles;
+  std::string cycles_why;
+};
+
+struct StrategyComparison {
+  std::vector<StrategyRow> rows;  // barrier, per-instruction, per-loop, per-engine, auto, mixed, expert
+  std::string text, json;         // what `syncbisim stats --compare SPEC [--json]` prints
+};
+
+// The spec allocated with every strategy (`syncbisim stats --compare`). Throws Error for an impl,
+// bad trips, or an allocation that fails other than by the budget.
+SYNCBISIM_API StrategyComparison compare_strategies(const Program& spec, const StatsOptions& options = {});
 
 // ---- dependencies from footprints (docs/footprints.md) --------------------------------------
 
@@ -134,10 +227,14 @@ struct DerivedDependency {
   std::string implied_by;          // "" when kept; else what implies it for every trip count
 };
 
-struct Derivation {
+struct SYNCBISIM_API Derivation {
   Program spec;                                  // the spec with the derived (kept) graph
   std::vector<DerivedDependency> dependencies;   // kept and implied
   std::vector<std::string> undecided;            // questions ISL left open (the graph is incomplete)
+  std::string text;         // what `syncbisim deps` prints: the spec's text, each derived dependency with its conflict
+  std::string json;         // what `syncbisim deps --json` prints: the spec as JSON
+  std::string report;       // what `syncbisim deps` writes to stderr: every dependency with the conflicts behind it
+  int exit_status() const;  // 0, or 3 when some question was left undecided (as `deps`)
 };
 
 // Throws Error (rule "no-footprints") for a spec without footprints.
@@ -152,12 +249,16 @@ struct Race {
 };
 
 // The spec's written graph judged against its footprints (`syncbisim deps --compare`).
-struct GraphComparison {
+struct SYNCBISIM_API GraphComparison {
   std::string verdict;  // "ordered", "race", "inconclusive"
   std::vector<Race> races;
-  std::vector<std::string> unjustified, over_synchronized, implied;  // "dep: message"
+  // "dep: message"; an over-synchronizing one's message ends with its price on the timing model
+  std::vector<std::string> unjustified, over_synchronized, implied;
   std::vector<std::string> not_shown;  // derived dependencies not shown implied for every trip count
   std::vector<std::string> limits;
+  std::uint64_t race_pairs = 0;  // conflicting instance pairs left unordered, over every plan tried
+  std::string text, json;        // what `syncbisim deps --compare [--json]` prints
+  int exit_status() const;       // 0 ordered, 1 race, 3 inconclusive
 };
 SYNCBISIM_API GraphComparison compare_dependencies(const Program& spec);
 
@@ -208,6 +309,10 @@ struct Violation {
   // semaphore, its value and the wait's threshold. Absent where they do not apply.
   std::optional<std::uint64_t> retired, owed, value, threshold;
   std::string semaphore;
+  // Under- and over-sync: what the parting state asks of the impl ("the wait needs s0 >= 2 at
+  // least ...", docs/checker.md "Naming the fix"), and the per-loop closed form of the deciding
+  // dependency ("per-loop s_A_E0 N=2 K=2, wait s_A_E0 >= 2 * r_A"; "" when it has none).
+  std::string fix, closed_form;
   bool spec_deadlocks_too = false;  // deadlock: the spec is stuck there as well
   std::vector<TraceStep> trace;     // a shortest trace from the initial state
 };
@@ -226,6 +331,39 @@ struct SYNCBISIM_API CheckResult {
 
 // Throws Error if the two programs are not a spec and an impl that correspond.
 SYNCBISIM_API CheckResult check(const Program& spec, const Program& impl, const CheckOptions& options = {});
+
+// ---- replaying a trace (docs/checker.md "Replay", `syncbisim replay`) ------------------------
+
+struct ReplayOptions {
+  std::size_t violation = 0;  // which trace of the file (1-based; 0: the first), as --violation
+  // The widths the trace was found at (an overflow shows only there), as for check().
+  unsigned register_bits = 32;
+  unsigned semaphore_bits = 32;
+};
+
+// One visible step of the trace, with what it changed on both sides.
+struct ReplayStep {
+  std::size_t number = 0;            // 1-based
+  std::string step;                  // "issue E1 C"
+  std::vector<std::string> changes;  // "impl E1: r_B 2 -> 3", "s_B_E0 0 -> 1", "R(P) 0 -> 1", ...
+  std::string checks;                // at an issue: both sides' numbers
+};
+
+struct SYNCBISIM_API ReplayResult {
+  bool fits = true;  // false: the trace does not fit the pair, `misfit` says where and why
+  std::string misfit;
+  std::vector<ReplayStep> steps;
+  std::vector<std::string> violations;  // at the end: "under-sync", "over-sync", "deadlock", "overflow"
+  std::optional<bool> reproduced;       // when the trace ends with a violation: whether the end shows it
+  std::string text, json;               // what `syncbisim replay [--json]` prints
+  int exit_status() const;              // 0 no violation at the end, 1 one, 2 the trace does not fit
+};
+
+// A trace that check, prove, fuzz or shrink wrote, replayed step by step on the pair: `trace` is
+// the file's JSON text, or a path to it (a string without '{' or '[' naming an existing file).
+// Throws Error for a trace that does not parse or has no such violation, and as check() does.
+SYNCBISIM_API ReplayResult replay(const Program& spec, const Program& impl, const std::string& trace,
+                                  const ReplayOptions& options = {});
 
 // ---- proving -------------------------------------------------------------------------------
 
@@ -270,6 +408,108 @@ struct SYNCBISIM_API ProveResult {
 };
 
 SYNCBISIM_API ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& options = {});
+
+// ---- the timing model (docs/timing.md) -------------------------------------------------------
+
+struct SimulateOptions {
+  // Iterations per trip, "A=3,B=4,C=else" as simulate --trips ("": each loop's sim_trip, else its rule).
+  std::string trips;
+  // A cost table (docs/timing.md "Costs"): a file's path or the table's JSON; at most one of the
+  // two ("" both: the built-in Trainium2 table, as without --costs).
+  std::string costs_file, costs_json;
+  bool svg = false;       // draw the timeline (SimulateResult::svg), as --svg
+  std::string svg_range;  // "FROM:TO" in cycles, as --svg-range ("": the start, up to 80 instructions)
+};
+
+struct EngineTime {
+  std::string engine;
+  std::uint64_t busy = 0;     // pipeline held or sequencer working
+  std::uint64_t stalled = 0;  // at a wait whose semaphore is short
+  std::uint64_t barrier = 0;  // at a barrier
+  std::uint64_t idle = 0;     // the rest of the makespan
+  std::uint64_t finish = 0;   // its last retirement or step
+};
+
+// The stall cycles one wait caused, over all its issues.
+struct Stall {
+  std::string instr, engine, semaphore;
+  std::uint64_t cycles = 0, issues = 0, longest = 0;
+};
+
+struct SYNCBISIM_API SimulateResult {
+  std::uint64_t makespan = 0;  // cycles
+  double clock_ghz = 0;
+  bool deadlock = false;
+  std::string deadlock_detail;     // who waits for what
+  std::string limit;               // the model stopped at its step limit: the figures are those so far
+  std::vector<std::string> trips;  // the trips run, "A=3"
+  std::vector<EngineTime> engines;
+  std::uint64_t instrs_issued = 0, regops = 0, branches = 0, barriers = 0;
+  std::vector<Stall> stalls;  // longest total first
+  // The spec's instructions with no op: each costs its engine's default (simulate's note).
+  std::vector<std::string> without_op;
+  std::string svg;  // with SimulateOptions::svg: the timeline picture
+  // With svg: where the next page starts (cycles) when the range held more than a page of
+  // instructions (simulate's note; --svg-range NEXT:TO draws it).
+  std::optional<std::uint64_t> svg_next_page;
+  std::string text, json;   // what `syncbisim simulate [--json]` prints
+  int exit_status() const;  // 0, 1 deadlock, 3 limit
+};
+
+// The impl on the timing model (`syncbisim simulate SPEC IMPL`). Throws Error as check() does, and
+// for bad trips, costs or range.
+SYNCBISIM_API SimulateResult simulate(const Program& spec, const Program& impl, const SimulateOptions& options = {});
+
+// `syncbisim table2`'s options.
+struct Table2Options {
+  std::vector<std::string> unroll;     // also give each spec a row with these loops unrolled first (--unroll)
+  std::uint64_t max_unroll = 100000;   // instructions, and dependencies, an unrolled program may have (0: no limit)
+  std::string costs_file, costs_json;  // a cost table, as SimulateOptions
+  bool derived = false;                // a spec with footprints gets its derived graph first (--derived)
+  // With no spec given: the corpus directory whose kernels make the paper's rows (--corpus); an
+  // Error (rule "usage") when empty.
+  std::string corpus;
+};
+
+// One variant's figures on the timing model.
+struct VariantFigures {
+  std::string variant;  // "barrier", "per-loop", "per-instruction", "per-engine", "unrolled"
+  bool available = false;
+  std::string why_not;  // when not available
+  double lat = 0;       // makespan / the barrier-based makespan
+  std::uint64_t makespan = 0, code_bytes = 0;
+  std::size_t regs = 0, sema = 0;
+  bool deadlock = false;
+};
+
+// The paper's figures for one of its columns, as printed.
+struct PaperFigures {
+  std::string variant;  // "barrier", "barrier-free", "manual", "unrolled"
+  bool available = false;
+  double lat = 0;
+  std::string code;  // "2.5 KB"
+  int regs = 0, sema = 0;
+};
+
+struct Table2Row {
+  std::string kernel;  // the file's stem, "+L" per loop unrolled first, " (derived)"
+  std::string title;
+  std::size_t loops = 0;
+  std::string offsets;
+  std::vector<std::string> trips;
+  std::vector<VariantFigures> ours;  // barrier, per-loop, per-instruction, per-engine, unrolled
+  std::string paper_benchmark;       // "" when the paper has no such row
+  std::vector<PaperFigures> paper;   // barrier, barrier-free, manual, unrolled
+};
+
+struct Table2Result {
+  std::vector<Table2Row> rows;
+  std::string text, json;  // what `syncbisim table2 [--json]` prints
+};
+
+// The paper's Table 2 on the timing model (`syncbisim table2`): a row per spec (named by its
+// file's stem), or with no spec the corpus kernels at the paper's scale.
+SYNCBISIM_API Table2Result table2(const std::vector<Program>& specs, const Table2Options& options = {});
 
 // ---- your allocator ------------------------------------------------------------------------
 

@@ -4,9 +4,15 @@
 
 #include <syncbisim/syncbisim.h>
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "../../examples/cmake_consumer/my_allocator.h"
 
@@ -321,4 +327,212 @@ TEST_CASE("generate gives the campaign's specs") {
   o.start = 2;
   o.runs = 1;
   CHECK(syncbisim::generate(o).front() == specs[2]);
+}
+
+// ---- the calls of the remaining commands (issue 42 item 5): allocate's options, stats,
+// stats --compare, simulate, table2, replay, deps. tests/python/test_api_parity.py compares each
+// with the command's output; these pin figures of the corpus.
+
+namespace {
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("the mixed strategy by name, and allocate's budget, reductions and unrolling") {
+  CHECK(syncbisim::parse_strategy("mixed") == syncbisim::Strategy::Mixed);
+  CHECK(syncbisim::to_string(syncbisim::Strategy::Mixed) == "mixed");
+  try {
+    syncbisim::parse_strategy("fastest");
+    FAIL("no error");
+  } catch (const syncbisim::Error& e) {
+    CHECK(e.rule() == "usage");
+    CHECK(e.message().find("mixed") != std::string::npos);  // the command's list of names
+  }
+  const auto fa = syncbisim::Program::load(source("corpus/kernels/flash_attention.json"));
+  const auto mixed = syncbisim::allocate(fa, {syncbisim::Strategy::Mixed});
+  CHECK(syncbisim::check(fa, mixed.impl).verdict == syncbisim::Verdict::Bisimilar);
+  CHECK(mixed.exact);
+
+  syncbisim::AllocateOptions tight;
+  tight.max_semaphores = 2;
+  const auto t = syncbisim::allocate(fa, tight);
+  CHECK_FALSE(t.exact);
+  CHECK(std::any_of(t.decisions.begin(), t.decisions.end(), [](const auto& d) { return !d.exact; }));
+  CHECK(syncbisim::stats(t.impl).figures.semaphores <= 2);
+
+  // paper §6.2's reductions: tiled_matmul per-loop has 8 ALU operations per issue at most with
+  // them, 11 without (stats --compare's two sides).
+  const auto tm = syncbisim::Program::load(source("corpus/kernels/tiled_matmul.json"));
+  syncbisim::AllocateOptions plain{syncbisim::Strategy::PerLoop};
+  CHECK(syncbisim::stats(syncbisim::allocate(tm, plain).impl).figures.alu_max == 8);
+  plain.licm = plain.cse = false;
+  CHECK(syncbisim::stats(syncbisim::allocate(tm, plain).impl).figures.alu_max == 11);
+
+  const auto fig1 = syncbisim::Program::load(source("corpus/figures/fig1_motivating.json"));
+  syncbisim::AllocateOptions unroll{syncbisim::Strategy::PerLoop};
+  unroll.unroll = {"A"};
+  const auto u = syncbisim::allocate(fig1, unroll);
+  REQUIRE(u.unrolled_spec.has_value());
+  const auto names = u.unrolled_spec->instructions();
+  CHECK(std::find(names.begin(), names.end(), "I2.A.3") != names.end());
+  CHECK(syncbisim::check(*u.unrolled_spec, u.impl).verdict == syncbisim::Verdict::Bisimilar);
+  CHECK_FALSE(syncbisim::allocate(fig1).unrolled_spec.has_value());
+  unroll.max_unroll = 2;
+  try {
+    syncbisim::allocate(fig1, unroll);
+    FAIL("no error");
+  } catch (const syncbisim::Error& e) {
+    CHECK(e.rule() == "unroll-too-large");
+  }
+}
+
+TEST_CASE("stats: an impl's figures against a budget, as stats prints them") {
+  const auto impl = syncbisim::Program::load(source("corpus/figures/fig8_per_loop.impl.json"));
+  syncbisim::StatsOptions o;
+  o.max_semaphores = 2;
+  o.max_registers = 3;
+  const auto s = syncbisim::stats(impl, o);
+  CHECK(s.figures.semaphores == 2);
+  CHECK(s.figures.registers_max == 3);
+  CHECK(s.figures.code_bytes == 172);
+  CHECK(s.figures.regops_executed == std::optional<std::uint64_t>(7));
+  CHECK(s.within_budget);  // at the limit is within it (tests/cli/stats_budget_at_limit.case)
+  CHECK(s.text.find("budget: 2 of 2 semaphores, 3 of 3 registers per engine\n") != std::string::npos);
+  CHECK(nlohmann::json::parse(s.json)["syncbisim"] == "stats/1");
+  o.max_semaphores = 1;
+  CHECK_FALSE(syncbisim::stats(impl, o).within_budget);
+  o.trips = "A=";
+  CHECK_THROWS_AS(syncbisim::stats(impl, o), syncbisim::Error);
+  CHECK_THROWS_AS(syncbisim::stats(syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"))),
+                  syncbisim::Error);
+}
+
+TEST_CASE("compare_strategies: every strategy's row, with the makespan simulate gives its impl") {
+  const auto spec = syncbisim::Program::load(source("corpus/kernels/tiled_matmul.json"));
+  const auto c = syncbisim::compare_strategies(spec);
+  REQUIRE(c.rows.size() == 7);
+  CHECK(c.rows[0].strategy == syncbisim::Strategy::Barrier);
+  CHECK(c.rows[0].figures.code_bytes == 664);
+  CHECK(c.rows[5].strategy == syncbisim::Strategy::Mixed);
+  CHECK(c.rows[2].figures.alu_max == 8);
+  CHECK(c.rows[2].alu_max_before == 11);
+  for (const auto& r : c.rows) {
+    INFO(syncbisim::to_string(r.strategy));
+    REQUIRE(r.cycles.has_value());
+    const auto impl = syncbisim::allocate(spec, {r.strategy}).impl;
+    CHECK(*r.cycles == syncbisim::simulate(spec, impl).makespan);
+  }
+  CHECK(c.text.find(" cycles |") != std::string::npos);
+  const auto j = nlohmann::json::parse(c.json);
+  CHECK(j["syncbisim"] == "stats-compare/1");
+  CHECK(j["rows"][0]["cycles"] == *c.rows[0].cycles);
+  syncbisim::StatsOptions one;
+  one.jobs = 1;
+  CHECK(syncbisim::compare_strategies(spec, one).text == c.text);  // the same table on any number of threads
+
+  syncbisim::StatsOptions tight;
+  tight.max_semaphores = 2;
+  const auto fa =
+      syncbisim::compare_strategies(syncbisim::Program::load(source("corpus/kernels/flash_attention.json")), tight);
+  CHECK_FALSE(fa.rows[0].over_budget.empty());  // the barrier baseline needs one semaphore per engine
+  CHECK_FALSE(fa.rows[0].cycles.has_value());
+}
+
+TEST_CASE("simulate: the timing model's figures, a cost table as a file or as JSON, the picture") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig1_motivating.json"));
+  const auto impl = syncbisim::Program::load(source("corpus/good/fig1_per_loop.impl.sb"));
+  syncbisim::SimulateOptions o;
+  o.costs_file = source("tests/timing/unit_costs.json");
+  const auto r = syncbisim::simulate(spec, impl, o);
+  CHECK(r.makespan == 6);  // tests/cli/simulate_json.case
+  CHECK_FALSE(r.deadlock);
+  CHECK(r.exit_status() == 0);
+  REQUIRE(r.engines.size() == 3);
+  CHECK(r.engines[2].engine == "E2");
+  CHECK(r.engines[2].stalled == 1);
+  REQUIRE_FALSE(r.stalls.empty());
+  CHECK(r.stalls[0].semaphore == "s_A_E1");
+  CHECK(r.without_op.size() == 6);
+  CHECK(r.text.rfind("makespan: 6 cycles", 0) == 0);
+  CHECK(nlohmann::json::parse(r.json)["makespan"] == 6);
+  syncbisim::SimulateOptions as_json;
+  as_json.costs_json = read(source("tests/timing/unit_costs.json"));
+  CHECK(syncbisim::simulate(spec, impl, as_json).json == r.json);
+  as_json.svg = true;
+  CHECK(syncbisim::simulate(spec, impl, as_json).svg.find("<svg") != std::string::npos);
+  as_json.costs_file = o.costs_file;  // both: which one?
+  CHECK_THROWS_AS(syncbisim::simulate(spec, impl, as_json), syncbisim::Error);
+  syncbisim::SimulateOptions trips;
+  trips.trips = "A=5";
+  CHECK(syncbisim::simulate(spec, impl, trips).trips == std::vector<std::string>{"A=5 (given)"});
+  const auto dead = syncbisim::simulate(syncbisim::Program::load(source("corpus/figures/fig7_fig8.json")),
+                                        syncbisim::Program::load(source("corpus/bugs/fig7_missing_signal.sb")));
+  CHECK(dead.deadlock);
+  CHECK(dead.exit_status() == 1);
+}
+
+TEST_CASE("table2: a kernel's row and its K-unrolled row, beside the paper's") {
+  syncbisim::Table2Options o;
+  o.unroll = {"k"};
+  const auto t = syncbisim::table2({syncbisim::Program::load(source("corpus/kernels/tiled_matmul.json"))}, o);
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.rows[0].kernel == "tiled_matmul");
+  CHECK(t.rows[1].kernel == "tiled_matmul+k");
+  REQUIRE(t.rows[0].ours.size() == 5);
+  CHECK(t.rows[0].ours[0].variant == "barrier");
+  CHECK(t.rows[0].ours[0].lat == 1.0);
+  CHECK(t.rows[0].ours[0].makespan == 2135413);
+  REQUIRE(t.rows[0].paper.size() == 4);
+  CHECK(t.rows[0].paper[0].code == "4.7 KB");
+  CHECK(t.text.find("tiled_matmul+k (k unrolled): L=2") != std::string::npos);
+  CHECK(nlohmann::json::parse(t.json)["rows"].size() == 2);
+  CHECK_THROWS_AS(syncbisim::table2({}), syncbisim::Error);  // no spec and no corpus
+}
+
+TEST_CASE("replay: a trace check wrote, from its text or its file, and one that does not fit") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig5_offset_two.json"));
+  const auto bug = syncbisim::Program::load(source("corpus/bugs/fig5_trip_reg_in_expr.sb"));
+  const auto path = source("tests/inputs/traces/fig5_trip_reg_in_expr.check.json");
+  const auto r = syncbisim::replay(spec, bug, path);
+  CHECK(r.fits);
+  CHECK(r.exit_status() == 1);
+  CHECK(r.reproduced == std::optional<bool>(true));
+  REQUIRE(r.steps.size() > 2);
+  CHECK(r.steps[1].step == "retire E0 P");
+  CHECK(r.steps[1].changes == std::vector<std::string>{"R(P) 0 -> 1", "s_B_E0 0 -> 1"});
+  CHECK(r.text.find("reproduced: the violation the trace records") != std::string::npos);
+  CHECK(syncbisim::replay(spec, bug, read(path)).json == r.json);
+  const auto fig7 = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
+  const auto misfit =
+      syncbisim::replay(fig7, syncbisim::Program::load(source("corpus/figures/fig8_per_loop.impl.json")), path);
+  CHECK_FALSE(misfit.fits);
+  CHECK(misfit.exit_status() == 2);
+  // A violation check() found replays to itself.
+  const auto bug8 = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));
+  const auto again = syncbisim::replay(fig7, bug8, syncbisim::check(fig7, bug8).json);
+  CHECK(again.violations == std::vector<std::string>{"under-sync"});
+  CHECK_THROWS_AS(syncbisim::replay(fig7, bug8, "{ not json"), syncbisim::Error);
+}
+
+TEST_CASE("deps and deps --compare: the texts the command prints, the price of an over-synchronization") {
+  const auto d = syncbisim::derive_dependencies(syncbisim::Program::load(source("corpus/footprints/double_buffer.sb")));
+  CHECK(d.exit_status() == 0);
+  CHECK(d.text.find("dep load -> mm  # RAW on t[0, 0, 0]") != std::string::npos);
+  CHECK(d.json == d.spec.to_json());
+  CHECK(d.report.find("4 dependencies derived, 3 more implied by them") != std::string::npos);
+  const auto race =
+      syncbisim::compare_dependencies(syncbisim::Program::load(source("corpus/footprints/missing_evac_store.sb")));
+  CHECK(race.exit_status() == 1);
+  CHECK(race.race_pairs > 0);
+  CHECK(race.text.rfind("race: ", 0) == 0);
+  CHECK(nlohmann::json::parse(race.json)["verdict"] == "race");
+  const auto over =
+      syncbisim::compare_dependencies(syncbisim::Program::load(source("tests/inputs/footprints/over_synchronized.sb")));
+  CHECK(over.exit_status() == 0);
+  REQUIRE_FALSE(over.over_synchronized.empty());
+  CHECK(over.over_synchronized[0].find("price on the timing model") != std::string::npos);
 }

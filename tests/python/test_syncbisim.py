@@ -333,3 +333,14 @@ def test_a_kernel_with_footprints_derives_its_graph_and_judges_a_written_one():
     with pytest.raises(syncbisim.Error) as err:
         syncbisim.derive_dependencies(syncbisim.load(corpus("figures/fig7_fig8.json")))
     assert err.value.rule == "no-footprints"
+
+
+def test_a_violation_names_the_fix_and_the_closed_form():
+    spec = syncbisim.load(corpus("figures/fig7_fig8.json"))
+    impl = syncbisim.load(corpus("bugs/fig8_nk_off_by_one.sb"))
+    r = syncbisim.check(spec, impl)
+    v = r.violations[0]
+    assert v.kind == "under-sync"
+    assert "the wait needs s0 >= 2 at least (s0 = 1 now" in v.fix
+    assert v.closed_form == "per-loop s_A_E0 N=2 K=2, wait s_A_E0 >= 2 * r_A"
+    assert "fix: " + v.fix in str(r)
