@@ -12,6 +12,7 @@
 #include "cli/html_report.h"
 #include "cli/inputs.h"
 #include "model/decimal.h"
+#include "timing/range_makespans.h"
 #include "timing/simulate.h"
 #include "timing/simulation_report.h"
 #include "timing/svg.h"
@@ -72,8 +73,9 @@ int run(const SimulateArgs& a) {
     const auto tl = timing::simulation_timeline(*sim, pair->impl_code(), window);
     if (tl.next_page >= 0)
       std::cerr << "note: --svg: the picture holds the first " << window.max_page
-                << " instructions of the range (a page); the next page starts at cycle " << model::fixed(tl.next_page, 0)
-                << " (--svg-range " << model::fixed(tl.next_page, 0) << ":" << model::fixed(window.to, 0) << ")\n";
+                << " instructions of the range (a page); the next page starts at cycle "
+                << model::fixed(tl.next_page, 0) << " (--svg-range " << model::fixed(tl.next_page, 0) << ":"
+                << model::fixed(window.to, 0) << ")\n";
     if (auto s = formats::write_file_atomically(a.svg, timing::render_svg(tl)); !s) {
       auto d = s.error();
       d.file = a.svg;
@@ -82,8 +84,18 @@ int run(const SimulateArgs& a) {
   }
   if (!a.html.empty())
     if (const int s = write_simulate_html(a.html, {a.spec, a.impl}, *pair, *sim, window); s != 0) return s;
-  if (a.json) std::cout << to_json(*sim, pair->impl_code()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else print_text(*sim, pair->impl_code());
+  // The other ends of the dynamic ranges the run above took at their largest (issue 42).
+  auto ranges = timing::range_makespans(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index,
+                                        table, *trips, o);
+  if (!ranges) return input_error(ranges.error());
+  if (a.json) {
+    auto j = to_json(*sim, pair->impl_code());
+    if (!ranges->empty()) j["ranges"] = timing::range_makespans_json(*ranges);
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    print_text(*sim, pair->impl_code());
+    std::cout << timing::range_makespans_text(*ranges);
+  }
   if (!sim->limit.empty()) return 3;  // cut: nothing decided (as an inconclusive check)
   return sim->deadlock ? 1 : 0;
 }
@@ -103,7 +115,9 @@ void add_simulate(CLI::App& app, Context& ctx) {
   cmd->add_option("--html", a->html,
                   "write a self-contained page to look at into this file: the makespan, both programs, per-engine "
                   "time, the waits that stalled, the timeline (of --svg-range; docs/report.md)");
-  cmd->add_option("--svg-range", a->svg_range, "cycles to draw, FROM:TO (default: the start, up to 80 instructions; at most 2000 instructions a page)");
+  cmd->add_option(
+      "--svg-range", a->svg_range,
+      "cycles to draw, FROM:TO (default: the start, up to 80 instructions; at most 2000 instructions a page)");
 }
 
 }  // namespace syncbisim::cli

@@ -1,6 +1,7 @@
 // Drawing a Timeline as plain SVG 1.1 (docs/timing.md "Pictures"): no script, no CSS beyond
 // presentation attributes, so rsvg-convert and any viewer show the same picture.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -78,7 +79,12 @@ class Drawer {
     top_ = 118;
     plot_h_ = lane_h_ * static_cast<double>(std::max<std::size_t>(1, t.lanes.size()));
     width_ = left_ + pw_ + right_;
-    height_ = top_ + plot_h_ + 44 + 18.0 * static_cast<double>(t.notes.size()) + 12;
+    unnamed_legend();
+    // Labels of arrows a person needs to see (a highlighted one) are placed before any other, so
+    // that the others make way for them.
+    for (const auto& a : t_.arrows)
+      if (a.highlight && !a.label.empty()) placed_.push_back(label_box(a).rect);
+    height_ = top_ + plot_h_ + 44 + 18.0 * static_cast<double>(t.notes.size() + legend_.size() + 1) + 12;
   }
 
   std::string draw() {
@@ -104,11 +110,25 @@ class Drawer {
     for (std::size_t i = 0; i < t_.boxes.size(); ++i)
       if (t_.boxes[i].highlight) box(t_.boxes[i], i);
     for (const auto& b : t_.boxes) tail(b);
-    for (const auto& a : t_.arrows) arrow(a);
+    for (const auto& a : t_.arrows)
+      if (!a.highlight) arrow(a);
+    for (const auto& a : t_.arrows)
+      if (a.highlight) arrow(a);
     axis();
     double y = top_ + plot_h_ + 52;
     for (const auto& n : t_.notes) {
       text(left_, y, n, 11, "start", "#333");
+      y += 18;
+    }
+    for (const auto& n : legend_) {
+      text(left_, y, n, 11, "start", "#333");
+      y += 18;
+    }
+    if (hidden_labels_ > 0) {
+      text(left_, y,
+           std::to_string(hidden_labels_) + " dependency label" + (hidden_labels_ == 1 ? "" : "s") +
+               " would cover another: hover over an arrow to read it",
+           11, "start", "#333");
       y += 18;
     }
     out_ += "</svg>\n";
@@ -140,6 +160,104 @@ class Drawer {
       lane_rows_[b.lane] = std::max(lane_rows_[b.lane], e.size());
     }
   }
+  // Whether box() writes a box's name inside it (the same rule: the name in 8.5 or 8 px fits).
+  bool named(std::size_t i) const {
+    const auto& b = t_.boxes[i];
+    if (b.highlight) return true;  // named above the box whatever its width
+    const double w = std::max(x(b.end), x(b.start) + 2) - x(b.start);
+    return text_width(b.label, lane_rows_[b.lane] > 1 ? 8 : 8.5) + 4 <= w;
+  }
+
+  // Boxes too narrow for their names are named in a legend under the plot, lane by lane, each
+  // name once with how many boxes bear it: "not named in their boxes: E0: load x3, store; ...".
+  void unnamed_legend() {
+    std::vector<std::vector<std::pair<std::string, std::size_t>>> by_lane(t_.lanes.size());
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < t_.boxes.size(); ++i) {
+      const auto& b = t_.boxes[i];
+      if (b.lane >= by_lane.size() || b.label.empty() || named(i)) continue;
+      auto& names = by_lane[b.lane];
+      auto it = std::find_if(names.begin(), names.end(), [&](const auto& n) { return n.first == b.label; });
+      if (it == names.end()) names.emplace_back(b.label, 1);
+      else ++it->second;
+      ++count;
+    }
+    if (count == 0) return;
+    // Lines as wide as the picture, at most kLegendLines; what does not fit is counted.
+    constexpr std::size_t kLegendLines = 4;
+    const auto chars = static_cast<std::size_t>(std::max(40.0, (width_ - left_ - right_) / (11 * 0.6)));
+    std::string line = "too narrow to be named inside (hover over a box for its tooltip):";
+    std::size_t left_out = 0;
+    for (std::size_t l = 0; l < by_lane.size(); ++l) {
+      bool first = true;
+      for (const auto& [name, n] : by_lane[l]) {
+        const auto item = (first ? " " + t_.lanes[l] + ": " : ", ") + name + (n > 1 ? " \u00d7" + std::to_string(n) : "");
+        if (line.size() + item.size() > chars) {
+          if (legend_.size() + 1 >= kLegendLines) {
+            left_out += n;
+            continue;
+          }
+          legend_.push_back(line);
+          line = "   ";
+        }
+        line += item;
+        first = false;
+      }
+      if (!first) line += ";";
+    }
+    if (!line.empty() && line.back() == ';') line.pop_back();
+    if (left_out > 0) line += "; and " + std::to_string(left_out) + " more boxes";
+    legend_.push_back(line);
+  }
+
+  // Where an arrow's label goes: one line per '\n'; a highlighted label is a block beside its
+  // target, others sit mid-way along the arrow.
+  struct LabelBox {
+    std::vector<std::string> lines;
+    double size = 9, line_h = 13;
+    std::array<double, 4> rect{};  // x, y, width, height
+  };
+  LabelBox label_box(const TimelineArrow& ar) const {
+    LabelBox lb;
+    for (std::size_t a = 0, b; a <= ar.label.size(); a = b + 1) {
+      b = ar.label.find('\n', a);
+      if (b == std::string::npos) b = ar.label.size();
+      lb.lines.push_back(ar.label.substr(a, b - a));
+    }
+    lb.size = ar.highlight ? 11 : 9;
+    lb.line_h = lb.size + 4;
+    double w = 0;
+    for (const auto& l : lb.lines) w = std::max(w, text_width(l, lb.size));
+    w += 10;
+    const double h = lb.line_h * static_cast<double>(lb.lines.size()) + 4;
+    const double x1 = x(ar.from), x2 = x(ar.to);
+    const double y1 = ar.to_lane > ar.from_lane ? box_y(ar.from_lane) + box_h_ : box_y(ar.from_lane);
+    const double y2 = ar.from_lane == ar.to_lane  ? box_y(ar.to_lane)
+                      : ar.to_lane > ar.from_lane ? box_y(ar.to_lane)
+                                                  : box_y(ar.to_lane) + box_h_;
+    double bx, by;
+    if (ar.label_at >= 0) {
+      bx = x(ar.label_at);
+      by = std::clamp(box_y(ar.to_lane) + box_h_ / 2 - h / 2, top_ + 2, top_ + plot_h_ - h - 2);
+    } else if (ar.highlight) {
+      // left of the target box, centred on the arrow's target lane, kept inside the plot
+      bx = std::max(left_ + 2, x2 - w - 14);
+      by = std::clamp(box_y(ar.to_lane) + box_h_ / 2 - h / 2, top_ + 2, top_ + plot_h_ - h - 2);
+      if (ar.from_lane != ar.to_lane) by = std::clamp((y1 + y2) / 2 - h / 2, top_ + 2, top_ + plot_h_ - h - 2);
+    } else {
+      const double mx = (x1 + x2) / 2, my = ar.from_lane == ar.to_lane ? box_y(ar.to_lane) - 14 : (y1 + y2) / 2;
+      bx = mx - w / 2;
+      by = my - h / 2;
+    }
+    lb.rect = {bx, by, w, h};
+    return lb;
+  }
+  bool overlaps(const std::array<double, 4>& r) const {
+    return std::any_of(placed_.begin(), placed_.end(), [&](const std::array<double, 4>& p) {
+      return r[0] < p[0] + p[2] && p[0] < r[0] + r[2] && r[1] < p[1] + p[3] && p[1] < r[1] + r[3];
+    });
+  }
+
   double lane_y(std::size_t l) const { return top_ + lane_h_ * static_cast<double>(l); }
   double box_y(std::size_t l) const { return lane_y(l) + (lane_h_ - box_h_) / 2; }
 
@@ -292,7 +410,8 @@ class Drawer {
     const auto& c = kLane[b.lane % 8];
     const double a = x(b.start), e = std::max(x(b.end), a + 2);
     const auto nrows = static_cast<double>(lane_rows_[b.lane]);
-    const double h = nrows > 1 ? (box_h_ + 8) / nrows - 1 : box_h_;
+    // Many rows (hundreds of instances in flight) get thin boxes, never a negative height.
+    const double h = nrows > 1 ? std::max(0.5, (box_h_ + 8) / nrows - 1) : box_h_;
     const double y = nrows > 1 ? box_y(b.lane) - 4 + static_cast<double>(row_[index]) * (h + 1) : box_y(b.lane);
     std::string style;
     if (b.highlight) style = "fill=\"#fff3e0\" stroke=\"#e65100\" stroke-width=\"3\"";
@@ -364,38 +483,34 @@ class Drawer {
       out_ += "<path d=\"" + d + "\" fill=\"none\" stroke=\"none\" stroke-width=\"8\"><title>" + esc(ar.label) +
               "</title></path>\n";
     if (!ar.label.empty() && label_shown) {
-      // one line per '\n'; a highlighted label is a block beside its target, others sit mid-way
-      std::vector<std::string> lines;
-      for (std::size_t a = 0, b; a <= ar.label.size(); a = b + 1) {
-        b = ar.label.find('\n', a);
-        if (b == std::string::npos) b = ar.label.size();
-        lines.push_back(ar.label.substr(a, b - a));
+      auto lb = label_box(ar);
+      if (!ar.highlight) {
+        // Off the labels placed so far: nudged up or down by its height, within the plot; where
+        // every place covers another label, left to the tooltip (and counted in a note).
+        const auto base = lb.rect;
+        bool free = !overlaps(lb.rect);
+        for (int k = 1; k <= 4 && !free; ++k)
+          for (const int sign : {-1, 1}) {
+            lb.rect[1] = base[1] + sign * k * (base[3] + 2);
+            if (lb.rect[1] < top_ + 2 || lb.rect[1] + lb.rect[3] > top_ + plot_h_ - 2) continue;
+            if (!overlaps(lb.rect)) {
+              free = true;
+              break;
+            }
+          }
+        if (!free) {
+          ++hidden_labels_;
+          return;
+        }
+        placed_.push_back(lb.rect);
       }
-      const double size = ar.highlight ? 11 : 9, line_h = size + 4;
-      double w = 0;
-      for (const auto& l : lines) w = std::max(w, text_width(l, size));
-      w += 10;
-      const double h = line_h * static_cast<double>(lines.size()) + 4;
-      double bx, by;
-      if (ar.label_at >= 0) {
-        bx = x(ar.label_at);
-        by = std::clamp(box_y(ar.to_lane) + box_h_ / 2 - h / 2, top_ + 2, top_ + plot_h_ - h - 2);
-      } else if (ar.highlight) {
-        // left of the target box, centred on the arrow's target lane, kept inside the plot
-        bx = std::max(left_ + 2, x2 - w - 14);
-        by = std::clamp(box_y(ar.to_lane) + box_h_ / 2 - h / 2, top_ + 2, top_ + plot_h_ - h - 2);
-        if (ar.from_lane != ar.to_lane) by = std::clamp((y1 + y2) / 2 - h / 2, top_ + 2, top_ + plot_h_ - h - 2);
-      } else {
-        const double mx = (x1 + x2) / 2, my = ar.from_lane == ar.to_lane ? box_y(ar.to_lane) - 14 : (y1 + y2) / 2;
-        bx = mx - w / 2;
-        by = my - h / 2;
-      }
+      const auto [bx, by, w, h] = lb.rect;
       out_ += "<rect x=\"" + num(bx) + "\" y=\"" + num(by) + "\" width=\"" + num(w) + "\" height=\"" + num(h) +
               "\" fill=\"white\" fill-opacity=\"" + (ar.highlight ? "0.95" : "0.85") + "\" rx=\"3\"" +
               (ar.highlight ? " stroke=\"#e65100\" stroke-width=\"1\"" : "") + "/>\n";
-      for (std::size_t i = 0; i < lines.size(); ++i)
-        text(ar.highlight ? bx + 5 : bx + w / 2, by + 2 + line_h * static_cast<double>(i + 1) - 3, lines[i], size,
-             ar.highlight ? "start" : "middle", color, ar.highlight && i == 0 ? "bold" : "normal");
+      for (std::size_t i = 0; i < lb.lines.size(); ++i)
+        text(ar.highlight ? bx + 5 : bx + w / 2, by + 2 + lb.line_h * static_cast<double>(i + 1) - 3, lb.lines[i],
+             lb.size, ar.highlight ? "start" : "middle", color, ar.highlight && i == 0 ? "bold" : "normal");
     }
   }
 
@@ -421,6 +536,9 @@ class Drawer {
   double plot_h_ = 0, width_ = 0, height_ = 0;
   std::string out_;
   std::vector<std::size_t> row_, lane_rows_;
+  std::vector<std::string> legend_;            // the boxes too narrow for their names
+  std::vector<std::array<double, 4>> placed_;  // arrow labels drawn so far (x, y, width, height)
+  std::size_t hidden_labels_ = 0;              // arrow labels left to their tooltips: no free place
 };
 
 }  // namespace

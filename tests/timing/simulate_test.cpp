@@ -10,7 +10,10 @@
 #include "allocator/allocate.h"
 #include "formats/load.h"
 #include "support/test_files.h"
+#include "timing/range_makespans.h"
 #include "timing/simulate.h"
+#include "timing/svg.h"
+#include "timing/timeline.h"
 
 using namespace syncbisim;
 
@@ -187,4 +190,39 @@ TEST_CASE("timing: a run longer than max_steps stops there, says so and tells no
   CHECK(cut->limit == "steps 10000 (the timing model at these trips; --trips sets smaller ones)");
   CHECK_FALSE(cut->deadlock);
   CHECK(cut->instrs_issued < 10000);
+}
+
+TEST_CASE("timing: a range left open is simulated at its smallest, median and largest values") {
+  const auto spec = load("tests/inputs/timing/trip_sources.spec.sb");
+  const auto impl = load("tests/inputs/timing/trip_sources.impl.sb");
+  const auto table = unit_costs();
+  auto r = timing::range_makespans(spec.program, spec.index, impl.program, impl.index, table, {});
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 3);
+  // A 1..4 is the one range left open: B is a sequence, C has a sim_trip, D is a cond.
+  CHECK((*r)[0].trips == std::map<std::string, std::uint32_t>{{"A", 1}});
+  CHECK((*r)[1].trips == std::map<std::string, std::uint32_t>{{"A", 2}});
+  CHECK((*r)[2].trips == std::map<std::string, std::uint32_t>{{"A", 4}});
+  // The largest is the run simulate makes by default; more iterations of A take longer.
+  auto whole = timing::simulate_pair(spec.program, spec.index, impl.program, impl.index, table, {});
+  REQUIRE(whole.ok());
+  CHECK((*r)[2].makespan == whole->makespan);
+  CHECK((*r)[0].makespan < (*r)[1].makespan);
+  CHECK((*r)[1].makespan < (*r)[2].makespan);
+  // A count given for A leaves no range open.
+  auto given = timing::range_makespans(spec.program, spec.index, impl.program, impl.index, table, {{"A", 2}});
+  REQUIRE(given.ok());
+  CHECK(given->empty());
+}
+
+TEST_CASE("timing: hundreds of boxes in flight together get thin rows, never a negative height") {
+  timing::Timeline t;
+  t.title = "many";
+  t.lanes = {"E0"};
+  t.t0 = 0;
+  t.t1 = 400;
+  for (int i = 0; i < 300; ++i) t.boxes.push_back(timing::TimelineBox{0, double(i), 400, 0, "I", "", "I", false, false});
+  const auto svg = timing::render_svg(t);
+  CHECK(svg.find("height=\"-") == std::string::npos);
+  CHECK(svg.find("<rect") != std::string::npos);
 }

@@ -33,6 +33,25 @@ well_formed "$dir/cx.svg"; render "$dir/cx.svg"
 for want in 'here the two sides part' 'spec: R(I1) = 0, owed 1' 'impl: s0 = 1, wait s0 &gt;= 1' 'url(#headhl)' 'steps of the trace'; do
   grep -q -- "$want" "$dir/cx.svg" || fail "cx.svg lacks $want"
 done
+# a kernel's timeline: boxes too narrow for their names are named in the legend under the plot;
+# no two arrow labels (white boxes) cover each other
+"$tool" allocate corpus/footprints/flash_attention.sb --strategy per-loop --text > "$dir/fa.impl.sb" 2> /dev/null
+"$tool" simulate corpus/footprints/flash_attention.sb "$dir/fa.impl.sb" --svg "$dir/fa.svg" > /dev/null 2>&1
+well_formed "$dir/fa.svg"; render "$dir/fa.svg"
+grep -q 'too narrow to be named inside (hover over a box for its tooltip): DMA0: load_q ×' "$dir/fa.svg" ||
+  fail "fa.svg names no narrow box in its legend"
+for f in "$dir/fa.svg" "$dir/sim.svg" "$dir/cx.svg"; do
+  python3 - "$f" <<'PY' || fail "$f: arrow labels overlap"
+import re, sys
+rects = [tuple(float(v) for v in m) for m in re.findall(
+    r'<rect x="([-0-9.]+)" y="([-0-9.]+)" width="([-0-9.]+)" height="([-0-9.]+)" fill="white" fill-opacity="0\.(?:85|95)"',
+    open(sys.argv[1]).read())]
+for i, a in enumerate(rects):
+    for b in rects[i + 1:]:
+        if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]:
+            sys.exit(f"{a} and {b}")
+PY
+done
 # a bisimilar pair: nothing to draw, no file, said on stderr
 "$tool" check corpus/figures/fig1_motivating.json corpus/good/fig1_per_loop.impl.sb --svg "$dir/none.svg" 2> "$dir/err" > /dev/null
 [ ! -e "$dir/none.svg" ] || fail "a bisimilar pair drew a picture"
