@@ -1,30 +1,19 @@
-// check() of the public API: the differential bisimulation check (docs/checker.md).
+// check() of the public API: the differential bisimulation check (docs/checker.md), with the parts
+// `syncbisim check` adds to the checker's report (an over-synchronization's price, --coverage).
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-
-#include "allocator/closed_form.h"
 #include "api/detail/program_data.h"
+#include "api/detail/results.h"
+#include "checker/coverage.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
 #include "checker/report.h"
 #include "checker/trace_view.h"
+#include "latency/check_report.h"
 
 namespace syncbisim {
 
 namespace {
-
-Verdict verdict_of(checker::Verdict v) {
-  switch (v) {
-    case checker::Verdict::Bisimilar: return Verdict::Bisimilar;
-    case checker::Verdict::OverSynchronized: return Verdict::OverSynchronized;
-    case checker::Verdict::UnderSynchronized: return Verdict::UnderSynchronized;
-    case checker::Verdict::SpecDeadlock: return Verdict::SpecDeadlock;
-    case checker::Verdict::Inconclusive: return Verdict::Inconclusive;
-    case checker::Verdict::Overflow: return Verdict::Overflow;
-  }
-  return Verdict::Inconclusive;
-}
 
 checker::StateStore internal(StateStore s) {
   return s == StateStore::Tree ? checker::StateStore::Tree : checker::StateStore::Flat;
@@ -41,13 +30,15 @@ std::optional<std::uint64_t> number_of(const nlohmann::json& j, const char* key)
   return std::nullopt;
 }
 
+// "I3 -> I2 {A: 2}"; a whole-iteration distance (L=*) is written "*" in the JSON.
 std::string dependency_label(const nlohmann::json& d) {
   std::string s = d["producer"].get<std::string>() + " -> " + d["consumer"].get<std::string>();
   if (!d["distance"].empty()) {
     s += " {";
     bool first = true;
     for (const auto& [loop, k] : d["distance"].items()) {
-      s += (first ? "" : ", ") + loop + ": " + std::to_string(k.get<std::uint64_t>());
+      s += (first ? "" : ", ") + loop + ": " +
+           (k.is_string() ? k.get<std::string>() : std::to_string(k.get<std::uint64_t>()));
       first = false;
     }
     s += "}";
@@ -71,37 +62,108 @@ Violation violation_of(const nlohmann::json& j, const checker::Violation& v, con
                           : "only the implementation deadlocks: over-synchronization";
   } else {
     out.description = checker::describe_mismatch(both.spec().program(), both.impl().program(), v.mismatch);
-    if (j.contains("dependency") && j["dependency"].is_object()) out.dependency = dependency_label(j["dependency"]);
-    if (j.contains("spec")) {
-      out.retired = number_of(j["spec"], "retired");
-      out.owed = number_of(j["spec"], "owed");
-    }
-    if (j.contains("fix")) out.fix = text_of(j["fix"], "text");
-    if (j.contains("closed_form")) out.closed_form = text_of(j, "closed_form");
-    if (j.contains("impl")) {
-      out.semaphore = text_of(j["impl"], "sem");
-      out.value = number_of(j["impl"], "value");
-      out.threshold = number_of(j["impl"], "threshold");
-    }
+    api::detail::mismatch_fields(j, out);
   }
   out.trace = api::detail::trace_steps(j["trace"]);
   return out;
+}
+
+// The coverage's counts with the names the coverage text gives them (checker/coverage.cpp): the
+// distance in the spec's loop order, which the JSON object (sorted by loop name) does not keep.
+Coverage coverage_of(const checker::Coverage& c, const semantics::Lockstep& both) {
+  const auto& sp = both.spec().program();
+  const auto& ip = both.impl().program();
+  Coverage out;
+  out.states = c.states();
+  for (std::size_t i = 0; i < c.dependencies().size() && i < sp.deps.size(); ++i) {
+    const auto& d = sp.deps[i];
+    const auto& n = c.dependencies()[i];
+    std::string dist;
+    for (std::size_t k = 0; k < d.common.size() && k < d.distance.size(); ++k)
+      if (k >= d.whole_from) dist += (dist.empty() ? "" : ", ") + sp.loops[d.common[k]].name + ": *";
+      else if (d.distance[k] > 0)
+        dist += (dist.empty() ? "" : ", ") + sp.loops[d.common[k]].name + ": " + std::to_string(d.distance[k]);
+    const char* finding = n.held > 0 ? "held" : n.owed > 0 ? "owed" : n.reached > 0 ? "never-owed" : "not-reached";
+    out.dependencies.push_back(DependencyCoverage{sp.instrs[d.producer].name, sp.instrs[d.consumer].name, dist,
+                                                  n.reached, n.owed, n.held, finding});
+  }
+  for (const auto& w : c.waits()) {
+    const auto& in = ip.instrs[w.instr];
+    const auto& cw = in.waits[w.index];
+    out.waits.push_back(WaitCoverage{ip.engines[in.engine], in.name, ip.semaphores[cw.sem],
+                                     cw.reg_threshold ? ip.registers[cw.reg] : std::to_string(cw.value), w.reached,
+                                     w.blocked});
+  }
+  return out;
+}
+
+std::string dump(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace
 
 namespace api::detail {
 
+Verdict verdict_of(checker::Verdict v) {
+  switch (v) {
+    case checker::Verdict::Bisimilar: return Verdict::Bisimilar;
+    case checker::Verdict::OverSynchronized: return Verdict::OverSynchronized;
+    case checker::Verdict::UnderSynchronized: return Verdict::UnderSynchronized;
+    case checker::Verdict::SpecDeadlock: return Verdict::SpecDeadlock;
+    case checker::Verdict::Inconclusive: return Verdict::Inconclusive;
+    case checker::Verdict::Overflow: return Verdict::Overflow;
+  }
+  return Verdict::Inconclusive;
+}
+
 std::vector<TraceStep> trace_steps(const nlohmann::json& steps) {
   std::vector<TraceStep> out;
   for (const auto& st : steps) {
-    TraceStep t{text_of(st, "step"), text_of(st, "engine"), text_of(st, "instr"), ""};
+    TraceStep t{text_of(st, "step"), text_of(st, "engine"), text_of(st, "instr"), "", text_of(st, "detail")};
     if (st.contains("loop")) t.instr = text_of(st, "loop");
     if (st.contains("cond")) t.instr = text_of(st, "cond");
+    if (st.contains("op")) t.instr = text_of(st, "op");  // a run's register operation
     if (st.contains("trip")) t.value = std::to_string(st["trip"].get<std::uint64_t>());
     if (st.contains("taken")) t.value = text_of(st, "taken");
+    if (st.contains("position") && st["position"].is_number_unsigned())
+      t.value = std::to_string(st["position"].get<std::uint64_t>());
     out.push_back(std::move(t));
   }
+  return out;
+}
+
+void mismatch_fields(const nlohmann::json& j, Violation& out) {
+  out.kind = text_of(j, "kind");
+  out.engine = text_of(j, "engine");
+  out.instr = text_of(j, "instr");
+  if (j.contains("dependency") && j["dependency"].is_object()) out.dependency = dependency_label(j["dependency"]);
+  if (j.contains("spec")) {
+    out.retired = number_of(j["spec"], "retired");
+    out.owed = number_of(j["spec"], "owed");
+  }
+  if (j.contains("fix")) out.fix = text_of(j["fix"], "text");
+  if (j.contains("closed_form")) out.closed_form = text_of(j, "closed_form");
+  if (j.contains("impl")) {
+    out.semaphore = text_of(j["impl"], "sem");
+    out.value = number_of(j["impl"], "value");
+    out.threshold = number_of(j["impl"], "threshold");
+  }
+}
+
+CheckResult check_result(const semantics::Lockstep& both, const checker::CheckResult& r, const nlohmann::json& j,
+                         std::string text) {
+  CheckResult out;
+  out.verdict = verdict_of(r.verdict);
+  out.exhaustive = r.exhaustive;
+  out.limit = r.limit;
+  out.states = r.states;
+  out.transitions = r.transitions;
+  out.seconds = r.seconds;
+  for (std::size_t i = 0; i < r.violations.size(); ++i)
+    out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));
+  out.text = std::move(text);
+  out.json = dump(j);
   return out;
 }
 
@@ -142,33 +204,32 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   auto pair = checker::ProgramPair::make(matched.data().program, impl.data().program,
                                          checker::PairOptions{so, options.max_trip});
   if (!pair) api::detail::raise(pair.error(), impl.data().name);
-  const checker::CheckOptions o{
-      .reduction = options.reduction,
-      .max_states = options.max_states,
-      .max_seconds = options.max_seconds,
-      .state_store = internal(options.state_store),
-      .walks = options.random_walks,
-      .seed = options.seed,
-      .depth = options.depth};
+  checker::CheckOptions o{.reduction = options.reduction,
+                          .max_states = options.max_states,
+                          .max_seconds = options.max_seconds,
+                          .state_store = internal(options.state_store),
+                          .walks = options.random_walks,
+                          .seed = options.seed,
+                          .depth = options.depth};
   const auto& both = (*pair)->lockstep();
+  // check --coverage: the explorer counts every state it visits (and then runs on one thread).
+  std::optional<checker::Coverage> coverage;
+  if (options.coverage) {
+    coverage.emplace(both);
+    o.coverage = &*coverage;
+  }
   const auto r = checker::check(**pair, o);
-  // As `check` does: a mismatch names the per-loop closed form of its dependency.
-  checker::ReportHints hints;
-  if (std::any_of(r.violations.begin(), r.violations.end(), [](const checker::Violation& v) {
-        return v.kind == checker::ViolationKind::UnderSync || v.kind == checker::ViolationKind::OverSync;
-      }))
-    hints.closed_forms = allocator::per_loop_closed_forms(matched.data().program, (*pair)->spec_index());
-  const auto j = checker::render_json(both, matched.data().program, r, hints);
-  CheckResult out{.verdict = verdict_of(r.verdict),
-                  .exhaustive = r.exhaustive,
-                  .limit = r.limit,
-                  .states = r.states,
-                  .transitions = r.transitions,
-                  .seconds = r.seconds,
-                  .text = checker::render_text(both, matched.data().program, r, hints),
-                  .json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"};
-  for (std::size_t i = 0; i < r.violations.size(); ++i)
-    out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));
+  // What `check` prints (latency/check_report.h): the closed forms, the price, the coverage.
+  const auto report = latency::check_report(both, matched.data().program, matched.data().index, impl.data().program,
+                                            impl.data().index, r, coverage ? &*coverage : nullptr);
+  const auto& j = report.json;
+  auto text = report.text + (coverage ? "\n" + report.coverage : "");
+  auto out = api::detail::check_result(both, r, j, std::move(text));
+  if (coverage) {
+    out.coverage = coverage_of(*coverage, both);
+    out.coverage_text = report.coverage;
+    out.coverage_json = dump(j["coverage"]);
+  }
   return out;
 }
 

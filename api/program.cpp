@@ -3,6 +3,7 @@
 
 #include "allocator/unroll.h"
 #include "api/detail/program_data.h"
+#include "formats/dot_format.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
@@ -102,6 +103,8 @@ ProgramKind Program::kind() const {
 }
 std::string Program::to_json() const { return formats::write_json(data_->program); }
 std::string Program::to_text() const { return formats::write_text(data_->program); }
+// The same writer as `show --dot`, on the index the program was loaded (or wrapped) with.
+std::string Program::to_dot() const { return formats::write_dot(data_->program, data_->index); }
 std::vector<std::string> Program::engines() const { return data_->program.engines; }
 std::size_t Program::dependencies() const { return data_->program.deps.size(); }
 bool Program::operator==(const Program& other) const { return data_->program == other.data_->program; }

@@ -2,6 +2,7 @@
 #include "prover/prove.h"
 #include "analysis/correspondence.h"
 #include "api/detail/program_data.h"
+#include "api/detail/results.h"
 #include "checker/program_pair.h"
 #include "checker/trace_view.h"
 #include "prover/report.h"
@@ -45,6 +46,12 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   o.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
   o.jobs = options.jobs;
   const auto r = prover::prove(matched.data().program, matched.data().index, impl.data().program, impl.data().index, o);
+  return api::detail::prove_result(r);
+}
+
+namespace api::detail {
+
+ProveResult prove_result(const prover::ProveResult& r) {
   ProveResult out;
   out.verdict = answer_of(r.verdict);
   out.seconds = r.seconds;
@@ -69,5 +76,7 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   out.json = prover::render_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
+
+}  // namespace api::detail
 
 }  // namespace syncbisim

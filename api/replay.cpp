@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "api/detail/program_data.h"
+#include "api/detail/results.h"
 #include "checker/replay_report.h"
 #include "checker/trace_replay.h"
 #include "formats/load.h"
@@ -26,6 +27,19 @@ std::pair<std::string, std::string> trace_text(const std::string& trace) {
 
 }  // namespace
 
+namespace api::detail {
+
+TraceArgument read_trace_argument(const std::string& trace, std::size_t which) {
+  auto [text, name] = trace_text(trace);
+  const auto doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded()) throw Error(name, "", "bad-json", "not a JSON trace file");
+  auto steps = checker::read_trace(doc, which);
+  if (!steps) api::detail::raise(steps.error(), name);
+  return TraceArgument{std::move(*steps), name};
+}
+
+}  // namespace api::detail
+
 int ReplayResult::exit_status() const {
   if (!fits) return 2;
   return violations.empty() ? 0 : 1;
@@ -35,11 +49,8 @@ ReplayResult replay(const Program& spec, const Program& impl, const std::string&
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  const auto [text, name] = trace_text(trace);
-  const auto doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded()) throw Error(name, "", "bad-json", "not a JSON trace file");
-  auto steps = checker::read_trace(doc, options.violation);
-  if (!steps) api::detail::raise(steps.error(), name);
+  const auto read = api::detail::read_trace_argument(trace, options.violation);
+  const auto* steps = &read.steps;
   // A trace with commit steps comes from a search that kept them (check --no-reduction). An
   // overflow shows only at the widths it was found at (docs/semantics.md "Widths").
   semantics::Options so;

@@ -7,6 +7,7 @@
 #include "api/detail/program_data.h"
 #include "checker/program_pair.h"
 #include "timing/simulate.h"
+#include "timing/range_makespans.h"
 #include "timing/simulation_report.h"
 #include "timing/svg.h"
 #include "timing/timeline.h"
@@ -82,8 +83,12 @@ SimulateResult simulate(const Program& spec, const Program& impl, const Simulate
     if (tl.next_page >= 0) out.svg_next_page = static_cast<std::uint64_t>(std::llround(tl.next_page));
     out.svg = timing::render_svg(tl);
   }
-  out.text = timing::simulation_text(*sim, code);
-  out.json = timing::simulation_json(*sim, code).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // As the command: the makespans over the dynamic ranges after the run's own figures.
+  auto ranges = timing::range_makespans(s.program, s.index, i.program, i.index, table, trips, *sim, o);
+  if (!ranges) api::detail::raise(ranges.error());
+  out.text = timing::simulation_text(*sim, code, *ranges);
+  out.json =
+      timing::simulation_json(*sim, code, *ranges).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

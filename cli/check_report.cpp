@@ -1,13 +1,11 @@
 #include "cli/check_report.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
-#include "allocator/closed_form.h"
 #include "checker/report.h"
 #include "formats/load.h"
-#include "latency/price.h"
+#include "latency/check_report.h"
 
 namespace syncbisim::cli {
 
@@ -23,40 +21,28 @@ std::string wire_line(const DistributedFigures& d, std::uint64_t states) {
 
 }  // namespace
 
-checker::ReportHints report_hints(const LoadedPair& pair, const checker::CheckResult& r) {
-  // Under a mismatch, the wait the per-loop closed form gives its dependency (issue 42).
-  checker::ReportHints hints;
-  if (std::any_of(r.violations.begin(), r.violations.end(), [](const checker::Violation& v) {
-        return v.kind == checker::ViolationKind::UnderSync || v.kind == checker::ViolationKind::OverSync;
-      }))
-    hints.closed_forms = allocator::per_loop_closed_forms(pair.spec.program, pair.spec.index);
-  return hints;
-}
-
 int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, const CheckReportOptions& o) {
   const auto& both = pair.lockstep();
   if (!o.trace_out.empty()) {
-    if (auto s = formats::write_file_atomically(o.trace_out, checker::traces_json(both, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !s) {
+    if (auto s = formats::write_file_atomically(
+            o.trace_out,
+            checker::traces_json(both, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        !s) {
       auto d = s.error();
       d.file = o.trace_out;
       return input_error(d);
     }
   }
-  // An over-synchronization gets its price in cycles on the timing model (docs/timing.md).
-  std::optional<latency::Price> price;
-  if (r.verdict == checker::Verdict::OverSynchronized)
-    price = latency::price_over_synchronization(pair.spec.program, pair.spec.index, pair.impl.program, pair.impl.index);
-  const auto hints = report_hints(pair, r);
+  const auto report = latency::check_report(both, pair.spec.program, pair.spec.index, pair.impl.program,
+                                            pair.impl.index, r, o.coverage);
   if (o.json) {
-    auto j = checker::render_json(both, pair.spec.program, r, hints);
-    if (price) j["price"] = latency::price_json(*price);
-    if (o.coverage) j["coverage"] = o.coverage->render_json();
+    auto j = report.json;
     if (o.distributed) j["distributed"] = {{"ranks", o.distributed->ranks}, {"sent_bytes", o.distributed->sent_bytes}};
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << checker::render_text(both, pair.spec.program, r, hints) << (price ? latency::price_text(*price) : "");
+    std::cout << report.text;
     if (o.distributed) std::cout << wire_line(*o.distributed, r.states);
-    if (o.coverage) std::cout << "\n" << o.coverage->render_text();
+    if (o.coverage) std::cout << "\n" << report.coverage;
   }
   return checker::exit_status(r.verdict);
 }

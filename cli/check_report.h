@@ -9,7 +9,6 @@
 
 #include "checker/check_result.h"
 #include "checker/coverage.h"
-#include "checker/report.h"
 #include "cli/inputs.h"
 
 namespace syncbisim::cli {
@@ -26,10 +25,6 @@ struct CheckReportOptions {
   const checker::Coverage* coverage = nullptr;    // check --coverage: after the report
   std::optional<DistributedFigures> distributed;  // syncbisim-mpi: a line (an object) after the report
 };
-
-// What the report shows beside the checker's own numbers: under each mismatch, the per-loop
-// closed form of its dependency (one allocation, made only when there is a mismatch).
-checker::ReportHints report_hints(const LoadedPair& pair, const checker::CheckResult& r);
 
 // Writes the trace file if asked, then prints the report with its parts. Returns the check's exit
 // status (checker::exit_status), or 2 after printing the error when the trace file cannot be written.

@@ -2,13 +2,12 @@
 #include <iostream>
 #include <memory>
 
-#include "checker/trace_view.h"
+#include "checker/run_report.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/width_options.h"
-#include "semantics/random_run.h"
 
 namespace syncbisim::cli {
 
@@ -23,84 +22,43 @@ struct RunArgs {
   model::ValueWidths widths;  // --register-bits, --semaphore-bits
 };
 
-int status_of(semantics::RunOutcome o) {
-  switch (o) {
-    case semantics::RunOutcome::Finished: return 0;
-    case semantics::RunOutcome::StepLimit: return 3;
-    default: return 1;
-  }
-}
-
 int run(const RunArgs& a) {
   int status = 0;
-  checker::TraceOptions view{!a.visible_only};
+  // The run and its report are the library's (checker/run_report.h, as the public API's run()).
+  const checker::RunOptions o{a.seed, a.max_steps, a.visible_only};
   if (a.impl.empty()) {
     auto spec = load_spec(a.spec, status);
     if (!spec) return status;
     const auto code = semantics::compile(spec->program, spec->index);
-    const semantics::SpecSystem sys(code);
-    const auto r = semantics::run_spec(sys, a.seed, a.max_steps);
-    if (a.json) {
-      nlohmann::json j{{"syncbisim", "run/1"},
-                       {"outcome", semantics::to_string(r.outcome)},
-                       {"seed", a.seed},
-                       {"events", checker::events_to_json(code, r.events, view)}};
-      for (auto e : r.stuck) j["stuck"].push_back(code.engines[e]);
-      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    } else {
-      std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(code, r.events, view);
-      if (!r.stuck.empty()) {
-        std::cout << "stuck engines:";
-        for (auto e : r.stuck) std::cout << " " << code.engines[e];
-        std::cout << "\n";
-      }
-    }
-    return status_of(r.outcome);
+    const auto r = checker::run_once(code, o);
+    if (a.json)
+      std::cout << checker::render_run_json(code, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << "\n";
+    else std::cout << checker::render_run_text(code, r, o);
+    return checker::run_exit_status(r.outcome);
   }
   std::optional<checker::TraceSteps> from;
   if (!a.from.empty()) {
     from = load_trace(a.from, 0, status);
     if (!from) return status;
   }
-  auto pair =
-      load_pair(a.spec, a.impl, status,
-                checker::PairOptions{semantics::Options{!from || !checker::trace_has_commits(*from), a.widths}});
+  auto pair = load_pair(a.spec, a.impl, status,
+                        checker::PairOptions{checker::run_semantics(from ? &*from : nullptr, a.widths)});
   if (!pair) return status;
-  const auto& both = pair->lockstep();
-  std::vector<semantics::Step> prefix;
-  if (from) {  // --from: the trace's steps first (they must fit), then at random from its end
-    const auto replayed = checker::replay_trace(*pair->checked, *from);
-    if (!replayed.misfit.empty())
-      return input_error(
-          model::Diagnostic{a.from, "", "trace-misfit", "the trace does not fit the pair: " + replayed.misfit});
-    prefix = replayed.visible;
+  auto r = checker::run_once(*pair->checked, o, from ? &*from : nullptr);
+  if (!r) {  // --from: the trace does not fit the pair
+    auto d = r.error();
+    d.file = a.from;
+    return input_error(d);
   }
-  const auto r = semantics::run_lockstep(both, a.seed, a.max_steps, prefix);
   if (!a.svg.empty())
-    if (const int s = write_run_svg(a.svg, both, r); s != 0) return s;
-  if (a.json) {
-    nlohmann::json j{{"syncbisim", "run/1"},
-                     {"outcome", semantics::to_string(r.outcome)},
-                     {"seed", a.seed},
-                     {"events", checker::events_to_json(pair->impl_code(), r.events, view)}};
-    if (r.mismatch)
-      j["mismatch"] = checker::mismatch_to_json(pair->spec_code(), pair->impl_code(), pair->spec.program, *r.mismatch);
-    for (auto e : r.stuck) j["stuck"].push_back(pair->impl_code().engines[e]);
-    for (const auto& o : r.overflows) j["overflows"].push_back(checker::overflow_json(pair->impl_code(), o));
-    if (!r.limit.empty()) j["limit"] = r.limit;
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else {
-    std::cout << semantics::to_string(r.outcome) << "\n" << checker::render_columns(pair->impl_code(), r.events, view);
-    if (r.mismatch) std::cout << checker::describe_mismatch(pair->spec_code(), pair->impl_code(), *r.mismatch) << "\n";
-    for (const auto& o : r.overflows) std::cout << checker::describe_overflow(pair->impl_code(), o) << "\n";
-    if (!r.limit.empty()) std::cout << "limit: " << r.limit << "\n";
-    if (!r.stuck.empty()) {
-      std::cout << "stuck engines:";
-      for (auto e : r.stuck) std::cout << " " << pair->impl_code().engines[e];
-      std::cout << "\n";
-    }
-  }
-  return status_of(r.outcome);
+    if (const int s = write_run_svg(a.svg, pair->lockstep(), *r); s != 0) return s;
+  if (a.json)
+    std::cout << checker::render_run_json(*pair->checked, pair->spec.program, *r, o)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  else std::cout << checker::render_run_text(*pair->checked, *r, o);
+  return checker::run_exit_status(r->outcome);
 }
 
 }  // namespace

@@ -29,14 +29,6 @@ struct SimulateArgs {
 
 // The command's output is the library's (timing/simulation_report.h), which the public API's
 // simulate() prints too.
-void print_text(const timing::Simulation& s, const semantics::CompiledProgram& code) {
-  std::cout << timing::simulation_text(s, code);
-}
-
-nlohmann::json to_json(const timing::Simulation& s, const semantics::CompiledProgram& code) {
-  return timing::simulation_json(s, code);
-}
-
 int run(const SimulateArgs& a) {
   int status = 0;
   auto trips = allocator::parse_trips(a.trips);
@@ -86,16 +78,13 @@ int run(const SimulateArgs& a) {
     if (const int s = write_simulate_html(a.html, {a.spec, a.impl}, *pair, *sim, window); s != 0) return s;
   // The other ends of the dynamic ranges the run above took at their largest (issue 42).
   auto ranges = timing::range_makespans(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index,
-                                        table, *trips, o);
+                                        table, *trips, *sim, o);
   if (!ranges) return input_error(ranges.error());
-  if (a.json) {
-    auto j = to_json(*sim, pair->impl_code());
-    if (!ranges->empty()) j["ranges"] = timing::range_makespans_json(*ranges);
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else {
-    print_text(*sim, pair->impl_code());
-    std::cout << timing::range_makespans_text(*ranges);
-  }
+  if (a.json)
+    std::cout << timing::simulation_json(*sim, pair->impl_code(), *ranges)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  else std::cout << timing::simulation_text(*sim, pair->impl_code(), *ranges);
   if (!sim->limit.empty()) return 3;  // cut: nothing decided (as an inconclusive check)
   return sim->deadlock ? 1 : 0;
 }

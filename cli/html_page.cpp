@@ -2,6 +2,7 @@
 #include "cli/detail/html_page.h"
 
 #include "formats/load.h"
+#include "model/markup.h"
 #include "formats/text_format.h"
 
 namespace syncbisim::cli::html {
@@ -9,21 +10,7 @@ namespace syncbisim::cli::html {
 // ---------------------------------------------------------------------------------------------
 // Escaping.
 
-std::string esc(std::string_view s) {
-  std::string o;
-  o.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&#39;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
+std::string esc(std::string_view s) { return model::escape_markup(s); }
 
 // JSON inside <script type="application/json">: no '<', '>' or '&' at all (so neither "</script"
 // nor "<!--" can appear), each written as its \u escape; bytes that are not UTF-8 replaced.

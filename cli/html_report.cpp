@@ -13,7 +13,7 @@
 
 #include "checker/report.h"
 #include "checker/trace_view.h"
-#include "cli/check_report.h"
+#include "latency/check_report.h"
 #include "cli/detail/html_page.h"
 #include "cli/detail/html_trace.h"
 #include "cli/pictures.h"
@@ -199,7 +199,8 @@ int write_check_html(const std::string& path, const HtmlSources& in, const Loade
   const auto& sp = both.spec().program();
   const auto& ip = both.impl().program();
   Page page("check", in);
-  const auto text = checker::render_text(both, pair.spec.program, r, report_hints(pair, r));
+  const auto text = checker::render_text(both, pair.spec.program, r,
+                                         latency::closed_form_hints(pair.spec.program, pair.spec.index, r));
   {
     auto lines = lines_of(text);
     std::vector<std::string> detail;

@@ -163,7 +163,7 @@ py::list trace_list(const std::vector<TraceStep>& trace) {
   py::list steps;
   for (const auto& s : trace)
     steps.append(py::dict(py::arg("step") = s.step, py::arg("engine") = s.engine, py::arg("instr") = s.instr,
-                          py::arg("value") = s.value));
+                          py::arg("value") = s.value, py::arg("detail") = s.detail));
   return steps;
 }
 
@@ -241,8 +241,10 @@ std::vector<Program> programs_of(const py::object& list) {
 PYBIND11_MODULE(syncbisim, m) {
   m.doc() =
       "syncbisim: check the semaphore synchronization of multi-engine accelerator programs.\n\n"
-      "Every command of the tool has its call here (docs/api.md): load, allocate, stats, compare_strategies, "
-      "check, replay, prove, simulate, table2, derive_dependencies, compare_dependencies, fuzz, shrink, generate. "
+      "Every command of the tool has its call here (docs/api.md): load (and Program.to_dot for show --dot), "
+      "allocate, stats, compare_strategies, check (coverage=True for check --coverage), check_all_trips, run, "
+      "replay, prove, simulate, table2, derive_dependencies, compare_dependencies, fuzz, shrink, generate; check "
+      "--batch and demo are conveniences of the command line with no call. "
       "Wherever a program is expected, a Program, a path or the program's text works. Every result's str() is "
       "what the command prints and its to_json() what it prints with --json; input errors raise syncbisim.Error.";
   m.attr("__version__") = version();
@@ -279,6 +281,7 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_property_readonly("dependencies", &Program::dependencies, "a spec's number of dependencies (0 for an impl)")
       .def("to_json", &Program::to_json, "canonical JSON")
       .def("to_text", &Program::to_text, "the text format")
+      .def("to_dot", &Program::to_dot, "a Graphviz digraph, as syncbisim show --dot prints it")
       .def("__str__", &Program::to_text, "the text format")
       .def(
           "__repr__",
@@ -529,8 +532,8 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_readonly("spec_deadlocks_too", &Violation::spec_deadlocks_too, "a deadlock: the spec is stuck there as well")
       .def_property_readonly(
           "trace", [](const Violation& v) { return trace_list(v.trace); },
-          "a shortest trace from the initial state: dicts with step, engine, instr, value; the last step 'part' or "
-          "'stuck'")
+          "a shortest trace from the initial state: dicts with step, engine, instr, value, detail; the last step "
+          "'part' or 'stuck' (empty for a run's mismatch: the run is RunResult.events)")
       .def(
           "__str__",
           [](const Violation& v) {
@@ -539,6 +542,49 @@ PYBIND11_MODULE(syncbisim, m) {
           "one line")
       .def(
           "to_json", [](const Violation& v) { return json_of(violation_dict(v)); }, "the fields as a JSON string");
+
+  py::class_<DependencyCoverage>(m, "DependencyCoverage",
+                                 "What one dependency of the spec did over the explored states (check --coverage)")
+      .def_readonly("producer", &DependencyCoverage::producer, "the producer instruction")
+      .def_readonly("consumer", &DependencyCoverage::consumer, "the consumer instruction")
+      .def_readonly("distance", &DependencyCoverage::distance,
+                    "'A: 2, B: *' as the coverage text writes it ('' for none)")
+      .def_readonly("reached", &DependencyCoverage::reached, "states with the consumer next on its engine")
+      .def_readonly("owed", &DependencyCoverage::owed, "... and something owed (its target did not underflow)")
+      .def_readonly("held", &DependencyCoverage::held,
+                    "... and not satisfied: it held its consumer back (held > 0: it ever did)")
+      .def_readonly("finding", &DependencyCoverage::finding,
+                    "'held', 'owed' (only owed: its producer was always ahead), 'never-owed' (a bug in its wait "
+                    "cannot show at these trips) or 'not-reached'")
+      .def(
+          "__str__",
+          [](const DependencyCoverage& d) {
+            return d.producer + " -> " + d.consumer + (d.distance.empty() ? "" : " {" + d.distance + "}") + ": " +
+                   d.finding;
+          },
+          "the dependency and its finding");
+
+  py::class_<WaitCoverage>(m, "WaitCoverage", "What one wait of the impl did over the explored states")
+      .def_readonly("engine", &WaitCoverage::engine, "the waiting engine")
+      .def_readonly("instr", &WaitCoverage::instr, "the waiting instruction")
+      .def_readonly("semaphore", &WaitCoverage::semaphore, "the semaphore waited on")
+      .def_readonly("threshold", &WaitCoverage::threshold, "what it compares with: a register, or a constant")
+      .def_readonly("reached", &WaitCoverage::reached, "states with the instruction next on its engine")
+      .def_readonly("blocked", &WaitCoverage::blocked,
+                    "... and this wait did not hold (0: it never blocked, redundant at these trips?)")
+      .def(
+          "__str__",
+          [](const WaitCoverage& w) {
+            return w.engine + " " + w.instr + ": " + w.semaphore + " >= " + w.threshold + ": blocked in " +
+                   std::to_string(w.blocked) + " of " + std::to_string(w.reached) + " states";
+          },
+          "the wait and its counts");
+
+  py::class_<Coverage>(m, "Coverage",
+                       "What the explored states exercised (check --coverage, docs/checker.md \"Coverage\")")
+      .def_readonly("states", &Coverage::states, "states counted")
+      .def_readonly("dependencies", &Coverage::dependencies, "each a DependencyCoverage, in the spec's order")
+      .def_readonly("waits", &Coverage::waits, "each a WaitCoverage, in the impl's order");
 
   py::class_<CheckResult> check_result(m, "CheckResult",
                                        "What syncbisim check says of an impl against its spec; true when bisimilar");
@@ -552,6 +598,11 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_readonly("transitions", &CheckResult::transitions, "transitions explored")
       .def_readonly("seconds", &CheckResult::seconds, "time taken")
       .def_readonly("violations", &CheckResult::violations, "each a Violation")
+      .def_readonly("coverage", &CheckResult::coverage, "with coverage=True: a Coverage, else None")
+      .def_readonly("coverage_text", &CheckResult::coverage_text,
+                    "with coverage=True: the coverage as check --coverage prints it after the report")
+      .def_readonly("coverage_json", &CheckResult::coverage_json,
+                    "with coverage=True: the 'coverage' object of check --coverage --json (a JSON string)")
       .def_property_readonly("exit_status", &CheckResult::exit_status,
                              "check's exit status: 0 bisimilar, 1 a violation, 3 inconclusive")
       .def(
@@ -562,7 +613,7 @@ PYBIND11_MODULE(syncbisim, m) {
       "check",
       [](const ProgramLike& spec, const ProgramLike& impl, std::uint64_t max_states, double max_seconds,
          std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction,
-         unsigned register_bits, unsigned semaphore_bits, const std::string& state_store) {
+         unsigned register_bits, unsigned semaphore_bits, const std::string& state_store, bool coverage) {
         const auto s = program_of(spec), i = program_of(impl);
         const CheckOptions o{.max_states = max_states,
                              .max_seconds = max_seconds,
@@ -573,16 +624,65 @@ PYBIND11_MODULE(syncbisim, m) {
                              .reduction = reduction,
                              .register_bits = register_bits,
                              .semaphore_bits = semaphore_bits,
-                             .state_store = parse_state_store(state_store)};
+                             .state_store = parse_state_store(state_store),
+                             .coverage = coverage};
         py::gil_scoped_release release;
         return check(s, i, o);
       },
       py::arg("spec"), py::arg("impl"), py::arg("max_states") = 0, py::arg("max_seconds") = 0.0,
       py::arg("max_trip") = 0, py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000,
       py::arg("reduction") = true, py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32,
-      py::arg("state_store") = "flat",
+      py::arg("state_store") = "flat", py::arg("coverage") = false,
       "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock, inconclusive or "
-      "overflow (a value past --register-bits / --semaphore-bits).");
+      "overflow (a value past --register-bits / --semaphore-bits). coverage=True: also what each dependency and "
+      "wait did over the explored states (check --coverage; the search then runs on one thread).");
+
+  py::class_<RunResult> run_result(m, "RunResult",
+                                   "One execution under a seeded random scheduler (syncbisim run): its outcome and "
+                                   "its events");
+  run_result
+      .def_property_readonly(
+          "outcome", [](const RunResult& r) { return to_string(r.outcome); },
+          "'finished', 'deadlock', 'mismatch', 'step-limit' or 'overflow'")
+      .def_property_readonly(
+          "events", [](const RunResult& r) { return trace_list(r.events); },
+          "the events, internal ones too unless visible_only: dicts with step, engine, instr (or the loop, or a "
+          "register operation's text), value and detail (the numbers worth showing)")
+      .def_readonly("mismatch", &RunResult::mismatch,
+                    "a mismatch: a Violation with where the two sides part and both sides' numbers, else None")
+      .def_readonly("stuck", &RunResult::stuck, "a deadlock: the engines not finished")
+      .def_readonly("overflows", &RunResult::overflows, "an overflow: what passed its width, for a person")
+      .def_readonly("limit", &RunResult::limit, "a step limit: the limit that stopped it, when not max_steps")
+      .def_property_readonly("exit_status", &RunResult::exit_status,
+                             "run's exit status: 0 finished, 3 step limit, 1 otherwise");
+  bind_printed(run_result);
+
+  m.def(
+      "run",
+      [](const ProgramLike& spec, const py::object& impl, std::uint64_t seed, std::size_t max_steps, bool visible_only,
+         const py::object& from_trace, unsigned register_bits, unsigned semaphore_bits) {
+        const auto s = program_of(spec);
+        std::optional<Program> i;
+        if (!impl.is_none()) i = program_of(impl);
+        RunOptions o;
+        o.seed = seed;
+        o.max_steps = max_steps;
+        o.visible_only = visible_only;
+        if (!from_trace.is_none())
+          o.from = PyObject_HasAttrString(from_trace.ptr(), "__fspath__")
+                       ? py::str(from_trace.attr("__fspath__")()).cast<std::string>()
+                       : from_trace.cast<std::string>();
+        o.register_bits = register_bits;
+        o.semaphore_bits = semaphore_bits;
+        py::gil_scoped_release release;
+        return i ? syncbisim::run(s, *i, o) : syncbisim::run(s, o);
+      },
+      py::arg("spec"), py::arg("impl") = py::none(), py::arg("seed") = 1, py::arg("max_steps") = 100000,
+      py::arg("visible_only") = false, py::arg("from_trace") = py::none(), py::arg("register_bits") = 32,
+      py::arg("semaphore_bits") = 32,
+      "One execution under a seeded random scheduler (syncbisim run): the spec alone, or with impl both in lock "
+      "step, stopping at the first mismatch. max_steps random steps at most; visible_only: issue, retire and "
+      "choices only; from_trace (with impl): a trace's JSON text or path whose steps are taken first (--from).");
 
   py::class_<ReplayStep>(m, "ReplayStep", "One visible step of a replayed trace, with what it changed")
       .def_readonly("number", &ReplayStep::number, "1-based")
@@ -676,6 +776,52 @@ PYBIND11_MODULE(syncbisim, m) {
       "Proves with Z3, for every trip count, that each wait holds exactly when its dependencies are satisfied, and "
       "that no register or semaphore passes its width (register_bits, semaphore_bits; a value past one refutes). "
       "jobs: consumers proved at once, on that many threads (the same result for any number).");
+
+  py::class_<AllTripsResult> all_trips_result(m, "AllTripsResult",
+                                              "One verdict for every trip count (syncbisim check --all-trips): the "
+                                              "prover on every consumer plus the explorer at bounded trips");
+  all_trips_result
+      .def_property_readonly(
+          "verdict", [](const AllTripsResult& r) { return to_string(r.verdict); },
+          "'bisimilar', 'over-synchronized', 'under-synchronized', 'spec-deadlock', 'inconclusive' or 'overflow'")
+      .def_readonly("all_trip_counts", &AllTripsResult::all_trip_counts,
+                    "the verdict (bisimilar) holds for every trip count")
+      .def_readonly("verdict_line", &AllTripsResult::verdict_line,
+                    "the text's first line: 'bisimilar for all trip counts' or the verdict")
+      .def_readonly("found_by", &AllTripsResult::found_by,
+                    "'prover' or 'explorer': where a violation's trace comes from")
+      .def_readonly("not_proved", &AllTripsResult::not_proved, "what keeps the verdict from every trip count")
+      .def_readonly("prover", &AllTripsResult::prover, "the prover's part, a ProveResult")
+      .def_readonly("explorer", &AllTripsResult::explorer, "the explorer's part at the capped trips, a CheckResult")
+      .def_readonly("trip_cap", &AllTripsResult::trip_cap, "the explorer's trip cap")
+      .def_property_readonly("exit_status", &AllTripsResult::exit_status,
+                             "check's exit status: 0 bisimilar, 1 a violation, 3 inconclusive")
+      .def(
+          "__bool__", [](const AllTripsResult& r) { return r.all_trip_counts; }, "bisimilar for all trip counts");
+  bind_printed(all_trips_result);
+
+  m.def(
+      "check_all_trips",
+      [](const ProgramLike& spec, const ProgramLike& impl, std::uint32_t max_trip, unsigned timeout_ms, unsigned jobs,
+         double max_seconds, std::uint64_t max_states, unsigned register_bits, unsigned semaphore_bits) {
+        const auto s = program_of(spec), i = program_of(impl);
+        AllTripsOptions o;
+        o.max_trip = max_trip;
+        o.z3_timeout_ms = timeout_ms;
+        o.jobs = jobs;
+        o.max_seconds = max_seconds;
+        o.max_states = max_states;
+        o.register_bits = register_bits;
+        o.semaphore_bits = semaphore_bits;
+        py::gil_scoped_release release;
+        return check_all_trips(s, i, o);
+      },
+      py::arg("spec"), py::arg("impl"), py::arg("max_trip") = 3, py::arg("timeout_ms") = 10000, py::arg("jobs") = 1,
+      py::arg("max_seconds") = 0.0, py::arg("max_states") = 0, py::arg("register_bits") = 32,
+      py::arg("semaphore_bits") = 32,
+      "One verdict for every trip count (syncbisim check --all-trips): the prover on every consumer plus the "
+      "explorer at trips capped at max_trip; 'bisimilar for all trip counts' only when both agree. max_seconds "
+      "bounds the whole call (the prover's queries, then the explorer), as --max-seconds.");
 
   // ---- the timing model ------------------------------------------------------------------------
 

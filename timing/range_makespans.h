@@ -26,13 +26,15 @@ struct RangeMakespan {
   std::string limit;  // the model stopped at its step limit: the makespan is a lower bound
 };
 
-// Empty when no loop is left to a range. Errors: bad trips (as simulate_pair).
-model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& spec,
-                                                          const model::ProgramIndex& spec_ix,
-                                                          const model::Program& impl,
-                                                          const model::ProgramIndex& impl_ix, const CostTable& table,
+// Empty when no loop is left to a range. `largest` is the simulation already made with these
+// options (its range loops at their largest values, TripPlan's default): it is not run again.
+// The median is not run when that one was cut at the step limit (it would be cut too, at the same
+// cost); it is then left out. Errors: bad trips (as simulate_pair).
+model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& spec, const model::ProgramIndex& spec_ix,
+                                                          const model::Program& impl, const model::ProgramIndex& impl_ix,
+                                                          const CostTable& table,
                                                           const std::map<std::string, std::uint32_t>& given,
-                                                          const SimOptions& options = {});
+                                                          const Simulation& largest, const SimOptions& options = {});
 
 // "over the dynamic ranges (A 1..4): 812 cycles at the smallest trips, 1604 at the median, 2390
 // at the largest"; and the JSON array of docs/schema/simulate.schema.json "ranges".

@@ -1,5 +1,7 @@
 #include "timing/simulation_report.h"
 
+#include "timing/range_makespans.h"
+
 #include <cstdio>
 
 namespace syncbisim::timing {
@@ -13,6 +15,11 @@ std::string pct(std::uint64_t part, std::uint64_t whole) {
 }
 
 }  // namespace
+
+std::string simulation_text(const Simulation& s, const semantics::CompiledProgram& code,
+                            const std::vector<RangeMakespan>& ranges) {
+  return simulation_text(s, code) + range_makespans_text(ranges);
+}
 
 std::string simulation_text(const Simulation& s, const semantics::CompiledProgram& code) {
   std::string out;
@@ -50,6 +57,13 @@ std::string simulation_text(const Simulation& s, const semantics::CompiledProgra
     out += line;
   }
   return out;
+}
+
+nlohmann::json simulation_json(const Simulation& s, const semantics::CompiledProgram& code,
+                               const std::vector<RangeMakespan>& ranges) {
+  auto j = simulation_json(s, code);
+  if (!ranges.empty()) j["ranges"] = range_makespans_json(ranges);
+  return j;
 }
 
 nlohmann::json simulation_json(const Simulation& s, const semantics::CompiledProgram& code) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/markup.h"
 #include "timing/svg.h"
 
 namespace syncbisim::timing {
@@ -22,19 +23,7 @@ constexpr Palette kLane[] = {{"#cfe0f7", "#3b6fb6"}, {"#fbd9bf", "#c0621b"}, {"#
                              {"#f6d3e5", "#b03a78"}, {"#e6e9c3", "#7a7d1f"}};
 constexpr const char* kFont = "DejaVu Sans, Verdana, sans-serif";
 
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
+std::string esc(const std::string& s) { return model::escape_markup(s); }
 
 std::string num(double v) {
   char b[32];

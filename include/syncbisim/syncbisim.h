@@ -1,9 +1,10 @@
 #pragma once
 // syncbisim's public C++ API (docs/api.md): the one header outside code includes, and the one
 // door to the libraries. Load programs, allocate semaphores and compare the strategies, check an
-// impl against its spec, replay a trace, prove its waits for every trip count, time it on the
-// timing model, derive dependencies from footprints, and fuzz and shrink with an allocator of
-// your own: every command of the tool has its call here.
+// impl against its spec (with its coverage, or for every trip count), run one seeded execution,
+// replay a trace, prove its waits for every trip count, time it on the timing model, derive
+// dependencies from footprints, and fuzz and shrink with an allocator of your own: every command
+// of the tool has its call here (docs/api.md lists the two conveniences that have none).
 //
 // Everything here is plain C++20 and the standard library; no header of the tool's
 // dependencies (Z3, RapidCheck, nlohmann_json) is reached from it. Link with the CMake target
@@ -81,6 +82,7 @@ class SYNCBISIM_API Program {
   ProgramKind kind() const;
   std::string to_json() const;  // canonical JSON
   std::string to_text() const;  // the text format
+  std::string to_dot() const;   // a Graphviz digraph, as `syncbisim show --dot` prints it
   std::vector<std::string> engines() const;
   std::vector<std::string> instructions() const;  // datapath instruction ids, in tree order
   std::size_t dependencies() const;               // a spec's dependencies (0 for an impl)
@@ -287,16 +289,23 @@ struct CheckOptions {
   unsigned register_bits = 32;
   unsigned semaphore_bits = 32;
   StateStore state_store = StateStore::Flat;
+  // check --coverage (docs/checker.md "Coverage"): count what each dependency and each wait did
+  // over the explored states (CheckResult::coverage). The search then runs on one thread, as the
+  // command's does: the coverage counts states as one search visits them.
+  bool coverage = false;
 };
 
-// One visible step of a trace, as `check --json` writes it.
+// One visible step of a trace, as `check --json` writes it, or one event of a run (run()).
 // The last step of a violation's trace is "part" (engine and instr: where the two sides part) or
 // "stuck" (a deadlock), as docs/schema/trace.schema.json says.
 struct TraceStep {
   std::string step;    // "issue", "retire", "commit", "choose"; last "part" or "stuck"
   std::string engine;  // "" for a choice that no engine owns
-  std::string instr;   // the instruction issued or retired, or the loop chosen for
-  std::string value;   // a choice's value ("" otherwise)
+  std::string instr;   // the instruction issued or retired, or the loop chosen for (a run's
+                       // events: also the loop entered or left, a register operation's text)
+  std::string value;   // a choice's value, a commit's position ("" otherwise)
+  std::string detail;  // a run's events: the numbers worth showing ("r_A=2", "A #2", an issue's
+                       // waits); "" in a check's trace
 };
 
 struct Violation {
@@ -317,6 +326,33 @@ struct Violation {
   std::vector<TraceStep> trace;     // a shortest trace from the initial state
 };
 
+// What one dependency of the spec did over the explored states (check --coverage). One that never
+// holds its consumer back at these trips hides any bug in its wait (raise the trips).
+struct DependencyCoverage {
+  std::string producer, consumer;
+  std::string distance;       // "A: 2, B: *" as the coverage text writes it ("" for none)
+  std::uint64_t reached = 0;  // states with the consumer next on its engine
+  std::uint64_t owed = 0;     // ... and something owed (its target did not underflow)
+  std::uint64_t held = 0;     // ... and not satisfied: it held its consumer back (held > 0: it ever did)
+  // As the coverage text sorts it: "held" (held its consumer back), "owed" (only owed: its producer
+  // was always ahead), "never-owed" (every target underflows at these trips), "not-reached".
+  std::string finding;
+};
+
+// What one wait of the impl did over the explored states. One that never blocks may be redundant.
+struct WaitCoverage {
+  std::string engine, instr, semaphore;
+  std::string threshold;      // what the wait compares with: a register, or a constant in decimal
+  std::uint64_t reached = 0;  // states with the instruction next on its engine in the impl
+  std::uint64_t blocked = 0;  // ... and this wait did not hold
+};
+
+struct Coverage {
+  std::uint64_t states = 0;                      // states counted
+  std::vector<DependencyCoverage> dependencies;  // in the spec's order
+  std::vector<WaitCoverage> waits;               // in the impl's order, an instruction's waits in order
+};
+
 struct SYNCBISIM_API CheckResult {
   Verdict verdict = Verdict::Bisimilar;
   bool exhaustive = true;
@@ -324,12 +360,20 @@ struct SYNCBISIM_API CheckResult {
   std::uint64_t states = 0, transitions = 0;
   double seconds = 0;
   std::vector<Violation> violations;
-  std::string text;         // what `syncbisim check` prints
-  std::string json;         // what `syncbisim check --json` prints
+  // What `syncbisim check [--coverage]` prints: the report, an over-synchronization's price on
+  // the timing model, and with CheckOptions::coverage the coverage after a blank line.
+  std::string text;
+  std::string json;  // what `syncbisim check [--coverage] --json` prints
+  // With CheckOptions::coverage: the counts, the coverage part of the text (as `check --coverage`
+  // prints it after the report), and the JSON object `check --coverage --json` has as "coverage".
+  std::optional<Coverage> coverage;
+  std::string coverage_text, coverage_json;
   int exit_status() const;  // 0 bisimilar, 1 a violation, 3 inconclusive (docs/formats.md)
 };
 
-// Throws Error if the two programs are not a spec and an impl that correspond.
+// Throws Error if the two programs are not a spec and an impl that correspond. A spec with
+// footprints is checked against its written graph; `check` judges that graph first (a race is its
+// verdict), which compare_dependencies() does here.
 SYNCBISIM_API CheckResult check(const Program& spec, const Program& impl, const CheckOptions& options = {});
 
 // ---- replaying a trace (docs/checker.md "Replay", `syncbisim replay`) ------------------------
@@ -408,6 +452,76 @@ struct SYNCBISIM_API ProveResult {
 };
 
 SYNCBISIM_API ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& options = {});
+
+// ---- every trip count (`syncbisim check --all-trips`, docs/prover.md "check --all-trips") -------
+
+struct AllTripsOptions {
+  std::uint32_t max_trip = 3;      // the explorer's trip cap (--max-trip; 0 counts as 3)
+  unsigned z3_timeout_ms = 10000;  // the prover's, per query
+  unsigned jobs = 1;               // consumers proved at once (the command's --threads; 0 counts as 1): the same result
+  // Seconds the whole call may take (0: no limit), as --max-seconds: the prover's queries and
+  // directed runs are cut to it, the explorer gets what is left, and a limit hit makes the
+  // verdict inconclusive. Unlike the command, nothing stops a Z3 query from outside.
+  double max_seconds = 0;
+  std::uint64_t max_states = 0;  // the explorer's (0: no limit)
+  // The widths, as for check() and prove(): the explorer's overflows and the prover's questions.
+  unsigned register_bits = 32;
+  unsigned semaphore_bits = 32;
+};
+
+struct SYNCBISIM_API AllTripsResult {
+  Verdict verdict = Verdict::Inconclusive;
+  bool all_trip_counts = false;         // the verdict (bisimilar) holds for every trip count
+  std::string verdict_line;             // "bisimilar for all trip counts", or the verdict's word: the text's first line
+  std::string found_by;                 // "prover" or "explorer": where a violation's trace comes from
+  std::vector<std::string> not_proved;  // "C (E1): exact unknown: ...": what keeps it from every trip count
+  ProveResult prover;                   // the prover's part, for every trip count (its own text and json)
+  CheckResult explorer;                 // the explorer's part, at the capped trips (json with "trip_cap")
+  std::uint32_t trip_cap = 3;
+  std::string text, json;   // what `syncbisim check --all-trips [--json]` prints
+  int exit_status() const;  // as check's: 0 bisimilar, 1 a violation, 3 inconclusive
+};
+
+// One verdict for every trip count: the prover on every consumer plus the explorer at trips capped
+// at max_trip. `bisimilar for all trip counts` only when both agree. Throws Error as check() does.
+SYNCBISIM_API AllTripsResult check_all_trips(const Program& spec, const Program& impl,
+                                             const AllTripsOptions& options = {});
+
+// ---- one execution (`syncbisim run`) -----------------------------------------------------------
+
+enum class RunOutcome { Finished, Deadlock, Mismatch, StepLimit, Overflow };
+SYNCBISIM_API std::string to_string(RunOutcome o);  // "finished", "deadlock", "mismatch", "step-limit", "overflow"
+
+struct RunOptions {
+  std::uint64_t seed = 1;          // the scheduler's (--seed): the same seed, the same run
+  std::size_t max_steps = 100000;  // random steps at most, then StepLimit (--max-steps)
+  bool visible_only = false;       // events, text and json: issue, retire and choices only (--visible-only)
+  // With an impl: a trace (its JSON text, or a path, as replay() takes it) whose steps are taken
+  // first, then at random from its end (--from); an Error of rule "trace-misfit" when it does not
+  // fit the pair, of rule "usage" without an impl.
+  std::string from;
+  // The impl's widths: a value past them ends the run with Overflow.
+  unsigned register_bits = 32;
+  unsigned semaphore_bits = 32;
+};
+
+struct SYNCBISIM_API RunResult {
+  RunOutcome outcome = RunOutcome::Finished;
+  std::vector<TraceStep> events;  // internal ones too, unless visible_only; `detail` has their numbers
+  // Mismatch: where the two sides part (kind "under-sync" or "over-sync", engine, instr, both sides'
+  // numbers, dependency, fix; `trace` empty: the run is `events`).
+  std::optional<Violation> mismatch;
+  std::vector<std::string> stuck;      // Deadlock: the engines not finished
+  std::vector<std::string> overflows;  // Overflow: what passed its width, for a person
+  std::string limit;                   // StepLimit: the limit that stopped it, when not max_steps
+  std::string text, json;              // what `syncbisim run SPEC [IMPL] [--json]` prints
+  int exit_status() const;             // 0 finished, 3 step limit, 1 otherwise
+};
+
+// The spec alone, under a seeded random scheduler.
+SYNCBISIM_API RunResult run(const Program& spec, const RunOptions& options = {});
+// Spec and impl in lock step, stopping at the first mismatch. Throws Error as check() does.
+SYNCBISIM_API RunResult run(const Program& spec, const Program& impl, const RunOptions& options = {});
 
 // ---- the timing model (docs/timing.md) -------------------------------------------------------
 

@@ -3,13 +3,17 @@
 #include <doctest/doctest.h>
 
 #include <syncbisim/syncbisim.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -535,4 +539,272 @@ TEST_CASE("deps and deps --compare: the texts the command prints, the price of a
   CHECK(over.exit_status() == 0);
   REQUIRE_FALSE(over.over_synchronized.empty());
   CHECK(over.over_synchronized[0].find("price on the timing model") != std::string::npos);
+}
+
+// ---- the last gaps of "every command has its call" (issue 42 item 5): check --coverage,
+// check --all-trips, run, show --dot. Each is compared with what the built tool prints for the same
+// corpus input (SYNCBISIM_EXE, from the environment or the CMake test's definition; without it only
+// the known figures are checked), and pinned to known figures.
+
+namespace {
+
+struct ToolOutput {
+  int status = -1;
+  std::string out;  // stdout; stderr is dropped
+};
+
+// The built tool, run from the source tree; nothing when the test does not know where it is.
+std::optional<ToolOutput> tool(const std::string& args) {
+  std::string exe;
+  if (const char* e = std::getenv("SYNCBISIM_EXE"); e && *e) exe = e;
+#ifdef SYNCBISIM_EXE
+  if (exe.empty()) exe = SYNCBISIM_EXE;
+#endif
+  if (exe.empty()) return std::nullopt;
+  const std::string command =
+      "cd '" + std::string(SYNCBISIM_SOURCE_DIR) + "' && '" + exe + "' " + args + " 2>/dev/null";
+  FILE* p = ::popen(command.c_str(), "r");
+  if (!p) return std::nullopt;
+  ToolOutput r;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// The seconds a report prints ("0.134 s") differ from run to run.
+std::string untimed_text(const std::string& text) {
+  static const std::regex seconds("[0-9]+\\.[0-9]+ s\\b");
+  return std::regex_replace(text, seconds, "T s");
+}
+
+// The same for a JSON document: every "seconds" member, at any depth.
+nlohmann::json untimed_json(nlohmann::json j) {
+  if (j.is_object()) j.erase("seconds");
+  if (j.is_structured())
+    for (auto& value : j) value = untimed_json(value);
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("Program::to_dot is show --dot") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig1_motivating.json"));
+  const auto dot = spec.to_dot();
+  CHECK(dot.rfind("digraph program {\n", 0) == 0);
+  CHECK(dot.find("\"instr_I3\" -> \"instr_I2\" [style=dashed, label=\"A=2\"];") != std::string::npos);
+  if (const auto t = tool("show corpus/figures/fig1_motivating.json --dot")) {
+    CHECK(t->status == 0);
+    CHECK(dot == t->out);
+  }
+  const auto impl = syncbisim::Program::load(source("corpus/good/fig1_per_loop.impl.sb"));
+  if (const auto t = tool("show corpus/good/fig1_per_loop.impl.sb --dot")) CHECK(impl.to_dot() == t->out);
+}
+
+TEST_CASE("check with coverage: what each dependency and wait did, as check --coverage prints it") {
+  const auto spec = syncbisim::Program::load(source("corpus/figures/fig1_motivating.json"));
+  const auto good = syncbisim::Program::load(source("corpus/good/fig1_per_loop.impl.sb"));
+  CHECK_FALSE(syncbisim::check(spec, good).coverage.has_value());
+  syncbisim::CheckOptions o;
+  o.coverage = true;
+  const auto c = syncbisim::check(spec, good, o);
+  CHECK(c.verdict == syncbisim::Verdict::Bisimilar);
+  REQUIRE(c.coverage.has_value());
+  CHECK(c.coverage->states == 89);
+  REQUIRE(c.coverage->dependencies.size() == 1);
+  const auto& d = c.coverage->dependencies[0];
+  CHECK(d.producer == "I3");
+  CHECK(d.consumer == "I2");
+  CHECK(d.distance == "A: 2");
+  CHECK((d.reached == 35 && d.owed == 27 && d.held == 18));
+  CHECK(d.finding == "held");
+  REQUIRE(c.coverage->waits.size() == 1);
+  const auto& w = c.coverage->waits[0];
+  CHECK((w.engine == "E2" && w.instr == "I2" && w.semaphore == "s_A_E1" && w.threshold == "w"));
+  CHECK((w.reached == 35 && w.blocked == 18));
+  CHECK(c.coverage_text.rfind("coverage over 89 explored states\n", 0) == 0);
+  // The text is the report, then the coverage after a blank line; the JSON has it as "coverage".
+  REQUIRE(c.text.size() > c.coverage_text.size());
+  CHECK(c.text.substr(c.text.size() - c.coverage_text.size() - 1) == "\n" + c.coverage_text);
+  CHECK(nlohmann::json::parse(c.json)["coverage"] == nlohmann::json::parse(c.coverage_json));
+  // A wait that never blocks: fig1_offset_too_large's threshold is too low to hold anything back.
+  const auto bug = syncbisim::Program::load(source("corpus/bugs/fig1_offset_too_large.sb"));
+  const auto b = syncbisim::check(spec, bug, o);
+  CHECK(b.verdict == syncbisim::Verdict::UnderSynchronized);
+  REQUIRE(b.coverage.has_value());
+  REQUIRE(b.coverage->waits.size() == 1);
+  CHECK(b.coverage->waits[0].blocked == 0);
+  CHECK(b.coverage_text.find("never blocked (redundant at these trips?)") != std::string::npos);
+  struct Case {
+    std::string impl;
+    syncbisim::CheckResult result;
+  };
+  for (const auto& k :
+       {Case{"corpus/good/fig1_per_loop.impl.sb", c}, Case{"corpus/bugs/fig1_offset_too_large.sb", b}}) {
+    INFO(k.impl);
+    if (const auto t = tool("check corpus/figures/fig1_motivating.json " + k.impl + " --coverage")) {
+      CHECK(t->status == k.result.exit_status());
+      CHECK(untimed_text(k.result.text) == untimed_text(t->out));
+      CHECK(t->out.substr(t->out.size() - std::min(t->out.size(), k.result.coverage_text.size())) ==
+            k.result.coverage_text);  // byte for byte
+    }
+    if (const auto t = tool("check corpus/figures/fig1_motivating.json " + k.impl + " --coverage --json")) {
+      const auto j = nlohmann::json::parse(t->out);
+      CHECK(j["coverage"] == nlohmann::json::parse(k.result.coverage_json));
+      CHECK(untimed_json(j) == untimed_json(nlohmann::json::parse(k.result.json)));
+    }
+  }
+}
+
+TEST_CASE("check_all_trips: one verdict for every trip count, as check --all-trips prints it") {
+  const auto fig1 = syncbisim::Program::load(source("corpus/figures/fig1_motivating.json"));
+  const auto good =
+      syncbisim::check_all_trips(fig1, syncbisim::Program::load(source("corpus/good/fig1_per_loop.impl.sb")));
+  CHECK(good.verdict == syncbisim::Verdict::Bisimilar);
+  CHECK(good.all_trip_counts);
+  CHECK(good.verdict_line == "bisimilar for all trip counts");
+  CHECK(good.exit_status() == 0);
+  CHECK(good.trip_cap == 3);
+  CHECK(good.prover.verdict == syncbisim::Answer::Proved);
+  CHECK(good.explorer.states == 89);
+  CHECK(good.text.rfind("bisimilar for all trip counts\nprover: 1 of 1 consumers proved safe and exact", 0) == 0);
+  CHECK(good.text.find("explorer: 89 states, complete at trips capped at 3 (no range was cut)") != std::string::npos);
+  CHECK(nlohmann::json::parse(good.json)["syncbisim"] == "check-all-trips/1");
+  CHECK(nlohmann::json::parse(good.explorer.json)["trip_cap"] == 3);
+
+  // A bug only past iteration 20,000: the explorer at 3 trips sees nothing, the prover finds it.
+  const auto deep_spec = syncbisim::Program::load(source("tests/inputs/prover/deep.spec.sb"));
+  const auto deep_impl = syncbisim::Program::load(source("tests/inputs/prover/deep_wrong_from_20000.impl.sb"));
+  const auto deep = syncbisim::check_all_trips(deep_spec, deep_impl);
+  CHECK(deep.verdict == syncbisim::Verdict::UnderSynchronized);
+  CHECK_FALSE(deep.all_trip_counts);
+  CHECK(deep.found_by == "prover");
+  CHECK(deep.exit_status() == 1);
+  CHECK(deep.explorer.verdict == syncbisim::Verdict::Bisimilar);
+  CHECK(deep.text.find("\nfound by the prover:\nC (E1): safe refuted: under-sync at iteration A = 20000") !=
+        std::string::npos);
+
+  // A bug the explorer finds at the capped trips.
+  const auto fig7 = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
+  const auto bug8 = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));
+  const auto found = syncbisim::check_all_trips(fig7, bug8);
+  CHECK(found.verdict == syncbisim::Verdict::UnderSynchronized);
+  CHECK(found.found_by == "explorer");
+  REQUIRE_FALSE(found.explorer.violations.empty());
+  CHECK(found.explorer.violations[0].dependency == "I1 -> I2");
+  CHECK(found.text.find("\nfound by the explorer:\n") != std::string::npos);
+
+  // The widths: a counter past 8 bits.
+  syncbisim::AllTripsOptions narrow;
+  narrow.register_bits = 8;
+  const auto counter_spec = syncbisim::Program::load(source("tests/inputs/overflow/counter_spec.sb"));
+  const auto counter_impl = syncbisim::Program::load(source("tests/inputs/overflow/counter_impl.sb"));
+  const auto over = syncbisim::check_all_trips(counter_spec, counter_impl, narrow);
+  CHECK_FALSE(over.all_trip_counts);
+  CHECK(over.exit_status() != 0);
+  syncbisim::AllTripsOptions bad;
+  bad.register_bits = 65;
+  CHECK_THROWS_AS(syncbisim::check_all_trips(counter_spec, counter_impl, bad), syncbisim::Error);
+  CHECK_THROWS_AS(syncbisim::check_all_trips(bug8, fig7), syncbisim::Error);  // the wrong way round
+
+  // The command on the same pairs, its prover on one thread as the call's (jobs = 1).
+  struct Case {
+    std::string args;
+    syncbisim::AllTripsResult result;
+  };
+  for (const auto& k :
+       {Case{"corpus/figures/fig1_motivating.json corpus/good/fig1_per_loop.impl.sb", good},
+        Case{"tests/inputs/prover/deep.spec.sb tests/inputs/prover/deep_wrong_from_20000.impl.sb", deep},
+        Case{"corpus/figures/fig7_fig8.json corpus/bugs/fig8_nk_off_by_one.sb", found},
+        Case{"tests/inputs/overflow/counter_spec.sb tests/inputs/overflow/counter_impl.sb "
+             "--register-bits 8",
+             over}}) {
+    INFO(k.args);
+    if (const auto t = tool("check " + k.args + " --all-trips --threads 1")) {
+      CHECK(t->status == k.result.exit_status());
+      CHECK(untimed_text(k.result.text) == untimed_text(t->out));
+    }
+    if (const auto t = tool("check " + k.args + " --all-trips --threads 1 --json"))
+      CHECK(untimed_json(nlohmann::json::parse(k.result.json)) == untimed_json(nlohmann::json::parse(t->out)));
+  }
+}
+
+TEST_CASE("run: one seeded execution, the spec alone or both in lock step, as run prints it") {
+  const auto fig5 = syncbisim::Program::load(source("corpus/figures/fig5_offset_two.json"));
+  syncbisim::RunOptions seven;
+  seven.seed = 7;
+  const auto alone = syncbisim::run(fig5, seven);
+  CHECK(alone.outcome == syncbisim::RunOutcome::Finished);
+  CHECK(syncbisim::to_string(alone.outcome) == "finished");
+  CHECK(alone.exit_status() == 0);
+  CHECK(alone.text.rfind("finished\nstep    E0      E1\n", 0) == 0);
+  REQUIRE_FALSE(alone.events.empty());
+  CHECK(alone.events[0].step == "loop-entry");
+  CHECK(alone.events[0].instr == "A");
+  CHECK(alone.events[0].detail == "A #1");
+  CHECK(syncbisim::run(fig5, seven).json == alone.json);  // the same seed, the same run
+  seven.visible_only = true;
+  const auto visible = syncbisim::run(fig5, seven);
+  CHECK(std::all_of(visible.events.begin(), visible.events.end(), [](const syncbisim::TraceStep& e) {
+    return e.step == "issue" || e.step == "retire" || e.step == "choose";
+  }));
+
+  const auto fig7 = syncbisim::Program::load(source("corpus/figures/fig7_fig8.json"));
+  const auto bug8 = syncbisim::Program::load(source("corpus/bugs/fig8_nk_off_by_one.sb"));
+  syncbisim::RunOptions three;
+  three.seed = 3;
+  const auto m = syncbisim::run(fig7, bug8, three);
+  CHECK(m.outcome == syncbisim::RunOutcome::Mismatch);
+  CHECK(m.exit_status() == 1);
+  REQUIRE(m.mismatch.has_value());
+  CHECK(m.mismatch->kind == "under-sync");
+  CHECK(m.mismatch->instr == "I2");
+  CHECK(m.mismatch->dependency == "I1 -> I2");
+  CHECK(m.mismatch->fix.find("the wait needs s0 >= 2 at least") != std::string::npos);
+  CHECK(m.text.find(m.mismatch->description) != std::string::npos);
+  const auto regop =
+      std::find_if(m.events.begin(), m.events.end(), [](const syncbisim::TraceStep& e) { return e.step == "regop"; });
+  REQUIRE(regop != m.events.end());
+  CHECK(regop->instr == "rh_A := 0");
+  CHECK(regop->detail == "rh_A=0");
+  // --from: a trace's steps first; one that does not fit is an error of its rule.
+  syncbisim::RunOptions from = three;
+  from.from = source("tests/inputs/traces/fig5_trip_reg_in_expr.check.json");
+  try {
+    syncbisim::run(fig7, bug8, from);
+    FAIL("a misfit ran");
+  } catch (const syncbisim::Error& e) {
+    CHECK(e.rule() == "trace-misfit");
+  }
+  CHECK_THROWS_AS(syncbisim::run(fig7, from), syncbisim::Error);  // from needs an impl
+  const auto fig5_bug = syncbisim::Program::load(source("corpus/bugs/fig5_trip_reg_in_expr.sb"));
+  syncbisim::RunOptions after;
+  after.from = from.from;
+  CHECK(syncbisim::run(fig5, fig5_bug, after).outcome == syncbisim::RunOutcome::Mismatch);
+  syncbisim::RunOptions limited;
+  limited.max_steps = 2;
+  const auto cut =
+      syncbisim::run(fig7, syncbisim::Program::load(source("corpus/figures/fig8_per_loop.impl.json")), limited);
+  CHECK(cut.outcome == syncbisim::RunOutcome::StepLimit);
+  CHECK(cut.exit_status() == 3);
+
+  struct Case {
+    std::string args;
+    syncbisim::RunResult result;
+  };
+  for (const auto& k : {Case{"corpus/figures/fig5_offset_two.json --seed 7", alone},
+                        Case{"corpus/figures/fig5_offset_two.json --seed 7 --visible-only", visible},
+                        Case{"corpus/figures/fig7_fig8.json corpus/bugs/fig8_nk_off_by_one.sb --seed 3", m},
+                        Case{"corpus/figures/fig7_fig8.json corpus/figures/fig8_per_loop.impl.json --max-steps 2", cut},
+                        Case{"corpus/figures/fig5_offset_two.json corpus/bugs/fig5_trip_reg_in_expr.sb --from "
+                             "tests/inputs/traces/fig5_trip_reg_in_expr.check.json",
+                             syncbisim::run(fig5, fig5_bug, after)}}) {
+    INFO(k.args);
+    if (const auto t = tool("run " + k.args)) {
+      CHECK(t->status == k.result.exit_status());
+      CHECK(k.result.text == t->out);  // byte for byte: a seeded run has no clock in it
+    }
+    if (const auto t = tool("run " + k.args + " --json")) CHECK(k.result.json == t->out);
+  }
 }

@@ -9,6 +9,7 @@ SYNCBISIM_EXE at the built tool.
 import inspect
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -319,3 +320,166 @@ def test_an_over_synchronizing_dependency_is_priced():
     assert any("price on the timing model" in o for o in c.over_synchronized)
     race = syncbisim.compare_dependencies(src("corpus/footprints/missing_evac_store.sb"))
     assert race.exit_status == 1 and race.race_pairs > 0
+
+
+# --- show --dot, check (its price and --coverage), check --all-trips, run: the last gaps ----------
+
+
+def untimed(text):
+    """A report without the seconds it prints ("0.134 s"), which differ from run to run."""
+    return re.sub(r"[0-9]+\.[0-9]+ s\b", "T s", text)
+
+
+def without_seconds(x):
+    """A JSON document without its "seconds" members, at any depth."""
+    if isinstance(x, dict):
+        return {k: without_seconds(v) for k, v in x.items() if k != "seconds"}
+    if isinstance(x, list):
+        return [without_seconds(v) for v in x]
+    return x
+
+
+def test_to_dot_prints_what_show_dot_prints():
+    for path in (FIG1, FIG1_PER_LOOP, "corpus/kernels/flash_attention.json"):
+        status, out, _ = tool("show", path, "--dot")
+        assert status == 0
+        assert syncbisim.load(src(path)).to_dot() == out
+    assert syncbisim.load(src(FIG1)).to_dot().startswith("digraph program {\n")
+
+
+def test_check_prints_an_over_synchronizations_price_as_check_does():
+    impl = "corpus/good/fig1_barrier.impl.sb"
+    r = syncbisim.check(src(FIG1), src(impl))
+    # --threads 1 as the call's search: the JSON's "bytes" is the state store's, which the threads change.
+    status, out, _ = tool("check", FIG1, impl, "--threads", "1")
+    assert (r.verdict, r.exit_status) == ("over-synchronized", status)
+    assert untimed(str(r)) == untimed(out)
+    assert str(r).endswith("price on the timing model: 1184 cycles (impl 3008, exact per-loop allocation 1824, "
+                           "trips A=3 (rule))\n")
+    _, out, _ = tool("check", FIG1, impl, "--threads", "1", "--json")
+    assert without_seconds(json.loads(r.to_json())) == without_seconds(json.loads(out))
+    assert r.coverage is None and r.coverage_text == "" and r.coverage_json == ""
+
+
+@pytest.mark.parametrize("impl,blocked", [(FIG1_PER_LOOP, 18), ("corpus/bugs/fig1_offset_too_large.sb", 0)])
+def test_check_coverage_prints_what_check_coverage_prints(impl, blocked):
+    r = syncbisim.check(src(FIG1), src(impl), coverage=True)
+    status, out, _ = tool("check", FIG1, impl, "--coverage")
+    assert r.exit_status == status
+    assert out.endswith("\n" + r.coverage_text)  # byte for byte
+    assert untimed(str(r)) == untimed(out)
+    _, out, _ = tool("check", FIG1, impl, "--coverage", "--json")
+    assert json.loads(r.coverage_json) == json.loads(out)["coverage"]
+    assert without_seconds(json.loads(r.to_json())) == without_seconds(json.loads(out))
+    c = r.coverage
+    assert c.states == 89
+    [d] = c.dependencies
+    assert (d.producer, d.consumer, d.distance, d.reached, d.owed, d.held, d.finding) == \
+        ("I3", "I2", "A: 2", 35, 27, 18, "held")
+    assert str(d) == "I3 -> I2 {A: 2}: held"
+    [w] = c.waits
+    assert (w.engine, w.instr, w.semaphore, w.threshold, w.reached, w.blocked) == \
+        ("E2", "I2", "s_A_E1", "w", 35, blocked)
+    # The summary counts the wait as blocked at least once, or never.
+    assert ("waits (1): 1 blocked, 0 never blocked" in r.coverage_text) == (blocked > 0)
+    assert ("waits (1): 0 blocked, 1 never blocked" in r.coverage_text) == (blocked == 0)
+
+
+@pytest.mark.parametrize("spec,impl,args,verdict,found_by", [
+    (FIG1, FIG1_PER_LOOP, [], "bisimilar", "explorer"),
+    ("corpus/figures/fig1_motivating.json", "corpus/good/fig1_barrier.impl.sb", [], "over-synchronized", "explorer"),
+    ("tests/inputs/prover/deep.spec.sb", "tests/inputs/prover/deep_wrong_from_20000.impl.sb", [],
+     "under-synchronized", "prover"),
+    ("corpus/figures/fig7_fig8.json", "corpus/bugs/fig8_nk_off_by_one.sb", [], "under-synchronized", "explorer"),
+    ("tests/inputs/overflow/counter_spec.sb", "tests/inputs/overflow/counter_impl.sb", ["--register-bits", "8"],
+     "overflow", "explorer"),
+])
+def test_check_all_trips_prints_what_check_all_trips_prints(spec, impl, args, verdict, found_by):
+    kwargs = {"register_bits": 8} if args else {}
+    r = syncbisim.check_all_trips(src(spec), src(impl), **kwargs)
+    # --threads 1: the command's prover on one thread, as the call's (jobs=1) is.
+    status, out, _ = tool("check", spec, impl, "--all-trips", "--threads", "1", *args)
+    assert (r.exit_status, untimed(str(r))) == (status, untimed(out))
+    _, out, _ = tool("check", spec, impl, "--all-trips", "--threads", "1", "--json", *args)
+    doc = json.loads(out)
+    assert without_seconds(json.loads(r.to_json())) == without_seconds(doc)
+    assert (r.verdict, r.found_by, r.verdict_line) == (verdict, found_by, doc["verdict"])
+    assert str(r).startswith(r.verdict_line + "\n")
+    assert r.all_trip_counts == bool(r) == (verdict == "bisimilar")
+    # Each part as its own report: the prover's, and the explorer's at the capped trips.
+    assert without_seconds(json.loads(r.prover.to_json())) == without_seconds(doc["prover"])
+    assert without_seconds(json.loads(r.explorer.to_json())) == without_seconds(doc["explorer"])
+    assert r.trip_cap == doc["explorer"]["trip_cap"] == 3
+
+
+def test_check_all_trips_options():
+    r = syncbisim.check_all_trips(src(FIG1), src(FIG1_PER_LOOP))
+    assert r.all_trip_counts and r.exit_status == 0 and r.not_proved == []
+    assert r.prover.verdict == "proved" and r.explorer.states == 89
+    assert str(r).startswith("bisimilar for all trip counts\nprover: 1 of 1 consumers proved safe and exact")
+    _, out, _ = tool("check", FIG1, FIG1_PER_LOOP, "--all-trips", "--max-trip", "2")
+    assert untimed(str(syncbisim.check_all_trips(src(FIG1), src(FIG1_PER_LOOP), max_trip=2))) == untimed(out)
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.check_all_trips(src(FIG1), src(FIG1_PER_LOOP), semaphore_bits=1)
+    assert err.value.rule == "bad-width"
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.check_all_trips(src(FIG1_PER_LOOP), src(FIG1))
+    assert err.value.rule == "wrong-order"
+
+
+FIG5 = "corpus/figures/fig5_offset_two.json"
+FIG5_BUG = "corpus/bugs/fig5_trip_reg_in_expr.sb"
+FIG5_TRACE = "tests/inputs/traces/fig5_trip_reg_in_expr.check.json"
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    ([FIG5, "--seed", "7"], {"seed": 7}),
+    ([FIG5, "--seed", "7", "--visible-only"], {"seed": 7, "visible_only": True}),
+    ([FIG5, "--seed", "2", "--max-steps", "3"], {"seed": 2, "max_steps": 3}),
+    (["corpus/figures/fig7_fig8.json", "corpus/bugs/fig8_nk_off_by_one.sb", "--seed", "3"], {"seed": 3}),
+    (["corpus/figures/fig7_fig8.json", "corpus/figures/fig8_per_loop.impl.json", "--seed", "5"], {"seed": 5}),
+    (["corpus/figures/fig7_fig8.json", "corpus/bugs/fig7_missing_signal.sb", "--seed", "1"], {"seed": 1}),
+    ([FIG5, FIG5_BUG, "--from", FIG5_TRACE, "--seed", "3"], {"seed": 3, "from_trace": src(FIG5_TRACE)}),
+    (["tests/inputs/overflow/counter_spec.sb", "tests/inputs/overflow/counter_impl.sb", "--register-bits", "8"],
+     {"register_bits": 8}),
+])
+def test_run_prints_what_run_prints(args, kwargs):
+    files = [a for a in args[:2] if not a.startswith("--")]
+    programs = [src(f) for f in files]
+    r = syncbisim.run(*programs, **kwargs)
+    status, out, _ = tool("run", *args)
+    assert (str(r), r.exit_status) == (out, status)  # byte for byte: a seeded run has no clock in it
+    _, out, _ = tool("run", *args, "--json")
+    assert r.to_json() == out
+    doc = json.loads(out)
+    assert r.outcome == doc["outcome"]
+    assert len(r.events) == len(doc["events"])
+    assert r.stuck == doc.get("stuck", [])
+    assert (r.mismatch is not None) == ("mismatch" in doc)
+    assert len(r.overflows) == len(doc.get("overflows", []))
+
+
+def test_run_events_outcomes_and_errors():
+    r = syncbisim.run(src("corpus/figures/fig7_fig8.json"), src("corpus/bugs/fig8_nk_off_by_one.sb"), seed=3)
+    assert (r.outcome, r.exit_status) == ("mismatch", 1)
+    m = r.mismatch
+    assert (m.kind, m.engine, m.instr, m.dependency) == ("under-sync", "E1", "I2", "I1 -> I2")
+    assert "the wait needs s0 >= 2 at least" in m.fix and m.description in str(r) and m.trace == []
+    assert r.events[0] == {"step": "regop", "engine": "E0", "instr": "rh_A := 0", "value": "", "detail": "rh_A=0"}
+    alone = syncbisim.run(src(FIG5), seed=7)
+    assert alone.outcome == "finished" and alone.mismatch is None
+    assert alone.events[0]["step"] == "loop-entry" and alone.events[0]["detail"] == "A #1"
+    assert str(syncbisim.run(src(FIG5), seed=7)) == str(alone)  # the same seed, the same run
+    cut = syncbisim.run(src("corpus/figures/fig7_fig8.json"), src("corpus/figures/fig8_per_loop.impl.json"),
+                        max_steps=2)
+    assert (cut.outcome, cut.exit_status) == ("step-limit", 3)
+    with open(src(FIG5_TRACE)) as f:
+        assert str(syncbisim.run(src(FIG5), src(FIG5_BUG), from_trace=f.read(), seed=3)) == \
+            str(syncbisim.run(src(FIG5), src(FIG5_BUG), from_trace=src(FIG5_TRACE), seed=3))
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.run(src("corpus/figures/fig7_fig8.json"), src("corpus/bugs/fig8_nk_off_by_one.sb"),
+                      from_trace=src(FIG5_TRACE))
+    assert err.value.rule == "trace-misfit"
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.run(src(FIG5), from_trace=src(FIG5_TRACE))
+    assert err.value.rule == "usage"

@@ -196,23 +196,36 @@ TEST_CASE("timing: a range left open is simulated at its smallest, median and la
   const auto spec = load("tests/inputs/timing/trip_sources.spec.sb");
   const auto impl = load("tests/inputs/timing/trip_sources.impl.sb");
   const auto table = unit_costs();
-  auto r = timing::range_makespans(spec.program, spec.index, impl.program, impl.index, table, {});
+  // The run simulate makes by default: the range at its largest value.
+  auto whole = timing::simulate_pair(spec.program, spec.index, impl.program, impl.index, table, {});
+  REQUIRE(whole.ok());
+  auto r = timing::range_makespans(spec.program, spec.index, impl.program, impl.index, table, {}, *whole);
   REQUIRE(r.ok());
   REQUIRE(r->size() == 3);
   // A 1..4 is the one range left open: B is a sequence, C has a sim_trip, D is a cond.
   CHECK((*r)[0].trips == std::map<std::string, std::uint32_t>{{"A", 1}});
   CHECK((*r)[1].trips == std::map<std::string, std::uint32_t>{{"A", 2}});
   CHECK((*r)[2].trips == std::map<std::string, std::uint32_t>{{"A", 4}});
-  // The largest is the run simulate makes by default; more iterations of A take longer.
-  auto whole = timing::simulate_pair(spec.program, spec.index, impl.program, impl.index, table, {});
-  REQUIRE(whole.ok());
   CHECK((*r)[2].makespan == whole->makespan);
+  // The smallest and the median are runs of their own: more iterations of A take longer.
+  auto at2 = timing::simulate_pair(spec.program, spec.index, impl.program, impl.index, table, {{"A", 2}});
+  REQUIRE(at2.ok());
+  CHECK((*r)[1].makespan == at2->makespan);
   CHECK((*r)[0].makespan < (*r)[1].makespan);
   CHECK((*r)[1].makespan < (*r)[2].makespan);
   // A count given for A leaves no range open.
-  auto given = timing::range_makespans(spec.program, spec.index, impl.program, impl.index, table, {{"A", 2}});
+  auto given = timing::range_makespans(spec.program, spec.index, impl.program, impl.index, table, {{"A", 2}}, *at2);
   REQUIRE(given.ok());
   CHECK(given->empty());
+  // A largest run cut at the step limit: the median would be cut too, and is not run.
+  auto cut = *whole;
+  cut.limit = "steps 1";
+  auto without = timing::range_makespans(spec.program, spec.index, impl.program, impl.index, table, {}, cut);
+  REQUIRE(without.ok());
+  REQUIRE(without->size() == 2);
+  CHECK((*without)[0].at == "smallest");
+  CHECK((*without)[1].at == "largest");
+  CHECK((*without)[1].limit == "steps 1");
 }
 
 TEST_CASE("timing: hundreds of boxes in flight together get thin rows, never a negative height") {
