@@ -10,6 +10,7 @@
 #include "checker/report.h"
 #include "checker/trace_view.h"
 #include "latency/check_report.h"
+#include "latency/counterexample_svg.h"
 
 namespace syncbisim {
 
@@ -225,6 +226,9 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   const auto& j = report.json;
   auto text = report.text + (coverage ? "\n" + report.coverage : "");
   auto out = api::detail::check_result(both, r, j, std::move(text));
+  out.traces = checker::traces_json(both, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (options.svg)
+    if (auto svg = latency::counterexample_svg(both, r)) out.svg = std::move(*svg);
   if (coverage) {
     out.coverage = coverage_of(*coverage, both);
     out.coverage_text = report.coverage;

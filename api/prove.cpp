@@ -74,6 +74,7 @@ ProveResult prove_result(const prover::ProveResult& r) {
         ConsumerProof{c.instr, c.engine, answer_of(c.answer), property(c.safe), property(c.exact), c.seconds});
   out.text = prover::render_text(r);
   out.json = prover::render_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out.traces = prover::traces_json(r);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "checker/replay_report.h"
 #include "checker/trace_replay.h"
 #include "formats/load.h"
+#include "latency/counterexample_svg.h"
 
 namespace syncbisim {
 
@@ -68,6 +69,11 @@ ReplayResult replay(const Program& spec, const Program& impl, const std::string&
   if (r.expected) out.reproduced = r.expected_shown;
   out.text = checker::render_replay(**pair, r);
   out.json = checker::replay_json(**pair, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (options.svg && r.misfit.empty() && !r.violations.empty()) {  // as the command draws it
+    checker::CheckResult as_found;
+    as_found.violations = r.violations;
+    if (auto svg = latency::counterexample_svg((*pair)->lockstep(), as_found)) out.svg = std::move(*svg);
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "checker/program_pair.h"
 #include "checker/run_report.h"
 #include "checker/trace_view.h"
+#include "latency/counterexample_svg.h"
 #include "semantics/compiled_program.h"
 
 namespace syncbisim {
@@ -60,6 +61,7 @@ RunResult run(const Program& spec, const RunOptions& options) {
   // The command takes --from with IMPL only (and ignores it without); a call says so instead.
   if (!options.from.empty())
     throw Error("", "", "usage", "a trace to take first (from) needs an impl: run(spec, impl, options)");
+  if (options.svg) throw Error("", "", "usage", "a picture of the run (svg) needs an impl: run(spec, impl, options)");
   static_cast<void>(api::detail::widths(options.register_bits, options.semaphore_bits));  // the command's range check
   const auto code = semantics::compile(spec.data().program, spec.data().index);
   const auto o = internal(options);
@@ -92,6 +94,7 @@ RunResult run(const Program& spec, const Program& impl, const RunOptions& option
   }
   for (const auto& overflow : r->overflows)
     out.overflows.push_back(checker::describe_overflow((*pair)->impl_code(), overflow));
+  if (options.svg) out.svg = latency::run_svg((*pair)->lockstep(), *r);
   return out;
 }
 

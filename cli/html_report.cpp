@@ -14,9 +14,9 @@
 #include "checker/report.h"
 #include "checker/trace_view.h"
 #include "latency/check_report.h"
+#include "latency/counterexample_svg.h"
 #include "cli/detail/html_page.h"
 #include "cli/detail/html_trace.h"
-#include "cli/pictures.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
 #include "model/decimal.h"
@@ -221,7 +221,7 @@ int write_check_html(const std::string& path, const HtmlSources& in, const Loade
     t.both = &both;
     t.steps = &v.trace;
     t.closing = closing_of(sp, ip, v);
-    t.view = counterexample_view(both, v);
+    t.view = latency::counterexample_view(both, v);
     add_trace(page, std::move(t));
   }
   if (r.violations.empty())

@@ -2,18 +2,15 @@
 
 #include <iostream>
 
-#include "checker/trace_view.h"
 #include "cli/inputs.h"
 #include "formats/load.h"
-#include "timing/svg.h"
-#include "timing/trace_timeline.h"
+#include "latency/counterexample_svg.h"
 
 namespace syncbisim::cli {
 
 namespace {
 
-int write(const std::string& path, const semantics::Lockstep& both, const timing::CounterexampleView& v) {
-  const auto svg = timing::render_svg(timing::counterexample_timeline(both, v));
+int write(const std::string& path, const std::string& svg) {
   if (auto s = formats::write_file_atomically(path, svg); !s) {
     auto d = s.error();
     d.file = path;
@@ -24,68 +21,17 @@ int write(const std::string& path, const semantics::Lockstep& both, const timing
 
 }  // namespace
 
-const checker::Violation* deciding_violation(const checker::CheckResult& r) {
-  const checker::Violation* pick = nullptr;
-  for (const auto& v : r.violations)
-    if (!pick || (v.kind == checker::ViolationKind::UnderSync && pick->kind != checker::ViolationKind::UnderSync))
-      pick = &v;
-  return pick;
-}
-
-timing::CounterexampleView counterexample_view(const semantics::Lockstep& both, const checker::Violation& v) {
-  const auto& spec = both.spec().program();
-  timing::CounterexampleView view;
-  view.trace = v.trace;
-  std::string what = spec.engines[v.engine] + (v.instr ? " before " + spec.instrs[*v.instr].name : "");
-  switch (v.kind) {
-    case checker::ViolationKind::UnderSync:
-      view.title = "under-synchronized: " + spec.engines[v.engine] + " may issue " +
-                   spec.instrs[v.mismatch.instr].name + " too early";
-      view.mismatch = v.mismatch;
-      break;
-    case checker::ViolationKind::OverSync:
-      view.title = "over-synchronized: " + spec.engines[v.engine] + " waits to issue " +
-                   spec.instrs[v.mismatch.instr].name;
-      view.mismatch = v.mismatch;
-      break;
-    case checker::ViolationKind::Deadlock:
-      view.title =
-          std::string(v.spec_deadlocks_too ? "spec deadlock" : "impl deadlock (over-synchronized)") + ": " + what;
-      view.stuck = std::make_pair(v.engine, v.instr);
-      view.spec_deadlocks_too = v.spec_deadlocks_too;
-      break;
-    case checker::ViolationKind::Overflow:
-      view.title = checker::describe_overflow(both.impl().program(), v.overflow);
-      break;
-  }
-  return view;
-}
-
 int write_counterexample_svg(const std::string& path, const semantics::Lockstep& both, const checker::CheckResult& r) {
-  const checker::Violation* pick = deciding_violation(r);
-  if (!pick) {
+  const auto svg = latency::counterexample_svg(both, r);
+  if (!svg) {
     std::cerr << "syncbisim check: no violation, so no counterexample to draw (" << path << " not written)\n";
     return 0;
   }
-  return write(path, both, counterexample_view(both, *pick));
+  return write(path, *svg);
 }
 
 int write_run_svg(const std::string& path, const semantics::Lockstep& both, const semantics::RunResult& r) {
-  timing::CounterexampleView view;
-  for (const auto& ev : r.events)
-    if (ev.visible) view.trace.push_back(ev.step);
-  const auto& spec = both.spec().program();
-  if (r.mismatch) {
-    view.mismatch = r.mismatch;
-    view.title = std::string(r.mismatch->impl_can ? "under-synchronized: " : "over-synchronized: ") +
-                 spec.engines[r.mismatch->engine] + " before " + spec.instrs[r.mismatch->instr].name;
-  } else if (!r.stuck.empty()) {
-    view.title = "deadlock: " + spec.engines[r.stuck.front()] + " cannot go on";
-    view.stuck = std::make_pair(r.stuck.front(), std::optional<semantics::InstrId>{});
-  } else {
-    view.title = std::string("run: ") + semantics::to_string(r.outcome);
-  }
-  return write(path, both, view);
+  return write(path, latency::run_svg(both, r));
 }
 
 }  // namespace syncbisim::cli

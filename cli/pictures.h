@@ -1,22 +1,14 @@
 #pragma once
 // The --svg flags of commands that print a trace (check, run): the counterexample drawn as a
-// timeline (timing/trace_timeline.h), written atomically. One function per command, so that each
+// timeline (latency/counterexample_svg.h), written atomically. One function per command, so that each
 // command calls one line.
 #include <string>
 
 #include "checker/check_result.h"
 #include "semantics/lockstep.h"
 #include "semantics/random_run.h"
-#include "timing/trace_timeline.h"
 
 namespace syncbisim::cli {
-
-// The violation `check --svg` draws: an under-synchronization first, else the first; nullptr
-// when there is none.
-const checker::Violation* deciding_violation(const checker::CheckResult& r);
-// What the picture of one violation shows: its trace, its title and the step or engine to
-// highlight (also the `--html` page's timelines, cli/html_report.h).
-timing::CounterexampleView counterexample_view(const semantics::Lockstep& both, const checker::Violation& v);
 
 // The violation that decides the verdict (an under-synchronization first). Returns 0, or 2 after
 // printing the error; with no violation writes nothing and says so on stderr.

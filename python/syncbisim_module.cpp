@@ -603,6 +603,10 @@ PYBIND11_MODULE(syncbisim, m) {
                     "with coverage=True: the coverage as check --coverage prints it after the report")
       .def_readonly("coverage_json", &CheckResult::coverage_json,
                     "with coverage=True: the 'coverage' object of check --coverage --json (a JSON string)")
+      .def_readonly("traces", &CheckResult::traces,
+                    "what check --trace-out writes: every violation's whole trace, internal steps included (JSON)")
+      .def_readonly("svg", &CheckResult::svg,
+                    "with svg=True: the counterexample as check --svg draws it ('' without a violation)")
       .def_property_readonly("exit_status", &CheckResult::exit_status,
                              "check's exit status: 0 bisimilar, 1 a violation, 3 inconclusive")
       .def(
@@ -613,7 +617,7 @@ PYBIND11_MODULE(syncbisim, m) {
       "check",
       [](const ProgramLike& spec, const ProgramLike& impl, std::uint64_t max_states, double max_seconds,
          std::uint32_t max_trip, std::uint64_t random_walks, std::uint64_t seed, std::uint64_t depth, bool reduction,
-         unsigned register_bits, unsigned semaphore_bits, const std::string& state_store, bool coverage) {
+         unsigned register_bits, unsigned semaphore_bits, const std::string& state_store, bool coverage, bool svg) {
         const auto s = program_of(spec), i = program_of(impl);
         const CheckOptions o{.max_states = max_states,
                              .max_seconds = max_seconds,
@@ -625,17 +629,19 @@ PYBIND11_MODULE(syncbisim, m) {
                              .register_bits = register_bits,
                              .semaphore_bits = semaphore_bits,
                              .state_store = parse_state_store(state_store),
-                             .coverage = coverage};
+                             .coverage = coverage,
+                             .svg = svg};
         py::gil_scoped_release release;
         return check(s, i, o);
       },
       py::arg("spec"), py::arg("impl"), py::arg("max_states") = 0, py::arg("max_seconds") = 0.0,
       py::arg("max_trip") = 0, py::arg("random_walks") = 0, py::arg("seed") = 1, py::arg("depth") = 100000,
       py::arg("reduction") = true, py::arg("register_bits") = 32, py::arg("semaphore_bits") = 32,
-      py::arg("state_store") = "flat", py::arg("coverage") = false,
+      py::arg("state_store") = "flat", py::arg("coverage") = false, py::arg("svg") = false,
       "Checks an impl against its spec: bisimilar, over- or under-synchronized, spec-deadlock, inconclusive or "
       "overflow (a value past --register-bits / --semaphore-bits). coverage=True: also what each dependency and "
-      "wait did over the explored states (check --coverage; the search then runs on one thread).");
+      "wait did over the explored states (check --coverage; the search then runs on one thread). svg=True: the "
+      "counterexample drawn as check --svg draws it (CheckResult.svg).");
 
   py::class_<RunResult> run_result(m, "RunResult",
                                    "One execution under a seeded random scheduler (syncbisim run): its outcome and "
@@ -653,6 +659,7 @@ PYBIND11_MODULE(syncbisim, m) {
       .def_readonly("stuck", &RunResult::stuck, "a deadlock: the engines not finished")
       .def_readonly("overflows", &RunResult::overflows, "an overflow: what passed its width, for a person")
       .def_readonly("limit", &RunResult::limit, "a step limit: the limit that stopped it, when not max_steps")
+      .def_readonly("svg", &RunResult::svg, "with svg=True (and an impl): the run as run --svg draws it")
       .def_property_readonly("exit_status", &RunResult::exit_status,
                              "run's exit status: 0 finished, 3 step limit, 1 otherwise");
   bind_printed(run_result);
@@ -660,7 +667,7 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "run",
       [](const ProgramLike& spec, const py::object& impl, std::uint64_t seed, std::size_t max_steps, bool visible_only,
-         const py::object& from_trace, unsigned register_bits, unsigned semaphore_bits) {
+         const py::object& from_trace, unsigned register_bits, unsigned semaphore_bits, bool svg) {
         const auto s = program_of(spec);
         std::optional<Program> i;
         if (!impl.is_none()) i = program_of(impl);
@@ -674,15 +681,17 @@ PYBIND11_MODULE(syncbisim, m) {
                        : from_trace.cast<std::string>();
         o.register_bits = register_bits;
         o.semaphore_bits = semaphore_bits;
+        o.svg = svg;
         py::gil_scoped_release release;
         return i ? syncbisim::run(s, *i, o) : syncbisim::run(s, o);
       },
       py::arg("spec"), py::arg("impl") = py::none(), py::arg("seed") = 1, py::arg("max_steps") = 100000,
       py::arg("visible_only") = false, py::arg("from_trace") = py::none(), py::arg("register_bits") = 32,
-      py::arg("semaphore_bits") = 32,
+      py::arg("semaphore_bits") = 32, py::arg("svg") = false,
       "One execution under a seeded random scheduler (syncbisim run): the spec alone, or with impl both in lock "
       "step, stopping at the first mismatch. max_steps random steps at most; visible_only: issue, retire and "
-      "choices only; from_trace (with impl): a trace's JSON text or path whose steps are taken first (--from).");
+      "choices only; from_trace (with impl): a trace's JSON text or path whose steps are taken first (--from); "
+      "svg=True (with impl): the run drawn as run --svg draws it (RunResult.svg).");
 
   py::class_<ReplayStep>(m, "ReplayStep", "One visible step of a replayed trace, with what it changed")
       .def_readonly("number", &ReplayStep::number, "1-based")
@@ -700,6 +709,7 @@ PYBIND11_MODULE(syncbisim, m) {
                     "the violations at the end: 'under-sync', 'over-sync', 'deadlock', 'overflow'")
       .def_readonly("reproduced", &ReplayResult::reproduced,
                     "when the trace ends with a violation: whether the end shows it (else None)")
+      .def_readonly("svg", &ReplayResult::svg, "with svg=True: the replayed counterexample as replay --svg draws it")
       .def_property_readonly("exit_status", &ReplayResult::exit_status,
                              "replay's exit status: 0 no violation at the end, 1 one, 2 the trace does not fit");
   bind_printed(replay_result);
@@ -707,20 +717,20 @@ PYBIND11_MODULE(syncbisim, m) {
   m.def(
       "replay",
       [](const ProgramLike& spec, const ProgramLike& impl, const py::object& trace, std::size_t violation,
-         unsigned register_bits, unsigned semaphore_bits) {
+         unsigned register_bits, unsigned semaphore_bits, bool svg) {
         const auto s = program_of(spec), i = program_of(impl);
         const std::string t = PyObject_HasAttrString(trace.ptr(), "__fspath__")
                                   ? py::str(trace.attr("__fspath__")()).cast<std::string>()
                                   : trace.cast<std::string>();
-        const ReplayOptions o{violation, register_bits, semaphore_bits};
+        const ReplayOptions o{violation, register_bits, semaphore_bits, svg};
         py::gil_scoped_release release;
         return replay(s, i, t, o);
       },
       py::arg("spec"), py::arg("impl"), py::arg("trace"), py::arg("violation") = 0, py::arg("register_bits") = 32,
-      py::arg("semaphore_bits") = 32,
+      py::arg("semaphore_bits") = 32, py::arg("svg") = false,
       "Replays a trace that check, prove, fuzz or shrink wrote (its JSON text or its file's path) step by step on "
       "the pair (syncbisim replay): violation picks the trace in the file (1-based; 0 the first); the widths are "
-      "those the trace was found at.");
+      "those the trace was found at; svg=True: the replayed counterexample drawn (ReplayResult.svg).");
 
   // ---- proving -------------------------------------------------------------------------------
 
@@ -759,6 +769,7 @@ PYBIND11_MODULE(syncbisim, m) {
           "verdict", [](const ProveResult& r) { return to_string(r.verdict); }, "'proved', 'refuted' or 'unknown'")
       .def_readonly("consumers", &ProveResult::consumers, "each a ConsumerProof, in consumer order")
       .def_readonly("seconds", &ProveResult::seconds, "time taken")
+      .def_readonly("traces", &ProveResult::traces, "what prove --trace-out writes: every witness's whole trace (JSON)")
       .def_property_readonly("exit_status", &ProveResult::exit_status,
                              "prove's exit status: 0 proved, 1 refuted, 3 unknown");
   bind_printed(prove_result);

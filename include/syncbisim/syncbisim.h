@@ -293,6 +293,9 @@ struct CheckOptions {
   // over the explored states (CheckResult::coverage). The search then runs on one thread, as the
   // command's does: the coverage counts states as one search visits them.
   bool coverage = false;
+  // check --svg: draw the counterexample (the violation that decides the verdict) as an SVG
+  // timeline into CheckResult::svg.
+  bool svg = false;
 };
 
 // One visible step of a trace, as `check --json` writes it, or one event of a run (run()).
@@ -368,6 +371,11 @@ struct SYNCBISIM_API CheckResult {
   // prints it after the report), and the JSON object `check --coverage --json` has as "coverage".
   std::optional<Coverage> coverage;
   std::string coverage_text, coverage_json;
+  // What check --trace-out writes: every violation's whole trace, internal steps included
+  // (traces/1, docs/schema/trace.schema.json).
+  std::string traces;
+  // With CheckOptions::svg: what check --svg writes ("" when there is no violation to draw).
+  std::string svg;
   int exit_status() const;  // 0 bisimilar, 1 a violation, 3 inconclusive (docs/formats.md)
 };
 
@@ -383,6 +391,7 @@ struct ReplayOptions {
   // The widths the trace was found at (an overflow shows only there), as for check().
   unsigned register_bits = 32;
   unsigned semaphore_bits = 32;
+  bool svg = false;  // draw the replayed counterexample (ReplayResult::svg), as --svg
 };
 
 // One visible step of the trace, with what it changed on both sides.
@@ -400,6 +409,7 @@ struct SYNCBISIM_API ReplayResult {
   std::vector<std::string> violations;  // at the end: "under-sync", "over-sync", "deadlock", "overflow"
   std::optional<bool> reproduced;       // when the trace ends with a violation: whether the end shows it
   std::string text, json;               // what `syncbisim replay [--json]` prints
+  std::string svg;  // with ReplayOptions::svg: what replay --svg writes ("" when it fits with no violation)
   int exit_status() const;              // 0 no violation at the end, 1 one, 2 the trace does not fit
 };
 
@@ -448,6 +458,7 @@ struct SYNCBISIM_API ProveResult {
   std::vector<ConsumerProof> consumers;
   double seconds = 0;
   std::string text, json;   // what `syncbisim prove [--json]` prints
+  std::string traces;       // what prove --trace-out writes: every witness's whole trace
   int exit_status() const;  // 0 proved, 1 refuted, 3 unknown
 };
 
@@ -503,6 +514,7 @@ struct RunOptions {
   // The impl's widths: a value past them ends the run with Overflow.
   unsigned register_bits = 32;
   unsigned semaphore_bits = 32;
+  bool svg = false;  // with an impl: draw the run as an SVG timeline (RunResult::svg), as --svg
 };
 
 struct SYNCBISIM_API RunResult {
@@ -515,6 +527,7 @@ struct SYNCBISIM_API RunResult {
   std::vector<std::string> overflows;  // Overflow: what passed its width, for a person
   std::string limit;                   // StepLimit: the limit that stopped it, when not max_steps
   std::string text, json;              // what `syncbisim run SPEC [IMPL] [--json]` prints
+  std::string svg;                     // with RunOptions::svg and an impl: what run --svg writes
   int exit_status() const;             // 0 finished, 3 step limit, 1 otherwise
 };
 

@@ -483,3 +483,52 @@ def test_run_events_outcomes_and_errors():
     with pytest.raises(syncbisim.Error) as err:
         syncbisim.run(src(FIG5), from_trace=src(FIG5_TRACE))
     assert err.value.rule == "usage"
+
+
+# --- the command's files: --svg and --trace-out ------------------------------------------------
+
+
+def _written(tmp_path, name, *args):
+    """The file a command writes with an output option (and its exit status)."""
+    out = os.path.join(str(tmp_path), name)
+    status, _, _ = tool(*args, out)
+    with open(out) as f:
+        return status, f.read()
+
+
+def test_check_svg_and_traces_are_the_files_check_writes(tmp_path):
+    spec, impl = "corpus/figures/fig7_fig8.json", "corpus/bugs/fig8_nk_off_by_one.sb"
+    r = syncbisim.check(src(spec), src(impl), svg=True)
+    status, svg = _written(tmp_path, "cx.svg", "check", spec, impl, "--svg")
+    assert status == r.exit_status == 1
+    assert r.svg == svg and "here the two sides part" in svg
+    _, traces = _written(tmp_path, "t.json", "check", spec, impl, "--trace-out")
+    assert json.loads(r.traces) == json.loads(traces)
+    # No violation: nothing to draw, and no trace.
+    ok = syncbisim.check(src(FIG1), src(FIG1_PER_LOOP), svg=True)
+    assert ok.svg == "" and json.loads(ok.traces)["violations"] == []
+    assert syncbisim.check(src(spec), src(impl)).svg == ""  # only when asked
+
+
+def test_prove_traces_are_the_file_prove_writes(tmp_path):
+    spec, impl = "corpus/figures/fig7_fig8.json", "corpus/bugs/fig8_nk_off_by_one.sb"
+    r = syncbisim.prove(src(spec), src(impl), jobs=1)
+    _, traces = _written(tmp_path, "w.json", "prove", "--jobs", "1", spec, impl, "--trace-out")
+    assert r.traces == traces
+    assert json.loads(r.traces)["witnesses"]
+
+
+def test_run_svg_is_the_file_run_writes(tmp_path):
+    args = ["corpus/figures/fig7_fig8.json", "corpus/bugs/fig7_missing_signal.sb", "--seed", "1"]
+    r = syncbisim.run(src(args[0]), src(args[1]), seed=1, svg=True)
+    _, svg = _written(tmp_path, "run.svg", "run", *args, "--svg")
+    assert r.svg == svg and "<svg" in svg
+    with pytest.raises(syncbisim.Error) as err:
+        syncbisim.run(src(args[0]), svg=True)
+    assert err.value.rule == "usage"
+
+
+def test_replay_svg_is_the_file_replay_writes(tmp_path):
+    r = syncbisim.replay(src(FIG5), src(FIG5_BUG), src(FIG5_TRACE), svg=True)
+    _, svg = _written(tmp_path, "r.svg", "replay", FIG5, FIG5_BUG, FIG5_TRACE, "--svg")
+    assert r.svg == svg and "<svg" in svg
