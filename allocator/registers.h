@@ -3,10 +3,11 @@
 //   r_ℓ  monotone (paper §5.1): +1 at every iteration start of ℓ, never reset;
 //   rh_ℓ trip register (the paper's r̂_ℓ): reset to 0 just before ℓ in its parent, +1 at every
 //        iteration start, so it counts iterations of the current trip;
-//   snapshots (beyond the paper, docs/allocator.md "Snapshot rings"): r_P recorded at the start
-//        of the current and earlier iterations of a loop ℓ, in a ring as long as the oldest
-//        iteration some wait needs: at the top of ℓ's body `q_n := q_(n-1) ... q_2 := q_1`,
-//        `q_1 := r_P`, so q_j holds r_P at the start of the iteration j - 1 before the current one.
+//   snapshots (docs/allocator.md "Beyond the paper: every dependency without a barrier", its
+//        snapshot rings): r_P recorded at the start of the current and earlier iterations of a
+//        loop ℓ, in a ring as long as the oldest iteration some wait needs: at the top of ℓ's
+//        body `q_n := q_(n-1) ... q_2 := q_1`, `q_1 := r_P`, so q_j holds r_P at the start of the
+//        iteration j - 1 before the current one.
 // @top is a loop that runs once: r_@top is the constant 1 and needs no register.
 // Naming a register has no effect (a snapshot ring is declared when first named); a wait that
 // reads registers records them with record_reads() when it is added (Draft::add_wait).

@@ -1,5 +1,5 @@
 #pragma once
-// What a check finds (docs/semantics.md §5, docs/formats.md "check --json").
+// What a check finds (docs/semantics.md §5, docs/formats.md "`check --json`").
 #include <cstdint>
 #include <optional>
 #include <string>

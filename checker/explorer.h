@@ -44,7 +44,11 @@ struct CheckOptions {
   double max_seconds = 0;        // 0: no limit
   std::uint64_t max_memory = 0;  // bytes of the state store (CheckResult::bytes); 0: no limit
   // Threads of the exhaustive search: the same states, transitions, violations and traces for
-  // any number (docs/checker.md "Threads"). With `coverage` or a tree store it runs on one thread.
+  // any number (docs/checker.md "Search"), except where max_seconds, max_memory or the
+  // internal-step limit cuts the search: that depends on timing. Both state stores run on several
+  // threads (the tree store's shared form is detail/shared_halves.h). With `coverage` the search
+  // runs on one thread; random walks (`walks` > 0) and the shortening of traces after a reduced
+  // search always run on one.
   unsigned threads = 1;
   // The visited set's store, on one thread or several.
   StateStore state_store = StateStore::Flat;

@@ -1,6 +1,6 @@
 #pragma once
 // A check's result for people (verdict first, one word, then each violation with its numbers and
-// its trace in per-engine columns) and for tools (the JSON of docs/formats.md "check --json").
+// its trace in per-engine columns) and for tools (the JSON of docs/formats.md "`check --json`").
 #include <string>
 #include <vector>
 

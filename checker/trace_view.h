@@ -53,7 +53,7 @@ nlohmann::json overflow_json(const semantics::CompiledProgram& impl, const seman
 // "over-synchronization: E1 may issue I2 in the spec but not in the impl" with both sides' numbers.
 std::string describe_mismatch(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                               const semantics::Mismatch& m);
-// The "dependency", "spec" and "impl" parts of a violation (docs/formats.md "check --json").
+// The "dependency", "spec" and "impl" parts of a violation (docs/formats.md "`check --json`").
 nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                                 const model::Program& spec_program, const semantics::Mismatch& m);
 

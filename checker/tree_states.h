@@ -143,7 +143,7 @@ class TreeStates {
   // successors of a state keep one half of it mostly, and root_of() finds it without a lookup
   // (by comparing it with the tuple given last, else in the half caches). So the const members
   // write the caches too: a TreeStates is for one thread, even to read (the threaded search keeps
-  // flat tuples, docs/checker.md "Trees").
+  // root pairs of its own, detail/shared_halves.h; docs/checker.md "State storage").
   void tuple(std::uint32_t id, std::uint32_t* out) const;
   // Asks for the rows tuple(id) will read.
   void prefetch_tuple(std::uint32_t id) const;
@@ -178,7 +178,7 @@ void CompactIndex::grow(std::size_t count, HashOf&& hash_of) {
   const std::size_t cap = slots_.empty() ? 1024 : slots_.size() + slots_.size() / 2;
   // Slots hold 32 bits; past that the table cannot grow, which a search treats as memory running
   // out (thrown before anything changes, so the search keeps what it found and ends inconclusive,
-  // docs/checker.md "Limits").
+  // docs/checker.md "Search").
   if (cap >= (std::size_t{1} << 32)) throw std::bad_alloc();
   // id + 1 <= count < cap: bit_width(cap) bits hold it; the others keep hash bits.
   const unsigned id_bits = static_cast<unsigned>(std::bit_width(cap));

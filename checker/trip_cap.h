@@ -1,5 +1,5 @@
 #pragma once
-// --max-trip K: caps every dynamic range trip at K (docs/checker.md, "Limits"). A capped search
+// --max-trip K: caps every dynamic range trip at K (docs/checker.md, "Search"). A capped search
 // covers fewer executions, so it can find violations but never prove the pair bisimilar
 // (ProgramPair::make applies the cap and checker::check of the pair says so).
 #include <cstdint>

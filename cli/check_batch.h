@@ -1,8 +1,8 @@
 #pragma once
-// `check --batch`: many pairs in one call (docs/checker.md "Batches"). A manifest lists pairs,
-// one per line, `SPEC IMPL [expected verdict]` (a path is taken from the current directory, else
-// from the manifest's directory or the first one above it where it exists); or a directory is
-// searched (recursively) for impls, each paired
+// `check --batch`: many pairs in one call (docs/checker.md "Progress, batches"). A manifest
+// lists pairs, one per line, `SPEC IMPL [expected verdict]` (a path is taken from the current
+// directory, else from the manifest's directory or the first one above it where it exists); or a
+// directory is searched (recursively) for impls, each paired
 // with the spec its `# spec:` header names, or else with the spec of the same name
 // (X.impl.json with X.spec.json or X.json), its expected verdict taken from an `# expect:`
 // header. Every pair is checked on its own (several at once with --jobs), and the status of the

@@ -2,7 +2,7 @@
 // Numbers on the command line are taken as written or refused, never wrapped or saturated:
 // CLI11 converts "-5" for a 64-bit unsigned option to 2^64 - 5 and a number past 2^64 - 1 to
 // 2^64 - 1 without a word, and takes a negative or NaN number of seconds (docs/formats.md
-// "Command line"). Called once every subcommand is on the app.
+// "The command line"). Called once every subcommand is on the app.
 #include <CLI/CLI.hpp>
 
 namespace syncbisim::cli {

@@ -21,7 +21,7 @@ struct TripPlan {
 };
 
 // Small plans that reach every loop's least trip, its next values and its largest when small:
-// at most `max_plans`, each at most `max_trip` per loop (docs/footprints.md "Trips tried").
+// at most `max_plans`, each at most `max_trip` per loop (docs/footprints.md "Two analyses").
 std::vector<TripPlan> small_plans(const Kernel& k, std::uint32_t max_trip = 4, std::size_t max_plans = 64);
 
 struct Instance {
@@ -46,7 +46,7 @@ struct Execution {
 // Nothing when the execution would have more than `max_instances` instances.
 std::optional<Execution> enumerate(const Kernel& k, const TripPlan& plan, std::size_t max_instances = 200000);
 
-// Every execution of the kernel (docs/footprints.md "Trips tried"): each loop entry runs any trip
+// Every execution of the kernel (docs/footprints.md "Two analyses"): each loop entry runs any trip
 // its rule allows there (a range any value, a sequence its k-th value), so a loop's trips may
 // differ between its entries. Nothing when there are more than `max_executions`, or one has more
 // than `max_instances` instances.

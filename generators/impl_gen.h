@@ -1,5 +1,5 @@
 #pragma once
-// Random impl programs (docs/formats.md "impl/1") of arbitrary structure, for format round trips and
+// Random impl programs (docs/formats.md "Versions") of arbitrary structure, for format round trips and
 // loader fuzzing: valid names and references (model::ProgramIndex::build succeeds), normalized,
 // but with no relation to any spec and no meaning as a synchronization scheme.
 #include <rapidcheck.h>

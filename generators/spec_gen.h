@@ -1,5 +1,5 @@
 #pragma once
-// Random spec programs (docs/formats.md "spec/1") for property tests: valid by construction
+// Random spec programs (docs/formats.md "Versions") for property tests: valid by construction
 // (model::ProgramIndex::build succeeds), normalized (model::normalize), small enough to explore.
 // Sizes grow with RapidCheck's size parameter; shrinking removes engines, then statements,
 // then dependencies, before it simplifies what is left.

@@ -1,5 +1,5 @@
 #pragma once
-// The loader's rules for footprints (docs/footprints.md "Bad input"): buffers declared once in a
+// The loader's rules for footprints (docs/footprints.md "The format"): buffers declared once in a
 // spec, every access naming a declared buffer with one subscript per dimension, indices reading
 // only loops around the instruction, and no index past the buffer's shape at any iteration the
 // trips allow. Footprints under conds and divergent trips are refused until they are designed.

@@ -1,6 +1,6 @@
 #pragma once
-// How many iterations the k-th trip of a loop runs (docs/semantics.md §1, "Trip counts and branch
-// choices"). A cond uses the same rule over branch choices: value 0 = then, 1 = else.
+// How many iterations the k-th trip of a loop runs (docs/semantics.md §1, "Trip rules"). A cond
+// uses the same rule over branch choices: value 0 = then, 1 = else.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -17,7 +17,7 @@ using semantics::Step;
 using semantics::StepKind;
 using Clock = std::chrono::steady_clock;
 
-// The run's policy (docs/prover.md "Directed runs"):
+// The run's policy (docs/prover.md "Refutations: from a model to a concrete execution"):
 // * the consumer's engine e moves whenever it can, toward the target instance;
 // * every other move is on demand: when an engine cannot move, the engines it waits for (the
 //   producers of its unsatisfied dependencies, the signallers of its waits that do not hold, the

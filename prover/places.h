@@ -95,9 +95,10 @@ class Places {
     }
     return false;
   }
-  // Every block holds the same number of barriers on every engine (docs/prover.md "Barriers"):
-  // then the k-th release of a run frees every engine from its k-th barrier of the walk. Empty
-  // when aligned; otherwise what breaks it, in words.
+  // Every block holds the same number of barriers on every engine
+  // (docs/prover.md "Impl side (`impl_side.cpp`)"): then the k-th release of a run frees every
+  // engine from its k-th barrier of the walk. Empty when aligned; otherwise what breaks it, in
+  // words.
   const std::string& barrier_misalignment() const { return misaligned_; }
 
  private:

@@ -494,7 +494,7 @@ ProveResult prove(const model::Program& spec, const model::ProgramIndex& spec_ix
     const auto& name = ix.instrs[task.c].name;
     ConsumerResult r;
     // L=* distances (docs/semantics.md §2, "Whole iterations") are not encoded yet: such a
-    // consumer is unknown, never proved (docs/prover.md "What is not encoded").
+    // consumer is unknown, never proved (docs/prover.md "What `unknown` means").
     for (const auto* d : task.deps)
       if (d->whole_iterations()) {
         r.instr = name;

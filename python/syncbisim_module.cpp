@@ -1,4 +1,4 @@
-// The Python module `syncbisim` (docs/api.md "Python"): the public C++ API
+// The Python module `syncbisim` (docs/api.md "The Python module"): the public C++ API
 // (include/syncbisim/syncbisim.h) with pybind11, and nothing else of the tool. The GIL is released
 // whenever the tool works; a Python allocator takes it only while it runs. Ctrl-C during fuzz()
 // stops the campaign and returns what it found (`interrupted` is then True).

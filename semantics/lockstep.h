@@ -44,7 +44,7 @@ struct Mismatch {
 // internal steps (register operations and loop steps) before it stands still: a loop with no
 // instruction of that engine and a huge trip runs entirely inside one step, and 2^32 (or, nested,
 // 2^64) iterations would never end. Whoever applies steps ends its work there as at any limit:
-// inconclusive, naming it (what() is the limit's name, docs/checker.md "Limits").
+// inconclusive, naming it (what() is the limit's name, docs/checker.md "Search").
 class InternalStepLimit : public std::runtime_error {
  public:
   explicit InternalStepLimit(const std::string& engine);

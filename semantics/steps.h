@@ -1,7 +1,7 @@
 #pragma once
 // The steps enabled at a state, in order, where a range trip's choices (any value in [min, max],
-// up to 2^32 of them) are held as one run, never one Step per value (docs/semantics.md §3, "Trip
-// counts and branch choices"; issue 18: a range must never be enumerated into memory up front).
+// up to 2^32 of them) are held as one run, never one Step per value (docs/semantics.md "Steps";
+// issue 18: a range must never be enumerated into memory up front).
 // A run is a Step and a count: its i-th step is the Step with `arg + i` (a Choose step's arg is
 // the value). Every other step is a run of one. Searches iterate the steps or pick the k-th;
 // both cost a walk over the runs, of which a state has a handful.

@@ -119,7 +119,7 @@ CheckResult Exhaustive::run() {
 
 bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clock::time_point t0, CheckResult& r) {
   // One state may have billions of successors (a range trip's choices: semantics/steps.h), so the
-  // limits are checked within its fan-out too (docs/checker.md "Limits"): max-states as soon as
+  // limits are checked within its fan-out too (docs/checker.md "Search"): max-states as soon as
   // the limit-th state is found and steps are left, time and memory every kLimitStride successors.
   const auto end = steps.end();
   std::uint64_t built = 0;

@@ -34,7 +34,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
       classifier.classify(s, steps, mismatches, [&] { return path; });
       if (o.coverage) o.coverage->observe(s);
       if (steps.empty() || d >= o.depth) break;
-      // Within a walk too: a walk may be millions of steps deep (docs/checker.md "Limits").
+      // Within a walk too: a walk may be millions of steps deep (docs/checker.md "Search").
       if ((d & 1023) == 1023 && o.max_seconds > 0 && since(t0) > o.max_seconds) {
         r.limit = seconds_limit(o.max_seconds);
         break;

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the searches (Exhaustive, ThreadedSearch): the exceptions that are limits, not
 // errors. A search that meets one in the middle of a step stops there, inconclusive, keeps what
-// it found and names the limit (docs/checker.md "Limits"); anything else is passed on.
+// it found and names the limit (docs/checker.md "Search"); anything else is passed on.
 #include <exception>
 #include <new>
 #include <optional>

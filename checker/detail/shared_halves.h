@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the threaded search (checker/detail/threaded_search.h), for check --state-store
 // tree: a state's tuple of part ids kept as its root pair, as TreeStates keeps it for one thread
-// (docs/checker.md "Trees"). The tuple's two halves are interned in one part table all threads
+// (docs/checker.md "State storage"). The tuple's two halves are interned in one part table all threads
 // share (lookups without a lock, PartTable's shards), and the shared visited set keeps the pair
 // of their ids: two words a state instead of the tuple. A step changes one engine's part and
 // perhaps the global part, so most successors keep a half of a state met just before: each

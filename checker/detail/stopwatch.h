@@ -27,7 +27,7 @@ inline std::string memory_limit(std::uint64_t bytes) {
 }
 
 // The limit an allocation failure (std::bad_alloc) names: the search stops there, inconclusive,
-// with what it found so far (docs/checker.md "Limits").
+// with what it found so far (docs/checker.md "Search").
 inline std::string allocation_limit() { return "memory (an allocation failed)"; }
 
 }  // namespace syncbisim::checker::detail

@@ -240,7 +240,7 @@ SearchOutcome LevelSearch::run() {
     // successors on each rank, so a wide fan-out takes several rounds and the limits are checked
     // between its slices. Ranks move through the level at their own pace; `frontier`, the least
     // key any rank has yet to expand, says how far the level is known: every state first reached
-    // from a key below it has its least key (docs/distributed.md "The order of one process").
+    // from a key below it has its least key (docs/distributed.md "Design").
     const std::uint64_t through_level = before_level + level_size;
     const std::uint64_t wanted = opt_.max_states > through_level ? opt_.max_states - through_level : 0;
     // Under --max-states a round need not build much more than the states still wanted.

@@ -1,9 +1,9 @@
-// The consumer engine's walk (docs/prover.md "State variables"): the current iteration j_l of
-// every loop around c; N(l, A), the entries of loop l during the current iteration of a loop A
-// around c (E_l = N(l, @top)); W(l, D, i), the entries of l during iteration j_D - i of D's
-// current trip (i = 0: the whole current iteration, finished or not). Every constraint in
-// `facts_` holds in every reachable state; the ones in `family_` pick out the histories where
-// every loop runs one constant trip count, which a directed run can rebuild.
+// The consumer engine's walk (docs/prover.md "The consumer engine's walk (`walk.cpp`)"): the
+// current iteration j_l of every loop around c; N(l, A), the entries of loop l during the current
+// iteration of a loop A around c (E_l = N(l, @top)); W(l, D, i), the entries of l during
+// iteration j_D - i of D's current trip (i = 0: the whole current iteration, finished or not).
+// Every constraint in `facts_` holds in every reachable state; the ones in `family_` pick out the
+// histories where every loop runs one constant trip count, which a directed run can rebuild.
 #include <algorithm>
 
 #include "prover/detail/encoder.h"

@@ -135,7 +135,7 @@ TEST_CASE("prover: every strategy's output on generated specs is decided, nothin
   // The shapes the allocator emits, for random specs of up to three engines under uniform control
   // whose dependencies cannot deadlock the spec (allocatable or not: the fallback's barriers too).
   // (With cyclic dependencies or per-engine rules some candidates lie past a deadlock the directed
-  // run cannot get by: docs/prover.md "What unknown means".)
+  // run cannot get by: docs/prover.md "What `unknown` means".)
   const auto ok = rc::check("nothing unknown on allocations of generated specs", [] {
     generators::SpecGenOptions o{.max_engines = 3,
                                  .max_depth = 3,

@@ -1,4 +1,4 @@
-"""The Python module `syncbisim` (docs/api.md "Python"), as a user of it would call it.
+"""The Python module `syncbisim` (docs/api.md "The Python module"), as a user of it would call it.
 
 Run by CTest with PYTHONPATH pointing at build/python and SYNCBISIM_SOURCE_DIR at the source tree.
 """

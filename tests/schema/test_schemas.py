@@ -447,7 +447,7 @@ def test_check_all_trips_json(tmp_path, deep_pair):
 def test_prove_json_and_trace_out(tmp_path, deep_pair):
     cases = [(s, i) for s, i in PAIRS if "fig" in i or "two_producers" in i or "shared" in i]
     cases.append(deep_pair)
-    # The one known unknown of the corpus's allocations (docs/prover.md "What unknown means").
+    # The one known unknown of the corpus's allocations (docs/prover.md "What `unknown` means").
     barrier = str(tmp_path / "sec75_barrier.impl.json")
     run(["allocate", "corpus/figures/sec75_divergent.json", "--strategy", "barrier", "-o", barrier], (0,))
     cases.append(("corpus/figures/sec75_divergent.json", barrier))
