@@ -11,7 +11,7 @@ namespace syncbisim::analysis {
 
 namespace {
 
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+using OrderGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 
 // Whether engines a and b may run different trips of a loop (or take different branches of a
 // cond) under `rule`: only a per-engine rule lets them, and not when both see one fixed choice.
@@ -94,7 +94,7 @@ std::string divergence_reason(const model::ProgramIndex& ix, const DependencyInf
 DeadlockFreedom deadlock_freedom(const model::Program& spec, const model::ProgramIndex& ix,
                                  const std::vector<DependencyInfo>& deps) {
   const BodyLayout layout = layout_of(spec, ix);
-  Graph region_order(ix.instrs.size());
+  OrderGraph region_order(ix.instrs.size());
   for (const auto& region : layout.regions)
     for (const auto& stream : region.per_engine)
       for (std::size_t i = 1; i < stream.size(); ++i) boost::add_edge(stream[i - 1], stream[i], region_order);

@@ -29,7 +29,7 @@ struct AllocateArgs {
   std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
 };
 
-int run(const AllocateArgs& a) {
+int run_allocate(const AllocateArgs& a) {
   int status = 0;
   const auto strategy = allocator::parse_strategy(a.strategy);
   if (!strategy) {
@@ -96,7 +96,7 @@ int run(const AllocateArgs& a) {
 
 void add_allocate(CLI::App& app, Context& ctx) {
   auto [cmd, args] =
-      add_command<AllocateArgs>(app, ctx, "allocate", "Allocate semaphores for a spec: write the impl program", run);
+      add_command<AllocateArgs>(app, ctx, "allocate", "Allocate semaphores for a spec: write the impl program", run_allocate);
   add_spec_argument(cmd, args->spec);
   cmd->add_option("--strategy", args->strategy,
                   "barrier | per-instruction | per-loop | per-engine | auto | mixed | expert")

@@ -134,7 +134,7 @@ int check(const CheckArgs& a) {
     const auto judged = judge_footprints(*spec);
     if (judged && judged->comparison.verdict == footprint::GraphVerdict::Race) return print_race(judged->comparison, a.json);
     const bool graph_unsure = judged && judged->comparison.verdict != footprint::GraphVerdict::Ordered;
-    if (graph_unsure) std::cerr << "note: footprints: " << comparison_text(judged->comparison);
+    if (graph_unsure) std::cerr << "note: footprints: " << footprint::comparison_text(judged->comparison);
     const int status = check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, &deadline,
                                         a.widths, given_or_every_core(a.threads)});
     // A verdict for all trips relative to a graph not shown to order every conflict for all trips
@@ -165,7 +165,7 @@ int check(const CheckArgs& a) {
     const auto& c = judged->comparison;
     if (c.verdict != footprint::GraphVerdict::Ordered || !c.unjustified.empty() || !c.over_synchronized.empty() ||
         !c.implied.empty())
-      std::cerr << "note: footprints: " << comparison_text(c);
+      std::cerr << "note: footprints: " << footprint::comparison_text(c);
   }
   const auto& both = pair->lockstep();
   auto o = check_options(a);

@@ -64,7 +64,7 @@ std::string replay_command(const FuzzArgs& a, std::uint64_t r) {
   return c.str();
 }
 
-int run(FuzzArgs a) {
+int run_fuzz(FuzzArgs a) {
   if (!a.strategy.empty() && !a.allocator.empty()) {
     std::cerr << "syncbisim fuzz: give --strategy or --allocator, not both\n";
     return 2;
@@ -165,7 +165,7 @@ int run(FuzzArgs a) {
 
 void add_fuzz(CLI::App& app, Context& ctx) {
   auto [cmd, a] = add_command<FuzzArgs>(app, ctx, "fuzz",
-                                        "Fuzz an allocator: generate specs, allocate, check, minimize failures", run);
+                                        "Fuzz an allocator: generate specs, allocate, check, minimize failures", run_fuzz);
   cmd->add_option(
       "--strategy", a->strategy,
       "one of the tool's strategies: barrier | per-instruction | per-loop | per-engine | auto (default) | mixed | expert");

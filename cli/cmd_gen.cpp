@@ -29,7 +29,7 @@ struct GenArgs {
 // The canonical JSON on one line (formats::write_json pretty-prints), fields in the same order.
 std::string one_line(const std::string& pretty) { return nlohmann::ordered_json::parse(pretty).dump(); }
 
-int run(const GenArgs& a) {
+int run_gen(const GenArgs& a) {
   const auto mix = fuzz::parse_spec_mix(a.specs);
   if (!mix) {
     std::cerr << "syncbisim gen: unknown --specs '" << a.specs << "' (allocatable, arbitrary, mixed)\n";
@@ -69,7 +69,7 @@ int run(const GenArgs& a) {
 
 void add_gen(CLI::App& app, Context& ctx) {
   auto [cmd, a] =
-      add_command<GenArgs>(app, ctx, "gen", "Write the random specs a fuzz campaign draws, for your own harness", run);
+      add_command<GenArgs>(app, ctx, "gen", "Write the random specs a fuzz campaign draws, for your own harness", run_gen);
   cmd->add_option("--seed", a->seed, "campaign seed (the same as fuzz --seed)")->capture_default_str();
   cmd->add_option("--start", a->start, "index of the first run")->capture_default_str();
   cmd->add_option("--runs", a->runs, "number of specs")->capture_default_str();

@@ -61,7 +61,7 @@ int prove(const ProveArgs& a) {
   const bool graph_unsure = judged && judged->comparison.verdict != footprint::GraphVerdict::Ordered;
   if (a.json) {
     auto j = prover::render_json(r);
-    if (judged) j["footprints"] = comparison_json(judged->comparison);
+    if (judged) j["footprints"] = footprint::comparison_json(judged->comparison);
     if (graph_unsure && r.verdict == prover::Answer::Proved) j["verdict"] = "unknown";
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
@@ -69,7 +69,7 @@ int prove(const ProveArgs& a) {
       std::cout << "unknown: the waits are proved against the written graph, but the footprints' check of that graph is "
                    "inconclusive (below)\n";
     std::cout << prover::render_text(r);
-    if (judged) std::cout << "footprints: " << comparison_text(judged->comparison);
+    if (judged) std::cout << "footprints: " << footprint::comparison_text(judged->comparison);
   }
   if (graph_unsure && r.verdict == prover::Answer::Proved) return 3;
   return prover::exit_status(r.verdict);

@@ -22,7 +22,7 @@ struct RunArgs {
   model::ValueWidths widths;  // --register-bits, --semaphore-bits
 };
 
-int run(const RunArgs& a) {
+int run_run(const RunArgs& a) {
   int status = 0;
   // The run and its report are the library's (checker/run_report.h, as the public API's run()).
   const checker::RunOptions o{a.seed, a.max_steps, a.visible_only};
@@ -65,7 +65,7 @@ int run(const RunArgs& a) {
 
 void add_run(CLI::App& app, Context& ctx) {
   auto [cmd, args] = add_command<RunArgs>(
-      app, ctx, "run", "One execution under a seeded random scheduler; with IMPL, both in lock step", run);
+      app, ctx, "run", "One execution under a seeded random scheduler; with IMPL, both in lock step", run_run);
   add_spec_argument(cmd, args->spec);
   cmd->add_option("IMPL", args->impl, "impl program; runs both in lock step and stops at the first mismatch")
       ->check(CLI::ExistingFile);

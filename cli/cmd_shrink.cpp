@@ -33,7 +33,7 @@ struct ShrinkArgs {
   bool quiet = false, declined_is_failure = false, keep_spec = false, free = false;
 };
 
-int run(const ShrinkArgs& a) {
+int run_shrink(const ShrinkArgs& a) {
   if ((!a.impl.empty()) + (!a.strategy.empty()) + (!a.allocator.empty()) != 1) {
     std::cerr << "syncbisim shrink: give exactly one of IMPL, --strategy and --allocator\n";
     return 2;
@@ -161,7 +161,7 @@ int run(const ShrinkArgs& a) {
 
 void add_shrink(CLI::App& app, Context& ctx) {
   auto [cmd, a] = add_command<ShrinkArgs>(
-      app, ctx, "shrink", "Minimize a failing case, keeping the same failure on the same instruction", run);
+      app, ctx, "shrink", "Minimize a failing case, keeping the same failure on the same instruction", run_shrink);
   add_spec_argument(cmd, a->spec);
   cmd->add_option("IMPL", a->impl, "impl program; candidates edit both programs")->check(CLI::ExistingFile);
   cmd->add_option("--strategy", a->strategy, "re-derive the impl from each candidate spec with this strategy");

@@ -29,7 +29,7 @@ struct SimulateArgs {
 
 // The command's output is the library's (timing/simulation_report.h), which the public API's
 // simulate() prints too.
-int run(const SimulateArgs& a) {
+int run_simulate(const SimulateArgs& a) {
   int status = 0;
   auto trips = allocator::parse_trips(a.trips);
   if (!trips) return input_error(trips.error());
@@ -93,7 +93,7 @@ int run(const SimulateArgs& a) {
 
 void add_simulate(CLI::App& app, Context& ctx) {
   auto [cmd, a] = add_command<SimulateArgs>(
-      app, ctx, "simulate", "Run an impl on the timing model: makespan in cycles, per-engine time", run);
+      app, ctx, "simulate", "Run an impl on the timing model: makespan in cycles, per-engine time", run_simulate);
   add_pair_arguments(cmd, a->spec, a->impl);
   cmd->add_option("--trips", a->trips,
                   "iterations per trip, e.g. A=3,B=4,C=else (default: each loop's sim_trip, else its rule)");

@@ -27,7 +27,7 @@ struct StatsArgs {
   std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
 };
 
-int run(const StatsArgs& a) {
+int run_stats(const StatsArgs& a) {
   int status = 0;
   auto trips = allocator::parse_trips(a.trips);
   if (!trips) return input_error(trips.error());
@@ -69,7 +69,7 @@ int run(const StatsArgs& a) {
 
 void add_stats(CLI::App& app, Context& ctx) {
   auto [cmd, args] = add_command<StatsArgs>(
-      app, ctx, "stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)", run);
+      app, ctx, "stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)", run_stats);
   cmd->add_option("IMPL", args->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option("--compare", args->compare,
                   "allocate SPEC with every strategy and print one row each, with its makespan on the timing model")

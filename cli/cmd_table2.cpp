@@ -27,7 +27,7 @@ struct Table2Args {
 
 // The rows and their output are the library's (latency/table2_rows.h, latency/table2_json.h),
 // which the public API's table2() makes too.
-int run(const Table2Args& a) {
+int run_table2(const Table2Args& a) {
   int status = 0;
   latency::Table2Options o;
   o.max_unroll = a.max_unroll;
@@ -56,7 +56,7 @@ int run(const Table2Args& a) {
 
 void add_table2(CLI::App& app, Context& ctx) {
   auto [cmd, a] = add_command<Table2Args>(app, ctx, "table2",
-                                          "The paper's Table 2 on the timing model, beside the paper's figures", run);
+                                          "The paper's Table 2 on the timing model, beside the paper's figures", run_table2);
   cmd->add_option("SPEC", a->specs, "spec programs (default: the corpus kernels)")->check(CLI::ExistingFile);
   cmd->add_option("--unroll", a->unroll, "also give each SPEC a row with these loops unrolled first (repeatable)");
   cmd->add_option("--max-unroll", a->max_unroll,

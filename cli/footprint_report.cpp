@@ -25,11 +25,6 @@ void price_over_synchronized(footprint::Comparison& c, const footprint::Derivati
   latency::price_over_synchronized(c, derived, spec.program);
 }
 
-std::string derivation_text(const footprint::Derivation& d) { return footprint::derivation_text(d); }
-nlohmann::json derivation_json(const footprint::Derivation& d) { return footprint::derivation_json(d); }
-std::string comparison_text(const footprint::Comparison& c) { return footprint::comparison_text(c); }
-nlohmann::json comparison_json(const footprint::Comparison& c) { return footprint::comparison_json(c); }
-
 int print_race(const footprint::Comparison& c, bool json) {
   // Qualified: footprint:: holds the same names, which argument-dependent lookup would find too.
   if (json) std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", footprint::comparison_json(c)}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -8,6 +8,7 @@
 
 #include "footprint/compare.h"
 #include "footprint/derive.h"
+#include "footprint/report.h"
 #include "formats/load.h"
 
 namespace syncbisim::cli {
@@ -27,12 +28,7 @@ std::optional<FootprintJudgement> judge_footprints(const formats::LoadedProgram&
 void price_over_synchronized(footprint::Comparison& c, const footprint::Derivation& derived,
                              const formats::LoadedProgram& spec);
 
-// The derived graph: one line per dependency with the conflict that justifies it.
-std::string derivation_text(const footprint::Derivation& d);
-nlohmann::json derivation_json(const footprint::Derivation& d);
-// The written graph against the footprints; the first line is the verdict.
-std::string comparison_text(const footprint::Comparison& c);
-nlohmann::json comparison_json(const footprint::Comparison& c);
+// The derivation's and the comparison's text and JSON are footprint/report.h's.
 // 0 ordered, 1 race, 3 inconclusive.
 int comparison_status(const footprint::Comparison& c);
 // A race as the verdict of `check` and `prove` (text, or one JSON document {"verdict": "race",

@@ -136,7 +136,7 @@ void add_footprints(Page& page, const FootprintJudgement& f,
       h += "<tr><td>" + esc(p + " -> " + q) + "</td>" + access_cells(why_of(f.derivation, p, q), p, q, "") + "</tr>\n";
     h += "</table>\n";
   }
-  h += "<pre class=\"text\">" + esc(comparison_text(c)) + "</pre>\n";
+  h += "<pre class=\"text\">" + esc(footprint::comparison_text(c)) + "</pre>\n";
   page.section("footprints", "Footprints", h);
 }
 
@@ -283,7 +283,7 @@ int write_race_html(const std::string& path, const std::string& command, const H
                     const LoadedPair& pair) {
   Page page(command, in);
   const auto& c = in.footprints->comparison;
-  const auto text = comparison_text(c);
+  const auto text = footprint::comparison_text(c);
   const auto lines = lines_of(text);
   page.verdict("race", {lines.empty() ? std::string() : lines.front()}, exit_meaning(1));
   add_programs(page, in, pair, false);
@@ -423,7 +423,7 @@ int write_prove_html(const std::string& path, const HtmlSources& in, const Loade
   if (in.footprints) add_footprints(page, *in.footprints, {});
   std::string text = prover::render_text(r);
   if (relative) text = word + "\n" + text;
-  if (in.footprints) text += "footprints: " + comparison_text(in.footprints->comparison);
+  if (in.footprints) text += "footprints: " + footprint::comparison_text(in.footprints->comparison);
   add_text(page, text, "the report as prove prints it");
   return write_page(path, page);
 }

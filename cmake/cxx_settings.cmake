@@ -6,3 +6,26 @@ set(CMAKE_CXX_EXTENSIONS OFF)
 if(NOT CMAKE_BUILD_TYPE)
   set(CMAKE_BUILD_TYPE RelWithDebInfo)
 endif()
+
+# Build time (docs/choices.md "Build time").
+# Unity builds: each target's sources are compiled in batches of eight, so the heavy headers
+# (CLI11, nlohmann/json, RapidCheck, Boost) are parsed, and their inline code generated, once per
+# batch instead of once per file. Each source stays valid on its own, and the names in one file's
+# anonymous namespace must not clash with another's of the same target.
+# -DSYNCBISIM_UNITY_BUILD=OFF compiles file by file (quicker when one file changes).
+option(SYNCBISIM_UNITY_BUILD "compile each target's sources in batches of eight" ON)
+set(CMAKE_UNITY_BUILD ${SYNCBISIM_UNITY_BUILD})
+set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
+# RelWithDebInfo keeps line tables and function names (-g1: enough for backtraces, perf and the
+# sanitizers' reports) but not variables and types, which cost a fifth of the compile time;
+# -DSYNCBISIM_FULL_DEBUG_INFO=ON restores -g.
+option(SYNCBISIM_FULL_DEBUG_INFO "RelWithDebInfo with -g instead of -g1" OFF)
+if(NOT SYNCBISIM_FULL_DEBUG_INFO)
+  add_compile_options($<$<CONFIG:RelWithDebInfo>:-g1>)
+endif()
+# lld links in a fraction of ld.bfd's time where it is installed (Debian: lld).
+include(CheckLinkerFlag)
+check_linker_flag(CXX -fuse-ld=lld SYNCBISIM_HAVE_LLD)
+if(SYNCBISIM_HAVE_LLD)
+  add_link_options(-fuse-ld=lld)
+endif()

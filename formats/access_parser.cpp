@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "formats/detail/name_chars.h"
 #include "model/quote.h"
 
 namespace syncbisim::formats {
@@ -15,11 +16,9 @@ using model::IndexOp;
 
 // Parentheses nest at most this deep; an access is at most this long (not counting spaces), so
 // that the quadratic cost of copying trees stays small (docs/formats.md "Bad input").
-constexpr int kMaxDepth = 100;
-constexpr std::size_t kMaxLength = 4096;
+constexpr int kMaxAccessDepth = 100;
+constexpr std::size_t kMaxAccessLength = 4096;
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
 
 struct Failure {
   std::size_t at;
@@ -36,11 +35,11 @@ class AccessParser {
   model::Access run() {
     std::size_t visible = 0;
     for (char c : s_) visible += std::isspace(static_cast<unsigned char>(c)) ? 0 : 1;
-    if (visible > kMaxLength) fail("bad-access", "an access is longer than " + std::to_string(kMaxLength) + " characters");
+    if (visible > kMaxAccessLength) fail("bad-access", "an access is longer than " + std::to_string(kMaxAccessLength) + " characters");
     model::Access a;
     skip_ws();
-    if (at_end() || !ident_start(s_[pos_])) fail("bad-access", "expected a buffer name");
-    while (!at_end() && ident_char(s_[pos_])) a.buffer += s_[pos_++];
+    if (at_end() || !detail::name_start(s_[pos_])) fail("bad-access", "expected a buffer name");
+    while (!at_end() && detail::name_char(s_[pos_])) a.buffer += s_[pos_++];
     skip_ws();
     if (!eat('[')) fail("bad-access", "expected '[' after the buffer name " + model::quote(a.buffer));
     for (;;) {
@@ -94,7 +93,7 @@ class AccessParser {
     skip_ws();
     if (s_.substr(pos_, w.size()) != w) return false;
     const std::size_t after = pos_ + w.size();
-    if (after < s_.size() && ident_char(s_[after])) return false;
+    if (after < s_.size() && detail::name_char(s_[after])) return false;
     pos_ = after;
     return true;
   }
@@ -160,18 +159,18 @@ class AccessParser {
       ++pos_;
       skip_ws();
       if (!at_end() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) return IndexExpr::constant(-integer());
-      if (depth >= kMaxDepth) fail("too-deep", "index expression nests deeper than " + std::to_string(kMaxDepth));
+      if (depth >= kMaxAccessDepth) fail("too-deep", "index expression nests deeper than " + std::to_string(kMaxAccessDepth));
       return IndexExpr::negate(unary(depth + 1));
     }
     if (std::isdigit(static_cast<unsigned char>(c))) return IndexExpr::constant(integer());
     if (c == '(') {
-      if (depth >= kMaxDepth) fail("too-deep", "index expression nests deeper than " + std::to_string(kMaxDepth));
+      if (depth >= kMaxAccessDepth) fail("too-deep", "index expression nests deeper than " + std::to_string(kMaxAccessDepth));
       ++pos_;
       auto e = sum(depth + 1);
       if (!eat(')')) fail("bad-access", "expected ')', found " + found());
       return e;
     }
-    if (ident_start(c)) {
+    if (detail::name_start(c)) {
       std::string name;
       // A loop named in an index has no '-' (it would read as minus), like a register.
       while (!at_end() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_' || s_[pos_] == '.'))

@@ -11,7 +11,7 @@ namespace {
 
 using namespace model;
 
-std::string quote(const std::string& s) {
+std::string dot_quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
@@ -69,9 +69,9 @@ class DotWriter {
 
   void cluster(const std::string& name, const std::string& label, const std::vector<Stmt>& stmts, std::size_t depth) {
     const std::string ind(2 * depth, ' ');
-    out_ += ind + "subgraph " + quote("cluster_" + name) + " {\n";
-    out_ += ind + "  label=" + quote(label) + ";\n";
-    out_ += ind + "  " + quote("anchor_" + name) + " [shape=point, style=invis];\n";
+    out_ += ind + "subgraph " + dot_quote("cluster_" + name) + " {\n";
+    out_ += ind + "  label=" + dot_quote(label) + ";\n";
+    out_ += ind + "  " + dot_quote("anchor_" + name) + " [shape=point, style=invis];\n";
     body(stmts, depth + 1);
     out_ += ind + "}\n";
   }
@@ -105,7 +105,7 @@ class DotWriter {
       label += in->id + " @ " + engine;
       if (in->signal) label += "\n{" + in->signal->sem + " += " + std::to_string(in->signal->add) + "}";
       out_ +=
-          ind + quote("instr_" + in->id) + " [label=" + quote(label) + ", fillcolor=" + quote(colour(engine)) + "];\n";
+          ind + dot_quote("instr_" + in->id) + " [label=" + dot_quote(label) + ", fillcolor=" + dot_quote(colour(engine)) + "];\n";
       return;
     }
     // Register operations and barriers are control steps: small grey notes on the engine.
@@ -123,7 +123,7 @@ class DotWriter {
       }
       label += " @ " + engine;
     }
-    out_ += ind + quote(id) + " [label=" + quote(label) + ", shape=note, fillcolor=\"#eeeeee\"];\n";
+    out_ += ind + dot_quote(id) + " [label=" + dot_quote(label) + ", shape=note, fillcolor=\"#eeeeee\"];\n";
   }
 
   void edges() {
@@ -133,8 +133,8 @@ class DotWriter {
         if (k == 0) continue;
         label += (label.empty() ? "" : ", ") + loop + "=" + std::to_string(k);
       }
-      out_ += "  " + quote("instr_" + d.producer) + " -> " + quote("instr_" + d.consumer) + " [style=dashed";
-      if (!label.empty()) out_ += ", label=" + quote(label);
+      out_ += "  " + dot_quote("instr_" + d.producer) + " -> " + dot_quote("instr_" + d.consumer) + " [style=dashed";
+      if (!label.empty()) out_ += ", label=" + dot_quote(label);
       out_ += "];\n";
     }
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "formats/detail/name_chars.h"
 #include "model/quote.h"
 
 namespace syncbisim::formats {
@@ -17,11 +18,11 @@ using model::ExprOp;
 
 // Parentheses and isgt(...) calls nest at most this deep: recursion is bounded before it starts
 // (docs/formats.md "Bad input": no crash on any input).
-constexpr int kMaxDepth = 200;
+constexpr int kMaxExprDepth = 200;
 // Expr::binary copies its operands, so very long expressions would cost quadratic time; no
 // allocation needs more than a handful of operators (paper §6.1: O(D) per issue). Whitespace
 // does not count: Expr::to_string() adds spaces, and what it prints must parse back.
-constexpr std::size_t kMaxLength = 4096;
+constexpr std::size_t kMaxExprLength = 4096;
 
 std::size_t visible_length(std::string_view s) {
   std::size_t n = 0;
@@ -29,8 +30,6 @@ std::size_t visible_length(std::string_view s) {
   return n;
 }
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 
 // Recursive descent over:  sum := product (('+'|'-') product)*
 //                          product := atom ('*' atom)*
@@ -40,8 +39,8 @@ class ExprParser {
   ExprParser(std::string_view text, const std::string& place) : s_(text), place_(place) {}
 
   model::Result<Expr> run() {
-    if (visible_length(s_) > kMaxLength)
-      return fail("expression is longer than " + std::to_string(kMaxLength) + " characters (not counting spaces)",
+    if (visible_length(s_) > kMaxExprLength)
+      return fail("expression is longer than " + std::to_string(kMaxExprLength) + " characters (not counting spaces)",
                   "bad-expr");
     skip_ws();
     if (at_end()) return fail("empty expression", "bad-expr");
@@ -116,15 +115,15 @@ class ExprParser {
         v = v * 10 + d;
         ++pos_;
       }
-      if (!at_end() && ident_char(s_[pos_])) {
+      if (!at_end() && detail::register_char(s_[pos_])) {
         fail("a number runs into a name", "bad-expr");
         return std::nullopt;
       }
       return Expr::constant(v);
     }
     if (c == '(') {
-      if (depth >= kMaxDepth) {
-        fail("parentheses nest deeper than " + std::to_string(kMaxDepth), "too-deep");
+      if (depth >= kMaxExprDepth) {
+        fail("parentheses nest deeper than " + std::to_string(kMaxExprDepth), "too-deep");
         return std::nullopt;
       }
       ++pos_;
@@ -136,9 +135,9 @@ class ExprParser {
       }
       return inner;
     }
-    if (ident_start(c)) {
+    if (detail::name_start(c)) {
       const std::size_t start = pos_;
-      while (!at_end() && ident_char(s_[pos_])) ++pos_;
+      while (!at_end() && detail::register_char(s_[pos_])) ++pos_;
       std::string name(s_.substr(start, pos_ - start));
       skip_ws();
       if (name == "isgt" && !at_end() && s_[pos_] == '(') return call(depth);
@@ -152,8 +151,8 @@ class ExprParser {
 
   // isgt(a, b): 1 if a > b else 0 (the paper's mask, §5.4).
   std::optional<Expr> call(int depth) {
-    if (depth >= kMaxDepth) {
-      fail("isgt calls nest deeper than " + std::to_string(kMaxDepth), "too-deep");
+    if (depth >= kMaxExprDepth) {
+      fail("isgt calls nest deeper than " + std::to_string(kMaxExprDepth), "too-deep");
       return std::nullopt;
     }
     ++pos_;  // '('

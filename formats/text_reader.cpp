@@ -7,6 +7,7 @@
 #include <set>
 
 #include "formats/detail/json_check.h"
+#include "formats/detail/name_chars.h"
 #include "formats/detail/read_error.h"
 #include "formats/detail/text_places.h"
 #include "formats/access_parser.h"
@@ -26,10 +27,6 @@ constexpr std::size_t kMaxNesting = 200;
 
 using detail::ReadError;
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-// Names may hold '-' (docs/formats.md "Names"); a '-' right before '>' ends the name, so that
-// "dep I0->I1" reads as I0 -> I1.
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
 
 class TextReader {
  public:
@@ -136,8 +133,8 @@ class TextReader {
   std::string peek_word() {
     skip_space();
     std::size_t i = pos_;
-    if (i >= s_.size() || !ident_start(s_[i])) return "";
-    while (i < s_.size() && ident_char(s_[i]) && !(s_[i] == '-' && i + 1 < s_.size() && s_[i + 1] == '>')) ++i;
+    if (i >= s_.size() || !detail::name_start(s_[i])) return "";
+    while (i < s_.size() && detail::name_char(s_[i]) && !(s_[i] == '-' && i + 1 < s_.size() && s_[i + 1] == '>')) ++i;
     return std::string(s_.substr(pos_, i - pos_));
   }
   // The word at the position is followed by ':' (not ':='): a block line "ENGINE: ...".
@@ -447,7 +444,7 @@ class TextReader {
         Barrier bar = barrier(iat);
         s.items.emplace_back(std::in_place_type<Barrier>, std::move(bar));
         last_is_instr = false;
-      } else if (ident_start(peek())) {
+      } else if (detail::name_start(peek())) {
         Instr in;
         in.loc = Loc{iat};
         in.id = word();
@@ -487,7 +484,7 @@ class TextReader {
       Wait w;
       w.sem = std::move(sem);
       skip_space();
-      if (ident_start(peek())) w.ge = word();
+      if (detail::name_start(peek())) w.ge = word();
       else w.ge = number("a wait threshold", std::numeric_limits<std::uint64_t>::max());
       pending.push_back(std::move(w));
       if (eat("}")) return true;

@@ -49,6 +49,8 @@ struct ItemRef {
   std::uint32_t index = 0;  // InstrId, index into writes(), index into barriers()
 };
 
+inline bool is_barrier(const ItemRef& it) { return it.kind == ItemRef::Kind::Barrier; }
+
 // A statement of a loop body: a block (per engine its items) or a loop statement (one loop, or a
 // cond's two branch loops).
 struct BodyStmt {

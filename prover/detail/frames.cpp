@@ -14,8 +14,6 @@ namespace syncbisim::prover::detail {
 
 namespace {
 
-bool is_barrier(const ItemRef& it) { return it.kind == ItemRef::Kind::Barrier; }
-
 // More iterations back than this, a search inside an ended loop gives up (Outside): the callers
 // then know less, never something wrong.
 constexpr std::uint32_t kMaxFrameBack = 8;

@@ -68,8 +68,6 @@ bool is_def(const Places& pl, const ItemRef& it, const std::string& reg) {
   return w.dst == reg && !increment_of(w);
 }
 
-bool is_barrier(const ItemRef& it) { return it.kind == ItemRef::Kind::Barrier; }
-
 }  // namespace
 
 std::vector<Found> Encoder::search_back(const Point& q, const std::string* reg, const std::string& what) {

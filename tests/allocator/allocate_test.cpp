@@ -62,12 +62,6 @@ model::Expr the_wait(const model::Program& impl, const std::string& instr, const
   return w[0].value;
 }
 
-model::Expr parse(const std::string& text) {
-  auto e = formats::parse_expr(text, "test");
-  REQUIRE(e.ok());
-  return *e;
-}
-
 // Both thresholds agree for every reachable register value: 1 <= rh_A <= r_A <= 6 (the consumer
 // issues inside an iteration of A). `rename` maps the paper's register names to the allocator's.
 void same_threshold(const model::Expr& ours, const model::Expr& paper) {
@@ -106,12 +100,12 @@ TEST_CASE("Figure 4: barrier baseline, s0 >= 2 inside loop A with SYNC around it
 
 TEST_CASE("Figure 7: per-instruction, w := isgt(rhA, 0) * rA on sI1") {
   const auto a = run(figure("fig7_fig8.json"), Strategy::PerInstruction);
-  same_threshold(the_wait(a.impl, "I2", "s_I1"), parse("isgt(rhA, 0) * rA"));
+  same_threshold(the_wait(a.impl, "I2", "s_I1"), test::parse_expr("isgt(rhA, 0) * rA"));
 }
 
 TEST_CASE("Figure 8: per-loop, w := isgt(rhA, 0) * (2 * rA) on the (A, E0) semaphore") {
   const auto a = run(figure("fig7_fig8.json"), Strategy::PerLoop);
-  same_threshold(the_wait(a.impl, "I2", "s_A_E0"), parse("isgt(rhA, 0) * (2 * rA)"));
+  same_threshold(the_wait(a.impl, "I2", "s_A_E0"), test::parse_expr("isgt(rhA, 0) * (2 * rA)"));
   // Figure 8 declares two semaphores: (A, E0) and (A, E1)
   CHECK(a.impl.semaphores.size() == 2);
 }
@@ -120,12 +114,12 @@ TEST_CASE("Figure 1: offset 2 on A; every strategy's wait") {
   const auto spec = figure("fig1_motivating.json");
   // per-instruction: s_I3 >= isgt(rh_A, 2) * (r_A - 2)
   same_threshold(waits_of(run(spec, Strategy::PerInstruction).impl, "I2").at(0).value,
-                 parse("isgt(rhA, 2) * (rA - 2)"));
+                 test::parse_expr("isgt(rhA, 2) * (rA - 2)"));
   // per-loop: N = 1, K = 1
-  same_threshold(waits_of(run(spec, Strategy::PerLoop).impl, "I2").at(0).value, parse("isgt(rhA, 2) * (rA - 2)"));
+  same_threshold(waits_of(run(spec, Strategy::PerLoop).impl, "I2").at(0).value, test::parse_expr("isgt(rhA, 2) * (rA - 2)"));
   // per-engine: E1 retires I1 once, then I3 once per iteration: through iteration r_A - 2 that
   // is 1 + (r_A - 2) = r_A - 1
-  same_threshold(waits_of(run(spec, Strategy::PerEngine).impl, "I2").at(0).value, parse("isgt(rhA, 2) * (rA - 1)"));
+  same_threshold(waits_of(run(spec, Strategy::PerEngine).impl, "I2").at(0).value, test::parse_expr("isgt(rhA, 2) * (rA - 1)"));
 }
 
 TEST_CASE("Figure 1: resource figures of each strategy") {

@@ -115,12 +115,6 @@ model::Program with_threshold(model::Program impl, const model::Expr& e) {
   return impl;
 }
 
-model::Expr parse(const std::string& text) {
-  auto e = formats::parse_expr(text, "test");
-  REQUIRE(e.ok());
-  return *e;
-}
-
 }  // namespace
 
 TEST_CASE("expert: dedicated semaphores, one tail-updated threshold shared by three waits, a direct loop register") {
@@ -191,16 +185,16 @@ TEST_CASE("expert: a broken threshold is rejected by the checker") {
   REQUIRE(verdict(spec, expert.impl) == checker::Verdict::Bisimilar);
   // One iteration short (the current iteration's value, not the next one's): too low, the
   // consumer may issue before its producer retired.
-  CHECK(verdict(spec, with_threshold(expert.impl, parse("isgt(rh_A, 1) * (r_A - 1)"))) ==
+  CHECK(verdict(spec, with_threshold(expert.impl, test::parse_expr("isgt(rh_A, 1) * (r_A - 1)"))) ==
         checker::Verdict::UnderSynchronized);
   // One too many: waits for a producer instance not owed yet.
-  CHECK(verdict(spec, with_threshold(expert.impl, parse("isgt(rh_A, 0) * (r_A + 1)"))) ==
+  CHECK(verdict(spec, with_threshold(expert.impl, test::parse_expr("isgt(rh_A, 0) * (r_A + 1)"))) ==
         checker::Verdict::OverSynchronized);
 }
 
 TEST_CASE("expert: next_iteration reads each bumped register as itself plus one") {
-  const auto x = parse("isgt(rh_A, 2) * (3 * r_A - 1) + r_B");
+  const auto x = test::parse_expr("isgt(rh_A, 2) * (3 * r_A - 1) + r_B");
   CHECK(allocator::next_iteration(x, {"r_A", "rh_A"}).to_string() == "isgt(rh_A, 1) * (3 * (r_A + 1) - 1) + r_B");
-  CHECK(allocator::next_iteration(parse("isgt(rh_A, 0) * (r_A - 2)"), {"r_A", "rh_A"}).to_string() == "r_A - 1");
+  CHECK(allocator::next_iteration(test::parse_expr("isgt(rh_A, 0) * (r_A - 2)"), {"r_A", "rh_A"}).to_string() == "r_A - 1");
   CHECK(allocator::next_iteration(x, {}).to_string() == x.to_string());
 }

@@ -22,7 +22,7 @@ using allocator::Strategy;
 
 namespace {
 
-const Strategy kBarrierFree[] = {Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto,
+const Strategy kBudgetedStrategies[] = {Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto,
                                  Strategy::Mixed};
 
 struct Judged {
@@ -94,7 +94,7 @@ TEST_CASE("budgets: every corpus spec, every barrier-free strategy, semaphores f
     auto spec = formats::load_program_file((root / rel).string(), model::ProgramKind::Spec);
     REQUIRE(spec.ok());
     const auto min_exact = exact_semaphores(*spec);
-    for (auto s : kBarrierFree)
+    for (auto s : kBudgetedStrategies)
       for (std::size_t n : {std::size_t{256}, std::size_t{8}, std::size_t{6}, std::size_t{5}, std::size_t{4},
                             std::size_t{3}, std::size_t{2}}) {
         allocator::Options o{s, false};
@@ -229,7 +229,7 @@ TEST_CASE("budgets: random campaign specs under random budgets are never under-s
         const auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());
         allocator::Options o{
-            *rc::gen::elementOf(std::vector<Strategy>(std::begin(kBarrierFree), std::end(kBarrierFree))), false};
+            *rc::gen::elementOf(std::vector<Strategy>(std::begin(kBudgetedStrategies), std::end(kBudgetedStrategies))), false};
         o.max_semaphores = *rc::gen::inRange<std::size_t>(0, 6);
         o.max_registers = *rc::gen::inRange<std::size_t>(0, 8);
         const auto a = allocator::allocate(spec, *ix, o);

@@ -20,7 +20,7 @@ using allocator::Strategy;
 
 namespace {
 
-const Strategy kBarrierFree[] = {Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto,
+const Strategy kExtendedFormStrategies[] = {Strategy::PerInstruction, Strategy::PerLoop, Strategy::PerEngine, Strategy::Auto,
                                  Strategy::Expert};
 
 bool has_barrier(const model::Program& impl) { return formats::write_text(impl).find("barrier") != std::string::npos; }
@@ -39,7 +39,7 @@ TEST_CASE("nonallocatable corpus: every barrier-free strategy is bisimilar with 
     auto spec = formats::load_program_file(entry.path().string(), model::ProgramKind::Spec);
     REQUIRE(spec.ok());
     ++specs;
-    for (auto s : kBarrierFree)
+    for (auto s : kExtendedFormStrategies)
       for (bool prune : {false, true}) {
         const std::string what = entry.path().filename().string() + " with " + allocator::to_string(s);
         const auto a = allocator::allocate(spec->program, spec->index, allocator::Options{s, prune});
@@ -65,7 +65,7 @@ TEST_CASE("random dependency shapes: exact where the decisions say so, never und
         model::normalize(*spec);
         const auto ix = model::ProgramIndex::build(*spec);
         RC_ASSERT(ix.ok());
-        const auto s = *rc::gen::elementOf(std::vector<Strategy>(std::begin(kBarrierFree), std::end(kBarrierFree)));
+        const auto s = *rc::gen::elementOf(std::vector<Strategy>(std::begin(kExtendedFormStrategies), std::end(kExtendedFormStrategies)));
         const auto a = allocator::allocate(*spec, *ix, allocator::Options{s, *rc::gen::arbitrary<bool>()});
         RC_ASSERT(a.ok());
         RC_ASSERT(!has_barrier(a->impl));

@@ -29,7 +29,7 @@ loop A trip 1..2 {
 }
 )";
 
-struct Fixture {
+struct MemoFixture {
   std::unique_ptr<test::Pair> pair =
       test::load_pair(std::string("syncbisim spec/1") + kBody, std::string("syncbisim impl/1") + kBody);
   semantics::SpecSystem spec{pair->spec_code()};
@@ -59,7 +59,7 @@ void learn(StepMemo& memo, const Piece& p, std::uint32_t part, std::uint32_t glo
 }  // namespace
 
 TEST_CASE("step memo: a piece is known again under the same key, and not when another engine's trip count differs") {
-  Fixture f;
+  MemoFixture f;
   StepMemo memo(f.both);
   const Step choose_step{StepKind::Choose, 0, 2, f.loop_a};
   const Piece choose = LocalStep{choose_step};
@@ -91,7 +91,7 @@ TEST_CASE("step memo: a piece is known again under the same key, and not when an
 }
 
 TEST_CASE("step memo: a commit or a retirement does not read the other engines' trip counts; an issue does") {
-  Fixture f;
+  MemoFixture f;
   StepMemo memo(f.both);
   const auto p = *f.pair->spec_ix().instr("P");
   const Piece retire = LocalStep{Step{StepKind::Retire, 0, p, 0}};
@@ -112,7 +112,7 @@ TEST_CASE("step memo: a commit or a retirement does not read the other engines' 
 }
 
 TEST_CASE("step memo: a piece after which its engine has arrived at a barrier is not remembered") {
-  Fixture f;
+  MemoFixture f;
   StepMemo memo(f.both);
   const Piece settle = SettleEngine{1};
   auto arrived = f.start;
@@ -131,7 +131,7 @@ TEST_CASE("step memo: a piece after which its engine has arrived at a barrier is
 }
 
 TEST_CASE("step memo: a piece's outcome carries its engine's new counts into the next piece's context") {
-  Fixture f;
+  MemoFixture f;
   StepMemo memo(f.both);
   const Step choose_step{StepKind::Choose, 0, 1, f.loop_a};
   const Piece choose = LocalStep{choose_step};
@@ -161,7 +161,7 @@ TEST_CASE("step memo: a piece's outcome carries its engine's new counts into the
 }
 
 TEST_CASE("step memo: full and without room to grow, it forgets what it knew") {
-  Fixture f;
+  MemoFixture f;
   auto keys = [&](StepMemo& memo, std::size_t n) {
     memo.at_state(f.start);
     for (std::uint32_t k = 0; k < n; ++k) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "formats/expr_parser.h"
 #include "formats/load.h"
 #include "support/test_files.h"
 
@@ -23,6 +24,13 @@ inline formats::LoadedProgram load_source(const std::string& rel) {
   auto r = formats::load_program_file((source_dir() / rel).string());
   REQUIRE_MESSAGE(r.ok(), rel, ": ", (r.ok() ? "" : r.error().to_string()));
   return std::move(*r);
+}
+
+// An expression's text parsed (docs/formats.md "Expressions").
+inline model::Expr parse_expr(const std::string& text) {
+  auto e = formats::parse_expr(text, "test");
+  REQUIRE_MESSAGE(e.ok(), (e.ok() ? "" : e.error().to_string()));
+  return *e;
 }
 
 }  // namespace syncbisim::test
