@@ -15,7 +15,8 @@ endif()
 # -DSYNCBISIM_UNITY_BUILD=OFF compiles file by file (quicker when one file changes).
 option(SYNCBISIM_UNITY_BUILD "compile each target's sources in batches of eight" ON)
 set(CMAKE_UNITY_BUILD ${SYNCBISIM_UNITY_BUILD})
-set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
+set(SYNCBISIM_UNITY_BATCH 8 CACHE STRING "sources per unity batch")
+set(CMAKE_UNITY_BUILD_BATCH_SIZE ${SYNCBISIM_UNITY_BATCH})
 # RelWithDebInfo keeps line tables and function names (-g1: enough for backtraces, perf and the
 # sanitizers' reports) but not variables and types, which cost a fifth of the compile time;
 # -DSYNCBISIM_FULL_DEBUG_INFO=ON restores -g.
