@@ -20,6 +20,14 @@ grep -Eq '#include [<"](z3|rapidcheck|nlohmann|model/|checker/|fuzz/)' "$header"
 [ -x "$prefix/bin/syncbisim" ] || bad "no installed command"
 [ -f "$prefix/lib/cmake/syncbisim/syncbisimConfig.cmake" ] || bad "no CMake package"
 [ -f "$prefix/lib/pkgconfig/syncbisim.pc" ] || bad "no pkg-config file"
+# Installed stripped (docs/api.md "Installing and using the C++ package"): no symbol table, no
+# debug sections, in the command, the library and the Python module.
+for f in "$prefix/bin/syncbisim" "$prefix"/lib/libsyncbisim.so.*.* "$prefix"/lib/python3/dist-packages/syncbisim*.so; do
+  [ -f "$f" ] || continue
+  if readelf -S --wide "$f" | grep -Eq ' \.(symtab|debug_[a-z]+) '; then bad "$f is not stripped"; fi
+done
+size=$(stat -c %s "$prefix/bin/syncbisim")
+[ "$size" -lt 20000000 ] || bad "the installed command is $size bytes"
 # Only the API is exported from the library: no symbol of the internal namespaces, Z3 or RapidCheck.
 if nm -DC --defined-only "$prefix"/lib/libsyncbisim.so | grep -Eq 'syncbisim::(model|checker|fuzz|semantics|prover|allocator)::|rc::|z3::'; then
   bad "internal symbols exported"
