@@ -1,4 +1,4 @@
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 
 #include <algorithm>
 #include <set>
@@ -7,7 +7,7 @@
 #include "analysis/dependency_analysis.h"
 #include "model/walk.h"
 
-namespace syncbisim::allocator {
+namespace syncbisim::analysis {
 
 namespace {
 
@@ -341,4 +341,4 @@ model::Result<std::optional<UnrolledSpec>> unrolled_to_match(const model::Progra
   return std::optional<UnrolledSpec>{UnrolledSpec{std::move(*u), std::move(*uix), std::move(loops)}};
 }
 
-}  // namespace syncbisim::allocator
+}  // namespace syncbisim::analysis

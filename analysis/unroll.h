@@ -23,7 +23,7 @@
 #include "model/program.h"
 #include "model/result.h"
 
-namespace syncbisim::allocator {
+namespace syncbisim::analysis {
 
 // "X.L.k": the id copy k of the unrolled loop L gives to X.
 std::string unrolled_name(const std::string& id, const std::string& loop, std::uint32_t copy);
@@ -62,4 +62,4 @@ struct UnrolledSpec {
 model::Result<std::optional<UnrolledSpec>> unrolled_to_match(const model::Program& spec, const model::ProgramIndex& ix,
                                                              const model::ProgramIndex& impl);
 
-}  // namespace syncbisim::allocator
+}  // namespace syncbisim::analysis

@@ -18,13 +18,11 @@ AllTripsResult check_all_trips(const Program& spec, const Program& impl, const A
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
   const auto widths = api::detail::widths(options.register_bits, options.semaphore_bits);
-  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
   // As the command: commits fused, every dynamic range capped for the explorer (the prover works
   // on the programs as written).
   const std::uint32_t cap = options.max_trip > 0 ? options.max_trip : prover::kDefaultTripCap;
-  auto pair = checker::ProgramPair::make(matched.data().program, impl.data().program,
-                                         checker::PairOptions{semantics::Options{true, widths}, cap});
-  if (!pair) api::detail::raise(pair.error(), impl.data().name);
+  const auto [matched, pair] =
+      api::detail::pair_of(spec, impl, checker::PairOptions{semantics::Options{true, widths}, cap});
   prover::AllTripsOptions o;
   o.trip_cap = cap;
   o.max_states = options.max_states;
@@ -33,10 +31,10 @@ AllTripsResult check_all_trips(const Program& spec, const Program& impl, const A
   o.prover_jobs = options.jobs;
   o.widths = widths;
   const auto r = prover::run_all_trips(matched.data().program, matched.data().index, impl.data().program,
-                                       impl.data().index, **pair, o);
+                                       impl.data().index, *pair, o);
   const auto v = r.verdict();
-  const auto& both = (*pair)->lockstep();
-  const auto j = prover::render_all_trips_json(**pair, matched.data().program, r);
+  const auto& both = pair->lockstep();
+  const auto j = prover::render_all_trips_json(*pair, matched.data().program, r);
   AllTripsResult out;
   out.verdict = api::detail::verdict_of(v.verdict);
   out.all_trip_counts = v.all_trip_counts;
@@ -49,7 +47,7 @@ AllTripsResult check_all_trips(const Program& spec, const Program& impl, const A
   out.explorer = api::detail::check_result(both, r.explored, j.at("explorer"),
                                            checker::render_text(both, matched.data().program, r.explored));
   out.trip_cap = cap;
-  out.text = prover::render_all_trips_text(**pair, matched.data().program, r);
+  out.text = prover::render_all_trips_text(*pair, matched.data().program, r);
   out.json = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }

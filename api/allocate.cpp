@@ -2,7 +2,7 @@
 // `syncbisim allocate` that makes sense in a process (no output files: the programs are values).
 #include "allocator/allocate.h"
 
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "api/detail/program_data.h"
 #include "latency/judge.h"
 
@@ -26,7 +26,7 @@ constexpr Strategy kStrategies[] = {Strategy::Barrier, Strategy::PerInstruction,
                                     Strategy::Auto,    Strategy::Mixed,          Strategy::Expert};
 
 // The public defaults are the allocator's; the header cannot include it to share them.
-static_assert(allocator::kDefaultMaxUnroll == 20000, "AllocateOptions::max_unroll's default is allocate's");
+static_assert(analysis::kDefaultMaxUnroll == 20000, "AllocateOptions::max_unroll's default is allocate's");
 }  // namespace
 
 namespace api::detail {
@@ -50,10 +50,10 @@ Strategy parse_strategy(const std::string& name) {
 Allocation allocate(const Program& spec, const AllocateOptions& options) {
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   const auto& d = spec.data();
-  // --unroll: the spec unrolled first (allocator/unroll.h), as `syncbisim allocate` does.
+  // --unroll: the spec unrolled first (analysis/unroll.h), as `syncbisim allocate` does.
   std::optional<Program> unrolled;
   if (!options.unroll.empty()) {
-    auto u = allocator::unroll(d.program, d.index, options.unroll, options.max_unroll);
+    auto u = analysis::unroll(d.program, d.index, options.unroll, options.max_unroll);
     if (!u) api::detail::raise(u.error(), d.name);
     unrolled = api::detail::wrap(std::move(*u), d.name + " (unrolled)");
   }

@@ -198,13 +198,10 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
   semantics::Options so;
   so.fuse_commit = options.reduction;
   so.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
-  auto pair = checker::ProgramPair::make(matched.data().program, impl.data().program,
-                                         checker::PairOptions{so, options.max_trip});
-  if (!pair) api::detail::raise(pair.error(), impl.data().name);
+  const auto [matched, pair] = api::detail::pair_of(spec, impl, checker::PairOptions{so, options.max_trip});
   checker::CheckOptions o{.reduction = options.reduction,
                           .max_states = options.max_states,
                           .max_seconds = options.max_seconds,
@@ -212,14 +209,14 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
                           .walks = options.random_walks,
                           .seed = options.seed,
                           .depth = options.depth};
-  const auto& both = (*pair)->lockstep();
+  const auto& both = pair->lockstep();
   // check --coverage: the explorer counts every state it visits (and then runs on one thread).
   std::optional<checker::Coverage> coverage;
   if (options.coverage) {
     coverage.emplace(both);
     o.coverage = &*coverage;
   }
-  const auto r = checker::check(**pair, o);
+  const auto r = checker::check(*pair, o);
   // What `check` prints (latency/check_report.h): the closed forms, the price, the coverage.
   const auto report = latency::check_report(both, matched.data().program, matched.data().index, impl.data().program,
                                             impl.data().index, r, coverage ? &*coverage : nullptr);

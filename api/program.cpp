@@ -1,7 +1,7 @@
 // Programs, errors and stop tokens of the public API (include/syncbisim/syncbisim.h).
 #include <filesystem>
 
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "api/detail/program_data.h"
 #include "formats/dot_format.h"
 #include "formats/json_format.h"
@@ -65,8 +65,18 @@ void require_order(const Program& spec, const Program& impl) {
                 "this is an impl and " + impl.data().name + " a spec: give the spec first, then the impl");
 }
 
+PairOf pair_of(const Program& spec, const Program& impl, checker::PairOptions options) {
+  const auto& s = spec.data();
+  const auto& i = impl.data();
+  auto m = checker::ProgramPair::from_loaded(s.program, s.index, s.name, i.program, i.index, i.name, options);
+  if (!m) raise(m.error());
+  if (!m->unrolled) return PairOf{spec, std::move(m->pair)};
+  // The pair points into the unrolled spec: moved into the Program that carries it, not copied.
+  return PairOf{wrap(std::move(m->unrolled->program), std::move(m->unrolled->index), s.name), std::move(m->pair)};
+}
+
 Program matched_spec(const Program& spec, const Program& impl) {
-  auto u = allocator::unrolled_to_match(spec.data().program, spec.data().index, impl.data().index);
+  auto u = analysis::unrolled_to_match(spec.data().program, spec.data().index, impl.data().index);
   if (!u) raise(u.error(), spec.data().name);
   if (!*u) return spec;
   return wrap(std::move((*u)->program), std::move((*u)->index), spec.data().name);

@@ -57,22 +57,20 @@ ReplayResult replay(const Program& spec, const Program& impl, const std::string&
   semantics::Options so;
   so.fuse_commit = !checker::trace_has_commits(*steps);
   so.widths = api::detail::widths(options.register_bits, options.semaphore_bits);
-  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
-  auto pair = checker::ProgramPair::make(matched.data().program, impl.data().program, checker::PairOptions{so});
-  if (!pair) api::detail::raise(pair.error(), impl.data().name);
-  const auto r = checker::replay_trace(**pair, *steps);
+  const auto [matched, pair] = api::detail::pair_of(spec, impl, checker::PairOptions{so});
+  const auto r = checker::replay_trace(*pair, *steps);
   ReplayResult out;
   out.fits = r.misfit.empty();
   out.misfit = r.misfit;
   for (const auto& s : r.steps) out.steps.push_back(ReplayStep{s.number, s.text, s.changes, s.checks});
   for (const auto& v : r.violations) out.violations.push_back(checker::to_string(v.kind));
   if (r.expected) out.reproduced = r.expected_shown;
-  out.text = checker::render_replay(**pair, r);
-  out.json = checker::replay_json(**pair, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out.text = checker::render_replay(*pair, r);
+  out.json = checker::replay_json(*pair, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (options.svg && r.misfit.empty() && !r.violations.empty()) {  // as the command draws it
     checker::CheckResult as_found;
     as_found.violations = r.violations;
-    if (auto svg = latency::counterexample_svg((*pair)->lockstep(), as_found)) out.svg = std::move(*svg);
+    if (auto svg = latency::counterexample_svg(pair->lockstep(), as_found)) out.svg = std::move(*svg);
   }
   return out;
 }

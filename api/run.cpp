@@ -77,24 +77,22 @@ RunResult run(const Program& spec, const Program& impl, const RunOptions& option
   if (!options.from.empty()) from = api::detail::read_trace_argument(options.from, 0);
   const checker::TraceSteps* steps = from ? &from->steps : nullptr;
   const auto widths = api::detail::widths(options.register_bits, options.semaphore_bits);
-  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
-  auto pair = checker::ProgramPair::make(matched.data().program, impl.data().program,
-                                         checker::PairOptions{checker::run_semantics(steps, widths)});
-  if (!pair) api::detail::raise(pair.error(), impl.data().name);
+  const auto [matched, pair] =
+      api::detail::pair_of(spec, impl, checker::PairOptions{checker::run_semantics(steps, widths)});
   const auto o = internal(options);
-  auto r = checker::run_once(**pair, o, steps);
+  auto r = checker::run_once(*pair, o, steps);
   if (!r) api::detail::raise(r.error(), from ? from->name : impl.data().name);  // the trace does not fit
-  const auto j = checker::render_run_json(**pair, matched.data().program, *r, o);
-  auto out = result_of(j, *r, checker::render_run_text(**pair, *r, o));
+  const auto j = checker::render_run_json(*pair, matched.data().program, *r, o);
+  auto out = result_of(j, *r, checker::render_run_text(*pair, *r, o));
   if (r->mismatch) {
     Violation v;
     api::detail::mismatch_fields(j.at("mismatch"), v);
-    v.description = checker::describe_mismatch((*pair)->spec_code(), (*pair)->impl_code(), *r->mismatch);
+    v.description = checker::describe_mismatch(pair->spec_code(), pair->impl_code(), *r->mismatch);
     out.mismatch = std::move(v);
   }
   for (const auto& overflow : r->overflows)
-    out.overflows.push_back(checker::describe_overflow((*pair)->impl_code(), overflow));
-  if (options.svg) out.svg = latency::run_svg((*pair)->lockstep(), *r);
+    out.overflows.push_back(checker::describe_overflow(pair->impl_code(), overflow));
+  if (options.svg) out.svg = latency::run_svg(pair->lockstep(), *r);
   return out;
 }
 

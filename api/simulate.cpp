@@ -51,16 +51,14 @@ SimulateResult simulate(const Program& spec, const Program& impl, const Simulate
     if (!w) api::detail::raise(w.error());
     window = *w;
   }
-  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
+  const auto [matched, pair] = api::detail::pair_of(spec, impl, {});  // the command's check that they correspond
   const auto& s = matched.data();
   const auto& i = impl.data();
-  auto pair = checker::ProgramPair::make(s.program, i.program);  // the command's check that the two correspond
-  if (!pair) api::detail::raise(pair.error(), i.name);
   timing::SimOptions o;
   o.record = options.svg;
   auto sim = timing::simulate_pair(s.program, s.index, i.program, i.index, table, trips, o);
   if (!sim) api::detail::raise(sim.error());
-  const auto& code = (*pair)->impl_code();
+  const auto& code = pair->impl_code();
   SimulateResult out;
   out.makespan = sim->makespan;
   out.clock_ghz = sim->clock_ghz;

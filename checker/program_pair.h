@@ -2,13 +2,18 @@
 // A spec and an impl made ready to check: both indexed, the impl's correspondence to the spec
 // verified (analysis::check_correspondence), both compiled (the impl against the spec's ids),
 // dynamic trip ranges capped if asked, their transition systems and the lock-step pair built.
-// The CLI's commands, fuzzing, the prover's replay, the demo, the tests and the benchmarks all
-// set a pair up through make(); the CLI only adds file names to its diagnostics.
+// Programs read from files or given to the public API come in through from_loaded(), which
+// takes the indexes their reader built and unrolls the spec where the impl unrolls loops; the
+// programs the tool makes itself (fuzzing, the prover's replay, the demo, the tests and the
+// benchmarks) through make().
 // The parts point at each other, so a pair lives behind a unique_ptr and is never moved.
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include <optional>
+
+#include "analysis/unroll.h"
 #include "model/index.h"
 #include "model/program.h"
 #include "model/result.h"
@@ -26,12 +31,35 @@ struct PairOptions {
   std::uint32_t max_trip = 0;
 };
 
+class ProgramPair;
+
+// A pair made of two programs as loaded (ProgramPair::from_loaded).
+struct MatchedPair {
+  // The spec the pair was made of when the impl unrolls constant-trip loops of the given one
+  // (analysis::unrolled_to_match): the caller keeps it, since the pair points into it.
+  std::optional<analysis::UnrolledSpec> unrolled;
+  std::unique_ptr<ProgramPair> pair;
+};
+
 class ProgramPair {
  public:
   // Index errors carry the rule of model/index.cpp; a pair that does not correspond, the rule of
   // analysis/correspondence.h.
   static model::Result<std::unique_ptr<ProgramPair>> make(const model::Program& spec, const model::Program& impl,
                                                           PairOptions options = {});
+  // Two programs as loaded, each with the index its reader built, made a pair without indexing
+  // either again: the one way in for the command line, the public API and syncbisim-mpi.
+  //  * "wrong-order" when the spec is an impl and the impl a spec (the slip people make most);
+  //  * where the impl unrolls constant-trip loops of the spec (docs/formats.md "Unrolled
+  //    programs"), the pair is made of the spec with those loops unrolled, which owes exactly
+  //    what the given one owes;
+  //  * then as make(). Diagnostics name `spec_name` for the order and the unrolling, `impl_name`
+  //    for how the impl fits its spec.
+  // The programs (and the unrolled spec, if any) must outlive the pair.
+  static model::Result<MatchedPair> from_loaded(const model::Program& spec, const model::ProgramIndex& spec_index,
+                                                const std::string& spec_name, const model::Program& impl,
+                                                const model::ProgramIndex& impl_index, const std::string& impl_name,
+                                                PairOptions options = {});
 
   ProgramPair(const ProgramPair&) = delete;
   ProgramPair& operator=(const ProgramPair&) = delete;
@@ -45,6 +73,10 @@ class ProgramPair {
   const std::string& cut() const { return cut_; }
 
  private:
+  // make() and from_loaded() once both indexes are there.
+  static model::Result<std::unique_ptr<ProgramPair>> indexed(const model::Program& spec, model::ProgramIndex spec_index,
+                                                             const model::Program& impl, model::ProgramIndex impl_index,
+                                                             PairOptions options);
   ProgramPair(model::ProgramIndex spec_ix, model::ProgramIndex impl_ix, semantics::CompiledProgram spec_code,
               semantics::CompiledProgram impl_code, semantics::Options options, std::string cut);
 

@@ -3,13 +3,13 @@
 //                        [--max-semaphores N] [--max-registers N]:
 // writes the impl program an allocation strategy gives (docs/allocator.md); one line per
 // dependency on stderr saying what it got and why. With --unroll the spec is unrolled first
-// (allocator/unroll.h) and the impl belongs to the unrolled spec, which --spec-out writes so that
+// (analysis/unroll.h) and the impl belongs to the unrolled spec, which --spec-out writes so that
 // `check` can verify the pair.
 #include <iostream>
 #include <memory>
 
 #include "allocator/allocate.h"
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
@@ -24,7 +24,7 @@ namespace {
 struct AllocateArgs {
   std::string spec, out, strategy = "auto", spec_out;
   std::vector<std::string> unroll;
-  std::uint64_t max_unroll = allocator::kDefaultMaxUnroll;
+  std::uint64_t max_unroll = analysis::kDefaultMaxUnroll;
   bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false, share = false;
   std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
 };
@@ -40,7 +40,7 @@ int run_allocate(const AllocateArgs& a) {
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
   if (!a.unroll.empty()) {
-    auto u = allocator::unroll(spec->program, spec->index, a.unroll, a.max_unroll);
+    auto u = analysis::unroll(spec->program, spec->index, a.unroll, a.max_unroll);
     if (!u) {
       auto d = u.error();
       d.file = a.spec;

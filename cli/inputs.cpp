@@ -4,7 +4,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "analysis/dependency_analysis.h"
 #include "analysis/pitfalls.h"
 #include "analysis/register_use.h"
@@ -17,6 +17,7 @@ int input_error(const model::Diagnostic& d) {
 }
 
 namespace {
+
 std::optional<formats::LoadedProgram> load_kind(const std::string& path, model::ProgramKind kind, int& status) {
   auto r = formats::load_program_file(path, kind);
   if (!r) {
@@ -25,6 +26,7 @@ std::optional<formats::LoadedProgram> load_kind(const std::string& path, model::
   }
   return std::move(r.value());
 }
+
 }  // namespace
 
 void warn(const std::string& file, const analysis::Warning& w) {
@@ -45,27 +47,39 @@ std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& st
   return spec;
 }
 
+void warn_impl(const std::string& path, const formats::LoadedProgram& impl) {
+  for (const auto& w : analysis::unwritten_registers(impl.program, impl.index)) warn(path, w);
+}
+
 std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& status) {
   auto impl = load_kind(path, model::ProgramKind::Impl, status);
-  if (impl)
-    for (const auto& w : analysis::unwritten_registers(impl->program, impl->index)) warn(path, w);
+  if (impl) warn_impl(path, *impl);
   return impl;
 }
 
 std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status,
                                     checker::PairOptions options) {
-  // The slip people make most: the two files the wrong way round. Said as such, not as two kinds.
-  if (auto a = formats::load_program_file(spec_path); a && a->program.kind == model::ProgramKind::Impl)
-    if (auto b = formats::load_program_file(impl_path); b && b->program.kind == model::ProgramKind::Spec) {
-      status = input_error(
-          model::Diagnostic{spec_path, "", "wrong-order",
-                            "this is an impl and " + impl_path + " a spec: give the spec first, then the impl"});
-      return std::nullopt;
-    }
-  auto spec = load_spec(spec_path, status);
-  if (!spec) return std::nullopt;
-  auto impl = load_impl(impl_path, status);
-  if (!impl) return std::nullopt;
+  // Each file is read and indexed once (issue 41): of any kind first, then the kinds judged.
+  auto fail = [&](const model::Diagnostic& d) -> std::optional<LoadedPair> {
+    status = input_error(d);
+    return std::nullopt;
+  };
+  auto spec = formats::load_program_file(spec_path);
+  if (!spec) return fail(spec.error());
+  if (spec->program.kind != model::ProgramKind::Spec) {
+    // The slip people make most: the two files the wrong way round, said as such, not as two
+    // kinds (ProgramPair::from_loaded says it below).
+    auto other = formats::load_program_file(impl_path);
+    if (!other || other->program.kind != model::ProgramKind::Spec)
+      return fail(*formats::kind_error(*spec, model::ProgramKind::Spec, spec_path));
+    std::string ignored;
+    return fail(make_pair(std::move(*spec), std::move(*other), spec_path, impl_path, options, ignored).error());
+  }
+  warn_spec(spec_path, spec->program, spec->index);
+  auto impl = formats::load_program_file(impl_path);
+  if (!impl) return fail(impl.error());
+  if (auto wrong = formats::kind_error(*impl, model::ProgramKind::Impl, impl_path)) return fail(*wrong);
+  warn_impl(impl_path, *impl);
   std::string note;
   auto pair = make_pair(std::move(*spec), std::move(*impl), spec_path, impl_path, options, note);
   if (!pair) {
@@ -82,26 +96,16 @@ model::Result<LoadedPair> make_pair(formats::LoadedProgram spec, formats::Loaded
                                     const std::string& spec_path, const std::string& impl_path,
                                     checker::PairOptions options, std::string& note) {
   // An impl that unrolls constant-trip loops of the spec (copies named X.L.k, docs/formats.md
-  // "Unrolled programs") is checked against the spec with those loops unrolled: the unrolled spec
-  // owes exactly what the original owes (allocator/unroll.h), instance k of X being X.L.k.
-  auto unrolled = allocator::unrolled_to_match(spec.program, spec.index, impl.index);
-  if (!unrolled) {
-    auto d = unrolled.error();
-    d.file = spec_path;
-    return d;
+  // "Unrolled programs") is checked against the spec with those loops unrolled (analysis/unroll.h).
+  auto matched = checker::ProgramPair::from_loaded(spec.program, spec.index, spec_path, impl.program, impl.index,
+                                                   impl_path, options);
+  if (!matched) return matched.error();
+  if (matched->unrolled) {  // the pair was made of the spec unrolled to match the impl: keep it
+    note = matched->unrolled->note();
+    spec.program = std::move(matched->unrolled->program);
+    spec.index = std::move(matched->unrolled->index);
   }
-  if (*unrolled) {
-    note = (*unrolled)->note();
-    spec.program = std::move((*unrolled)->program);
-    spec.index = std::move((*unrolled)->index);
-  }
-  auto checked = checker::ProgramPair::make(spec.program, impl.program, options);
-  if (!checked) {
-    auto d = checked.error();
-    d.file = impl_path;  // both files loaded: what is left is how the impl fits its spec
-    return d;
-  }
-  return LoadedPair{std::move(spec), std::move(impl), std::move(*checked)};
+  return LoadedPair{std::move(spec), std::move(impl), std::move(matched->pair)};
 }
 
 std::optional<checker::TraceSteps> load_trace(const std::string& path, std::size_t which, int& status) {

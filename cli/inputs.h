@@ -33,7 +33,7 @@ struct LoadedPair {
 std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::string& impl_path, int& status,
                                     checker::PairOptions options = {});
 // The pair of two programs already loaded, without printing: the spec unrolled to match an impl
-// that unrolls its constant-trip loops (allocator/unroll.h), then ProgramPair::make. A diagnostic
+// that unrolls its constant-trip loops (analysis/unroll.h), then ProgramPair::make. A diagnostic
 // names the file it is about; `note` gets what the unrolling says, if it unrolled.
 model::Result<LoadedPair> make_pair(formats::LoadedProgram spec, formats::LoadedProgram impl,
                                     const std::string& spec_path, const std::string& impl_path,

@@ -57,7 +57,7 @@ Result<LoadedProgram> load_program_text(std::string_view content, const std::str
     if (parsed.text) index.error().place = detail::text_place(*parsed.text, index.error().place);
     return index.error();
   }
-  return LoadedProgram{std::move(*parsed.program), std::move(*index)};
+  return LoadedProgram{std::move(*parsed.program), std::move(*index), !parsed.text.has_value()};
 }
 
 Result<std::string> read_input_file(const std::string& path, std::uint64_t max_bytes) {
@@ -102,14 +102,17 @@ Result<LoadedProgram> load_program_file(const std::string& path, ProgramKind kin
   if (!content) return content.error();
   auto loaded = load_program_text(*content, path);
   if (!loaded) return loaded;
-  if (loaded->program.kind != kind) {
-    const char* want = kind == ProgramKind::Spec ? "a spec/1" : "an impl/1";
-    const char* got = kind == ProgramKind::Spec ? "impl/1" : "spec/1";
-    // The version tag's place: a pointer in JSON, the header line in text.
-    return Diagnostic{path, is_json(*content) ? "/syncbisim" : "1:1", "wrong-kind",
-                      std::string("expected ") + want + " program, found " + got};
-  }
+  if (auto wrong = kind_error(*loaded, kind, path)) return *wrong;
   return loaded;
+}
+
+std::optional<Diagnostic> kind_error(const LoadedProgram& p, ProgramKind kind, const std::string& path) {
+  if (p.program.kind == kind) return std::nullopt;
+  const char* want = kind == ProgramKind::Spec ? "a spec/1" : "an impl/1";
+  const char* got = kind == ProgramKind::Spec ? "impl/1" : "spec/1";
+  // The version tag's place: a pointer in JSON, the header line in text.
+  return Diagnostic{path, p.json ? "/syncbisim" : "1:1", "wrong-kind",
+                    std::string("expected ") + want + " program, found " + got};
 }
 
 namespace {

@@ -16,6 +16,7 @@ namespace syncbisim::formats {
 struct LoadedProgram {
   model::Program program;
   model::ProgramIndex index;
+  bool json = false;  // read from JSON, else from the text format
 };
 
 // Input files larger than this are refused (rule "too-large", docs/formats.md "Input size"): the
@@ -31,6 +32,9 @@ model::Result<LoadedProgram> load_program_text(std::string_view content, const s
 model::Result<LoadedProgram> load_program_file(const std::string& path);
 // Like load_program_file but insists on a kind (rule "wrong-kind").
 model::Result<LoadedProgram> load_program_file(const std::string& path, model::ProgramKind kind);
+// The "wrong-kind" diagnostic load_program_file(path, kind) gives, for a program loaded already;
+// nothing when `p` is of that kind.
+std::optional<model::Diagnostic> kind_error(const LoadedProgram& p, model::ProgramKind kind, const std::string& path);
 
 // Writes `content` to `path` (docs/formats.md "Output files"): a regular file (or a new one)
 // through a temporary file and a rename, never a partial file, the old one kept on failure; a

@@ -1,7 +1,6 @@
 #include "fuzz/program_edits.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 
 #include "model/walk.h"
@@ -12,30 +11,12 @@ namespace {
 
 using Body = std::vector<model::Stmt>;
 
-// Visits every statement list of the tree (the program body first, then pre-order).
-void for_each_body(Body& body, const std::function<void(Body&)>& f) {
-  f(body);
-  for (auto& stmt : body) {
-    if (auto* l = std::get_if<model::Loop>(&stmt.node)) {
-      for_each_body(l->body, f);
-    } else if (auto* c = std::get_if<model::Cond>(&stmt.node)) {
-      for_each_body(c->then_body, f);
-      for_each_body(c->else_body, f);
-    }
-  }
-}
-
-void for_each_stmt(const Body& body, std::uint32_t depth,
-                   const std::function<void(const model::Stmt&, std::uint32_t)>& f) {
-  for (const auto& stmt : body) {
-    f(stmt, depth);
-    if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
-      for_each_stmt(l->body, depth + 1, f);
-    } else if (const auto* c = std::get_if<model::Cond>(&stmt.node)) {
-      for_each_stmt(c->then_body, depth + 1, f);
-      for_each_stmt(c->else_body, depth + 1, f);
-    }
-  }
+// Every statement with its depth: 0 at the top, one more inside each loop and each cond branch.
+template <class F>
+void for_each_stmt_with_depth(const Body& body, F&& f) {
+  model::for_each_stmt(body, [&](const model::Stmt& s, const model::LoopPath& path) {
+    f(s, static_cast<std::uint32_t>(path.size() - 1));
+  });
 }
 
 const std::string& stmt_id(const model::Stmt& s) {
@@ -45,27 +26,14 @@ const std::string& stmt_id(const model::Stmt& s) {
   return none;
 }
 
-// The loops (branch loops by their C.then / C.else names) around each instruction.
-void loops_around(const Body& body, std::vector<std::string>& path,
-                  std::map<std::string, std::vector<std::string>>& out) {
-  for (const auto& stmt : body) {
-    if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
-      for (const auto& s : b->streams)
-        for (const auto& item : s.items)
-          if (const auto* in = std::get_if<model::Instr>(&item)) out[in->id] = path;
-    } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
-      path.push_back(l->id);
-      loops_around(l->body, path, out);
-      path.pop_back();
-    } else {
-      const auto& c = std::get<model::Cond>(stmt.node);
-      path.push_back(model::then_loop(c.id));
-      loops_around(c.then_body, path, out);
-      path.back() = model::else_loop(c.id);
-      loops_around(c.else_body, path, out);
-      path.pop_back();
-    }
-  }
+// The loops (branch loops by their C.then / C.else names) around each instruction, @top left out.
+std::map<std::string, std::vector<std::string>> loops_around(const Body& body) {
+  std::map<std::string, std::vector<std::string>> out;
+  model::for_each_stream_in(body, [&](const auto& stream, const model::LoopPath& path) {
+    for (const auto& item : stream.items)
+      if (const auto* in = std::get_if<model::Instr>(&item)) out[in->id].assign(path.begin() + 1, path.end());
+  });
+  return out;
 }
 
 void drop_engine_choices(std::optional<model::TripRule>& rule, const std::string& engine) {
@@ -83,7 +51,7 @@ void Removal::merge(const Removal& other) {
 }
 
 void apply(model::Program& p, const Removal& r) {
-  for_each_body(p.body, [&](Body& body) {
+  model::for_each_body(p.body, [&](Body& body) {
     body.erase(std::remove_if(body.begin(), body.end(),
                               [&](const model::Stmt& s) {
                                 const auto& id = stmt_id(s);
@@ -112,7 +80,7 @@ void apply(model::Program& p, const Removal& r) {
 
 void drop_engine(model::Program& p, const std::string& engine) {
   p.engines.erase(std::remove(p.engines.begin(), p.engines.end(), engine), p.engines.end());
-  for_each_body(p.body, [&](Body& body) {
+  model::for_each_body(p.body, [&](Body& body) {
     for (auto& stmt : body) {
       if (auto* b = std::get_if<model::Block>(&stmt.node)) {
         auto& ss = b->streams;
@@ -131,7 +99,7 @@ void drop_engine(model::Program& p, const std::string& engine) {
 
 bool unwrap(model::Program& p, const std::string& id, int branch) {
   bool found = false;
-  for_each_body(p.body, [&](Body& body) {
+  model::for_each_body(p.body, [&](Body& body) {
     if (found) return;
     for (std::size_t i = 0; i < body.size(); ++i) {
       if (stmt_id(body[i]) != id) continue;
@@ -185,7 +153,7 @@ std::optional<model::TripRule>* trip_slot(model::Stmt& s) {
 }  // namespace
 
 void set_trip(model::Program& p, const std::string& id, const model::TripRule& rule, bool only_if_given) {
-  for_each_body(p.body, [&](Body& body) {
+  model::for_each_body(p.body, [&](Body& body) {
     for (auto& stmt : body)
       if (stmt_id(stmt) == id)
         if (auto* slot = trip_slot(stmt); slot && (!only_if_given || slot->has_value())) *slot = rule;
@@ -194,7 +162,7 @@ void set_trip(model::Program& p, const std::string& id, const model::TripRule& r
 
 std::optional<model::TripRule> trip_of(const model::Program& p, const std::string& id) {
   std::optional<model::TripRule> out;
-  for_each_stmt(p.body, 0, [&](const model::Stmt& s, std::uint32_t) {
+  for_each_stmt_with_depth(p.body, [&](const model::Stmt& s, std::uint32_t) {
     if (stmt_id(s) != id) return;
     if (const auto* l = std::get_if<model::Loop>(&s.node)) out = l->trip;
     if (const auto* c = std::get_if<model::Cond>(&s.node)) out = c->taken;
@@ -203,9 +171,7 @@ std::optional<model::TripRule> trip_of(const model::Program& p, const std::strin
 }
 
 void tidy_dependencies(model::Program& spec) {
-  std::map<std::string, std::vector<std::string>> around;
-  std::vector<std::string> path;
-  loops_around(spec.body, path, around);
+  const auto around = loops_around(spec.body);
   std::vector<model::Dependency> kept;
   for (auto& d : spec.deps) {
     const auto p = around.find(d.producer), c = around.find(d.consumer);
@@ -225,7 +191,7 @@ void tidy_dependencies(model::Program& spec) {
 
 std::vector<Removal> statements_at(const model::Program& p, std::uint32_t depth) {
   std::vector<Removal> out;
-  for_each_stmt(p.body, 0, [&](const model::Stmt& s, std::uint32_t d) {
+  for_each_stmt_with_depth(p.body, [&](const model::Stmt& s, std::uint32_t d) {
     if (d != depth) return;
     Removal r;
     if (const auto* b = std::get_if<model::Block>(&s.node)) {
@@ -242,7 +208,7 @@ std::vector<Removal> statements_at(const model::Program& p, std::uint32_t depth)
 
 std::vector<std::string> loop_ids(const model::Program& p) {
   std::vector<std::string> out;
-  for_each_stmt(p.body, 0, [&](const model::Stmt& s, std::uint32_t) {
+  for_each_stmt_with_depth(p.body, [&](const model::Stmt& s, std::uint32_t) {
     if (!stmt_id(s).empty()) out.push_back(stmt_id(s));
   });
   return out;
@@ -250,7 +216,7 @@ std::vector<std::string> loop_ids(const model::Program& p) {
 
 std::vector<std::string> instr_ids(const model::Program& p) {
   std::vector<std::string> out;
-  for_each_stmt(p.body, 0, [&](const model::Stmt& s, std::uint32_t) {
+  for_each_stmt_with_depth(p.body, [&](const model::Stmt& s, std::uint32_t) {
     if (const auto* b = std::get_if<model::Block>(&s.node))
       for (const auto& st : b->streams)
         for (const auto& item : st.items)
@@ -273,7 +239,7 @@ ProgramSize size_of(const model::Program& p) {
   ProgramSize s;
   s.engines = p.engines.size();
   s.dependencies = p.deps.size();
-  for_each_stmt(p.body, 0, [&](const model::Stmt&, std::uint32_t) { ++s.statements; });
+  for_each_stmt_with_depth(p.body, [&](const model::Stmt&, std::uint32_t) { ++s.statements; });
   s.instructions = instr_ids(p).size();
   model::for_each_stream(p.body, [&](const model::Stream& st) {
     for (const auto& item : st.items) {

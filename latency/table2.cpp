@@ -5,42 +5,35 @@
 
 #include "allocator/allocate.h"
 #include "allocator/stats.h"
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "analysis/dependency_analysis.h"
+#include "model/walk.h"
 #include "timing/simulate.h"
 
 namespace syncbisim::latency {
 
 namespace {
 
+// One constant trip, the same on every engine.
+bool constant_trip(const model::Loop& l) {
+  return l.trip && !l.trip->divergent && l.trip->per_engine.empty() &&
+         std::holds_alternative<model::ConstTrip>(l.trip->uniform);
+}
+
 void scale(std::vector<model::Stmt>& body, const std::set<std::string>* only) {
-  for (auto& s : body) {
-    if (auto* l = std::get_if<model::Loop>(&s.node)) {
-      const bool constant = l->trip && !l->trip->divergent && l->trip->per_engine.empty() &&
-                            std::holds_alternative<model::ConstTrip>(l->trip->uniform);
-      if (l->sim_trip && constant && (!only || only->count(l->id)))
-        l->trip = model::TripRule{model::ConstTrip{*l->sim_trip}};
-      scale(l->body, only);
-    } else if (auto* c = std::get_if<model::Cond>(&s.node)) {
-      scale(c->then_body, only);
-      scale(c->else_body, only);
-    }
-  }
+  model::for_each_stmt(body, [&](model::Stmt& s, const model::LoopPath&) {
+    if (auto* l = std::get_if<model::Loop>(&s.node); l && l->sim_trip && constant_trip(*l) && (!only || only->count(l->id)))
+      l->trip = model::TripRule{model::ConstTrip{*l->sim_trip}};
+  });
 }
 
 std::optional<std::string> dynamic_loop(const std::vector<model::Stmt>& body) {
-  for (const auto& s : body) {
-    if (const auto* l = std::get_if<model::Loop>(&s.node)) {
-      const bool constant = l->trip && !l->trip->divergent && l->trip->per_engine.empty() &&
-                            std::holds_alternative<model::ConstTrip>(l->trip->uniform);
-      if (!constant) return l->id;
-      if (auto d = dynamic_loop(l->body)) return d;
-    } else if (const auto* c = std::get_if<model::Cond>(&s.node)) {
-      if (auto d = dynamic_loop(c->then_body)) return d;
-      if (auto d = dynamic_loop(c->else_body)) return d;
-    }
-  }
-  return std::nullopt;
+  const auto* s = model::find_stmt(body, [](const model::Stmt& st, const model::LoopPath&) {
+    const auto* l = std::get_if<model::Loop>(&st.node);
+    return l && !constant_trip(*l);
+  });
+  if (!s) return std::nullopt;
+  return std::get<model::Loop>(s->node).id;
 }
 
 std::vector<std::string> loop_ids(const model::ProgramIndex& ix) {
@@ -58,7 +51,7 @@ model::Result<model::Program> base_of(const model::Program& spec, const std::vec
   if (!o.at_spec_trips) scale(s.body, &only);
   auto ix = model::ProgramIndex::build(s);
   if (!ix) return ix.error();
-  return allocator::unroll(s, *ix, unroll_first, o.max_unroll);
+  return analysis::unroll(s, *ix, unroll_first, o.max_unroll);
 }
 
 const allocator::Strategy kStrategy[] = {allocator::Strategy::Barrier, allocator::Strategy::PerLoop,
@@ -115,7 +108,7 @@ model::Result<VariantPrograms> variant_programs(const model::Program& spec,
   } else {
     auto uix = model::ProgramIndex::build(u);
     if (!uix) return uix.error();
-    auto unrolled = allocator::unroll(u, *uix, loop_ids(*uix), o.max_unroll);
+    auto unrolled = analysis::unroll(u, *uix, loop_ids(*uix), o.max_unroll);
     if (unrolled) {
       auto uix2 = model::ProgramIndex::build(*unrolled);
       if (!uix2) return uix2.error();

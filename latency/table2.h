@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "latency/paper_table2.h"
 #include "model/index.h"
 #include "model/program.h"
@@ -59,7 +59,7 @@ struct Table2Options {
   // The barrier-free variants share common subexpressions of their wait values (paper §6.2),
   // as the paper's figures do ("the ALU-reduction passes ... keep these counts low", §8.2).
   bool share_wait_values = true;
-  // Instructions and dependencies an unrolled program may have (allocator::unroll); past it the
+  // Instructions and dependencies an unrolled program may have (analysis::unroll); past it the
   // unrolled column says why it is empty (`table2 --max-unroll`). Larger than allocate's default:
   // the paper's add_many_loop unrolls to 40,000 instructions, the code-size blow-up Table 2 shows.
   std::uint64_t max_unroll = kTable2MaxUnroll;

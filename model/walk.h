@@ -47,6 +47,31 @@ void for_each_stmt(Body& body, F& f, LoopPath& path) {
     }
   }
 }
+template <class Body, class F, class Found>
+bool find_stmt(Body& body, F& f, LoopPath& path, Found& found) {
+  for (auto& stmt : body) {
+    if (f(stmt, static_cast<const LoopPath&>(path))) {
+      found = &stmt;
+      return true;
+    }
+    if (auto* l = std::get_if<Loop>(&stmt.node)) {
+      path.push_back(l->id);
+      const bool done = find_stmt(l->body, f, path, found);
+      path.pop_back();
+      if (done) return true;
+    } else if (auto* c = std::get_if<Cond>(&stmt.node)) {
+      path.push_back(then_loop(c->id));
+      bool done = find_stmt(c->then_body, f, path, found);
+      if (!done) {
+        path.back() = else_loop(c->id);
+        done = find_stmt(c->else_body, f, path, found);
+      }
+      path.pop_back();
+      if (done) return true;
+    }
+  }
+  return false;
+}
 }  // namespace detail
 
 // Every statement in pre-order (a loop or a cond before the statements it holds, a cond's then
@@ -56,6 +81,32 @@ template <class Body, class F>
 void for_each_stmt(Body& body, F&& f) {
   LoopPath path{kTopLoop};
   detail::for_each_stmt(body, f, path);
+}
+
+// Every statement in pre-order, as for_each_stmt, until f(stmt, path) returns true: returns that
+// statement, or nullptr when f never did.
+template <class Body, class F>
+auto find_stmt(Body& body, F&& f) -> decltype(&*body.begin()) {
+  decltype(&*body.begin()) found = nullptr;
+  LoopPath path{kTopLoop};
+  detail::find_stmt(body, f, path, found);
+  return found;
+}
+
+// Every statement list of the tree: the program's body first, then in pre-order each loop's body
+// and each cond's then and else bodies: f(body). `f` may change the list it is given (insert,
+// remove, reorder); the walk goes on into the list as f left it.
+template <class Body, class F>
+void for_each_body(Body& body, F&& f) {
+  f(body);
+  for (auto& stmt : body) {
+    if (auto* l = std::get_if<Loop>(&stmt.node)) {
+      for_each_body(l->body, f);
+    } else if (auto* c = std::get_if<Cond>(&stmt.node)) {
+      for_each_body(c->then_body, f);
+      for_each_body(c->else_body, f);
+    }
+  }
 }
 
 // Every stream in tree order with the loops around it: f(stream, path).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checker/explorer.h"
+#include "model/walk.h"
 
 namespace syncbisim::prover {
 
@@ -16,22 +17,19 @@ using semantics::StepKind;
 // trips from the spec, formats.md), so the two cannot disagree.
 void fix_trips(std::vector<model::Stmt>& body, const std::map<std::string, std::uint32_t>& loops,
                const std::map<std::string, std::uint32_t>& conds, bool spec) {
-  for (auto& st : body) {
+  model::for_each_stmt(body, [&](model::Stmt& st, const model::LoopPath&) {
     if (auto* l = std::get_if<model::Loop>(&st.node)) {
       if (auto it = loops.find(l->id); it != loops.end()) {
         if (spec) l->trip = model::TripRule{model::ConstTrip{it->second}, {}, false};
         else l->trip.reset();
       }
-      fix_trips(l->body, loops, conds, spec);
     } else if (auto* c = std::get_if<model::Cond>(&st.node)) {
       if (auto it = conds.find(c->id); it != conds.end()) {
         if (spec) c->taken = model::TripRule{model::ConstTrip{it->second}, {}, false};
         else c->taken.reset();
       }
-      fix_trips(c->then_body, loops, conds, spec);
-      fix_trips(c->else_body, loops, conds, spec);
     }
-  }
+  });
 }
 
 // The planned choice at a loop head both sides stand at, if the original needs one there.

@@ -2,20 +2,16 @@
 
 #include <variant>
 
+#include "model/walk.h"
+
 namespace syncbisim::timing {
 
 namespace {
 
 void collect_sim_trips(const std::vector<model::Stmt>& body, std::map<std::string, std::uint32_t>& out) {
-  for (const auto& s : body) {
-    if (const auto* l = std::get_if<model::Loop>(&s.node)) {
-      if (l->sim_trip) out[l->id] = *l->sim_trip;
-      collect_sim_trips(l->body, out);
-    } else if (const auto* c = std::get_if<model::Cond>(&s.node)) {
-      collect_sim_trips(c->then_body, out);
-      collect_sim_trips(c->else_body, out);
-    }
-  }
+  model::for_each_stmt(body, [&](const model::Stmt& s, const model::LoopPath&) {
+    if (const auto* l = std::get_if<model::Loop>(&s.node); l && l->sim_trip) out[l->id] = *l->sim_trip;
+  });
 }
 
 // A branch choice: 0 (then) whenever the choice allows it.

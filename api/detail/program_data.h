@@ -2,10 +2,12 @@
 // What a syncbisim::Program and a StopToken hold, and the conversions every file of the public
 // API needs. Not installed: outside code sees only include/syncbisim/syncbisim.h.
 #include <atomic>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "allocator/allocate.h"
+#include "checker/program_pair.h"
 #include "model/index.h"
 #include "model/program.h"
 #include "model/result.h"
@@ -37,9 +39,17 @@ void require_kind(const Program& p, model::ProgramKind kind, const char* role);
 // Throws Error (rule "wrong-order") when `spec` is an impl and `impl` a spec.
 void require_order(const Program& spec, const Program& impl);
 // The spec `impl` is checked against: `spec` itself, or, where the impl unrolls constant-trip loops
-// of it, the spec unrolled to match (allocator::unrolled_to_match, docs/formats.md "Unrolled
+// of it, the spec unrolled to match (analysis::unrolled_to_match, docs/formats.md "Unrolled
 // programs"), as every command does. Throws Error when the spec cannot be unrolled to match.
 Program matched_spec(const Program& spec, const Program& impl);
+// The pair of `spec` (unrolled to match as matched_spec says) and `impl`, made of the indexes they
+// were loaded with (checker::ProgramPair::from_loaded, as the command line makes it); `spec` is
+// the spec the pair was made of, which must outlive it. Throws Error when they do not correspond.
+struct PairOf {
+  Program spec;
+  std::unique_ptr<checker::ProgramPair> pair;
+};
+PairOf pair_of(const Program& spec, const Program& impl, checker::PairOptions options);
 allocator::Strategy strategy_of(Strategy s);
 Strategy strategy_from(allocator::Strategy s);
 // The widths of CheckOptions and ProveOptions (docs/semantics.md "Widths"); throws Error (rule

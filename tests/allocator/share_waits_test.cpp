@@ -7,7 +7,7 @@
 #include "allocator/allocate.h"
 #include "allocator/share_waits.h"
 #include "allocator/stats.h"
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
 #include "formats/load.h"
@@ -65,7 +65,7 @@ E0: [w := 2 * r] {s >= w} I0 [r := r + 1] [w := 2 * r] {s >= w} I1
 TEST_CASE("share waits: TiledMatmul with k unrolled, fewer ALU operations, still bisimilar") {
   auto spec = formats::load_program_file((test::source_dir() / "corpus/kernels/tiled_matmul.json").string());
   REQUIRE(spec.ok());
-  auto u = allocator::unroll(spec->program, spec->index, {"k"});
+  auto u = analysis::unroll(spec->program, spec->index, {"k"});
   REQUIRE(u.ok());
   auto uix = model::ProgramIndex::build(*u);
   REQUIRE(uix.ok());

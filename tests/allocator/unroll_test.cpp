@@ -1,4 +1,4 @@
-// Unrolling a constant-trip loop (allocator/unroll.h): the renamed copies, the dependencies
+// Unrolling a constant-trip loop (analysis/unroll.h): the renamed copies, the dependencies
 // rewritten exactly, the refusals; and, as a property, the unrolled spec owes exactly what the
 // original owes: run side by side under random schedules, every engine's next instruction is the
 // same instance and may issue on one side exactly when it may on the other.
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "allocator/allocate.h"
-#include "allocator/unroll.h"
+#include "analysis/unroll.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
 #include "formats/load.h"
@@ -55,7 +55,7 @@ const Cut kCuts[] = {
 };
 
 model::Program unrolled(const formats::LoadedProgram& p, std::vector<std::string> loops) {
-  auto u = allocator::unroll(p.program, p.index, loops);
+  auto u = analysis::unroll(p.program, p.index, loops);
   REQUIRE_MESSAGE(u.ok(), u.error().to_string());
   return std::move(*u);
 }
@@ -104,7 +104,7 @@ std::string side_by_side(const model::Program& orig, const model::Program& unr, 
   auto mapped = [&](semantics::EngineId e, semantics::InstrId id) {
     const auto& name = oc.instrs[id].name;
     if (!oix->encloses(lid, oc.instrs[id].parent)) return name;
-    return allocator::unrolled_name(name, loop, o.control.engines[e].frames[lid].iter);
+    return analysis::unrolled_name(name, loop, o.control.engines[e].frames[lid].iter);
   };
   for (int n = 0; n < 5000; ++n) {
     settle(os, o);
@@ -186,7 +186,7 @@ TEST_CASE("unroll: loops inside a copy keep their own distances, renamed") {
 TEST_CASE("unroll: what cannot be unrolled exactly is refused, with a reason") {
   auto refused = [](const std::string& text, const std::string& loop, const std::string& rule) {
     const auto p = test::load_text(text);
-    auto u = allocator::unroll(p.program, p.index, {loop});
+    auto u = analysis::unroll(p.program, p.index, {loop});
     REQUIRE_FALSE(u.ok());
     CHECK(u.error().rule == rule);
     return u.error().message;
@@ -237,7 +237,7 @@ TEST_CASE("unroll: the unrolled spec owes exactly what the original owes (proper
         RC_PRE(!loops.empty());
         const auto loop = *rc::gen::elementOf(loops);
         ++runs;
-        auto u = allocator::unroll(spec, *ix, {loop});
+        auto u = analysis::unroll(spec, *ix, {loop});
         if (!u) {
           RC_ASSERT(u.error().rule == std::string("unroll-inexact"));
           ++refused;
@@ -271,7 +271,7 @@ TEST_CASE("unroll: the paper's figures run side by side with their unrolled copi
     test::make_constant(prog.body, 3);
     auto ix = model::ProgramIndex::build(prog);
     REQUIRE(ix.ok());
-    auto u = allocator::unroll(prog, *ix, {cut.loop});
+    auto u = analysis::unroll(prog, *ix, {cut.loop});
     REQUIRE_MESSAGE(u.ok(), u.error().to_string());
     for (std::uint64_t seed = 1; seed <= 10; ++seed) CHECK(side_by_side(prog, *u, cut.loop, seed) == "");
   }
