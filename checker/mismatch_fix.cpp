@@ -31,16 +31,10 @@ const char* kSameEngine =
 
 MismatchFix under_sync(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                        const semantics::Mismatch& m) {
-  // The dependency that decides: the first one not satisfied (as the JSON report picks it).
-  const semantics::DependencyCheck* c = nullptr;
-  for (const auto& k : m.spec_checks)
-    if (!k.satisfied()) {
-      c = &k;
-      break;
-    }
+  const semantics::DependencyCheck* c = deciding_check(m);
   MismatchFix f;
   const auto& consumer = spec.instrs[m.instr].name;
-  if (!c) {  // cannot happen for an under-sync; stay total
+  if (!c || c->satisfied()) {  // cannot happen for an under-sync; stay total
     f.kind = MismatchFix::Kind::AddWait;
     f.text = consumer + " needs a wait";
     return f;
@@ -97,9 +91,10 @@ MismatchFix over_sync(const semantics::CompiledProgram& spec, const semantics::C
   const std::string nothing = m.spec_checks.empty() ? consumer + " has no dependency in the spec"
                                                     : "every dependency of " + consumer + " is satisfied here";
   const auto& waits = impl.instrs[m.instr].waits;
-  for (std::size_t i = 0; i < m.impl_checks.size() && i < waits.size(); ++i) {
-    const auto& w = m.impl_checks[i];
-    if (w.holds()) continue;
+  const auto* blocking = deciding_wait(m);
+  const auto i = blocking ? static_cast<std::size_t>(blocking - m.impl_checks.data()) : waits.size();
+  if (blocking && !blocking->holds() && i < waits.size()) {
+    const auto& w = *blocking;
     const auto& sem = impl.semaphores[w.sem];
     f.kind = MismatchFix::Kind::LowerThreshold;
     f.semaphore = sem;
@@ -119,6 +114,20 @@ MismatchFix over_sync(const semantics::CompiledProgram& spec, const semantics::C
 }
 
 }  // namespace
+
+const semantics::DependencyCheck* deciding_check(const semantics::Mismatch& m) {
+  const semantics::DependencyCheck* pick = nullptr;
+  for (const auto& c : m.spec_checks)
+    if (!pick || (m.impl_can && !c.satisfied() && pick->satisfied())) pick = &c;
+  return pick;
+}
+
+const semantics::WaitCheck* deciding_wait(const semantics::Mismatch& m) {
+  const semantics::WaitCheck* pick = nullptr;
+  for (const auto& w : m.impl_checks)
+    if (!pick || (!m.impl_can && !w.holds() && pick->holds())) pick = &w;
+  return pick;
+}
 
 std::string threshold_source(const semantics::CompiledProgram& impl, semantics::EngineId engine,
                              semantics::InstrId consumer, const semantics::CompiledWait& w) {

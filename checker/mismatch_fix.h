@@ -39,6 +39,14 @@ struct MismatchFix {
 
 const char* to_string(MismatchFix::Kind k);  // "raise-threshold", ...
 
+// The dependency check that decides a mismatch, the one its report and its fix speak of: for an
+// under-synchronization the first one not satisfied, else the first; nullptr when the consumer
+// has no dependency.
+const semantics::DependencyCheck* deciding_check(const semantics::Mismatch& m);
+// The wait check that decides: for an over-synchronization the first one that blocks, else the
+// first; nullptr when the consumer has no wait.
+const semantics::WaitCheck* deciding_wait(const semantics::Mismatch& m);
+
 // nullopt for a mismatch that asks nothing of a wait (none here: every mismatch has one).
 std::optional<MismatchFix> fix_for(const semantics::CompiledProgram& spec, const semantics::CompiledProgram& impl,
                                    const semantics::Mismatch& m);

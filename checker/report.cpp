@@ -1,5 +1,6 @@
 #include "checker/report.h"
 
+#include "checker/mismatch_fix.h"
 #include "checker/trace_view.h"
 #include "model/decimal.h"
 #include "semantics/random_run.h"
@@ -61,10 +62,7 @@ nlohmann::json closing_json(const semantics::CompiledProgram& sp, const semantic
 // under-sync, else the first: as mismatch_to_json picks it), or "".
 std::string closed_form_of(const semantics::CompiledProgram& sp, const Violation& v, const ReportHints& hints) {
   if (v.kind == ViolationKind::Overflow || v.kind == ViolationKind::Deadlock) return "";
-  const auto& checks = v.mismatch.spec_checks;
-  const semantics::DependencyCheck* pick = nullptr;
-  for (const auto& c : checks)
-    if (!pick || (v.mismatch.impl_can && !c.satisfied() && pick->satisfied())) pick = &c;
+  const auto* pick = deciding_check(v.mismatch);
   if (!pick) return "";
   const auto index = sp.deps[pick->dep].index;
   return index < hints.closed_forms.size() ? hints.closed_forms[index] : "";

@@ -259,11 +259,7 @@ nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const se
   j["kind"] = m.impl_can ? "under-sync" : "over-sync";
   j["engine"] = spec.engines[m.engine];
   j["instr"] = spec.instrs[m.instr].name;
-  // The dependency that decides: for under-sync the first one not satisfied, else the first one.
-  const semantics::DependencyCheck* pick = nullptr;
-  for (const auto& c : m.spec_checks)
-    if (!pick || (m.impl_can && !c.satisfied() && pick->satisfied())) pick = &c;
-  if (pick) {
+  if (const auto* pick = deciding_check(m)) {
     const auto& d = spec_program.deps[spec.deps[pick->dep].index];
     nlohmann::json dist = nlohmann::json::object();
     for (const auto& [loop, k] : d.distance) dist[loop] = k;
@@ -279,11 +275,7 @@ nlohmann::json mismatch_to_json(const semantics::CompiledProgram& spec, const se
     j["dependency"] = nullptr;
     j["spec"] = {{"retired", 0}, {"owed", 0}};
   }
-  // The wait that decides: for over-sync the first one that blocks.
-  const semantics::WaitCheck* wait = nullptr;
-  for (const auto& w : m.impl_checks)
-    if (!wait || (!m.impl_can && !w.holds() && wait->holds())) wait = &w;
-  if (wait) j["impl"] = {{"sem", impl.semaphores[wait->sem]}, {"value", wait->value}, {"threshold", wait->threshold}};
+  if (const auto* wait = deciding_wait(m)) j["impl"] = {{"sem", impl.semaphores[wait->sem]}, {"value", wait->value}, {"threshold", wait->threshold}};
   else j["impl"] = {{"sem", nullptr}, {"value", 0}, {"threshold", 0}, {"barrier", m.impl_blocked_at_barrier}};
   if (const auto f = fix_for(spec, impl, m)) fix_to_json(*f, j["fix"]);
   return j;

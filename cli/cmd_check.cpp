@@ -16,6 +16,7 @@
 #include "cli/all_trips.h"
 #include "cli/check_batch.h"
 #include "cli/check_report.h"
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/cores.h"
 #include "cli/deadline.h"
@@ -113,7 +114,7 @@ int check_batch(const CheckArgs& a, CommandDeadline& deadline) {
   return batch_status(results);
 }
 
-int check(const CheckArgs& a) {
+int run_check(const CheckArgs& a) {
   // --max-seconds bounds the whole command, from the process's start (cli/deadline.h).
   CommandDeadline deadline(a.max_seconds, "check");
   if (!a.html.empty() && (!a.batch.empty() || a.all_trips)) {
@@ -212,8 +213,8 @@ int check(const CheckArgs& a) {
 }  // namespace
 
 void add_check(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<CheckArgs>();
-  auto* cmd = app.add_subcommand("check", "Check an impl against its spec: bisimilar, over- or under-synchronized");
+  auto [cmd, a] = add_command<CheckArgs>(
+      app, ctx, "check", "Check an impl against its spec: bisimilar, over- or under-synchronized", run_check);
   cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option(
@@ -261,7 +262,6 @@ void add_check(CLI::App& app, Context& ctx) {
   cmd->add_flag("--all-trips", a->all_trips,
                 "one verdict for every trip count: the prover on every consumer plus the explorer at trips capped by "
                 "--max-trip (default 3)");
-  cmd->callback([a, &ctx] { ctx.status = check(*a); });
 }
 
 }  // namespace syncbisim::cli

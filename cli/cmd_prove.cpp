@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/cores.h"
 #include "cli/footprint_report.h"
@@ -28,7 +29,7 @@ struct ProveArgs {
   unsigned jobs = 0;  // 0: every core
 };
 
-int prove(const ProveArgs& a) {
+int run_prove(const ProveArgs& a) {
   int status = 0;
   auto pair = load_pair(a.spec, a.impl, status);
   if (!pair) return status;
@@ -78,9 +79,8 @@ int prove(const ProveArgs& a) {
 }  // namespace
 
 void add_prove(CLI::App& app, Context& ctx) {
-  auto a = std::make_shared<ProveArgs>();
-  auto* cmd =
-      app.add_subcommand("prove", "Prove with Z3, for every trip count, that each consumer's waits are safe and exact");
+  auto [cmd, a] = add_command<ProveArgs>(
+      app, ctx, "prove", "Prove with Z3, for every trip count, that each consumer's waits are safe and exact", run_prove);
   cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "print one JSON document");
@@ -102,7 +102,6 @@ void add_prove(CLI::App& app, Context& ctx) {
                   "signed semaphore width: a value past 2^(N-1) - 1 is an overflow")
       ->check(CLI::Range(2, 64))
       ->capture_default_str();
-  cmd->callback([a, &ctx] { ctx.status = prove(*a); });
 }
 
 }  // namespace syncbisim::cli
