@@ -31,10 +31,7 @@ std::string name_of(const model::Dependency& d) { return d.producer + " -> " + d
 // The most iterations one trip of `l` can run on any engine. A branch loop runs 0 or 1 times
 // (its rule chooses the branch, not a count: docs/semantics.md §1).
 std::uint32_t max_trip(const model::LoopInfo& l) {
-  if (l.kind != model::LoopKind::Loop || !l.trip) return 1;
-  std::uint32_t m = model::choice_max(l.trip->uniform);
-  for (const auto& [engine, choice] : l.trip->per_engine) m = std::max(m, model::choice_max(choice));
-  return m;
+  return l.kind != model::LoopKind::Loop || !l.trip ? 1 : model::rule_max(*l.trip);
 }
 
 // paper §5.2: order of producer and consumer in S's body. Positions are the top-level

@@ -64,6 +64,7 @@ fuzz::SpecMix mix_of(SpecMix m) {
     case SpecMix::Allocatable: return fuzz::SpecMix::Allocatable;
     case SpecMix::Arbitrary: return fuzz::SpecMix::Arbitrary;
     case SpecMix::Mixed: return fuzz::SpecMix::Mixed;
+    case SpecMix::Degenerate: return fuzz::SpecMix::Degenerate;
   }
   return fuzz::SpecMix::Mixed;
 }

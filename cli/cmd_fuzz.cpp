@@ -32,7 +32,7 @@ struct FuzzArgs {
   unsigned jobs = 1;
   std::size_t allocator_max_output_mib = 16;
   double max_seconds = 30, allocator_timeout = 10;
-  bool json = false, no_shrink = false, declined_is_failure = false, quiet = false;
+  bool json = false, no_shrink = false, declined_is_failure = false, quiet = false, stats = false;
 };
 
 bool parse_shard(const std::string& s, std::uint64_t& i, std::uint64_t& k) {
@@ -80,7 +80,7 @@ int run_fuzz(FuzzArgs a) {
   }
   const auto mix = fuzz::parse_spec_mix(a.specs);
   if (!mix) {
-    std::cerr << "syncbisim fuzz: unknown --specs '" << a.specs << "' (allocatable, arbitrary, mixed)\n";
+    std::cerr << "syncbisim fuzz: unknown --specs '" << a.specs << "' (allocatable, arbitrary, mixed, degenerate)\n";
     return 2;
   }
   fuzz::CampaignOptions o;
@@ -155,7 +155,7 @@ int run_fuzz(FuzzArgs a) {
   if (write_status != 0) return write_status;
 
   if (a.json) std::cout << fuzz::campaign_json(r, o, report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else std::cout << printable_lines(fuzz::campaign_text(r, report));
+  else std::cout << printable_lines(fuzz::campaign_text(r, report, a.stats));
   // Stopped from outside: the summary so far, failures included, and inconclusive (docs/fuzzing.md).
   if (r.interrupted) return 3;
   return r.failures > 0 ? 1 : 0;
@@ -189,7 +189,7 @@ void add_fuzz(CLI::App& app, Context& ctx) {
   cmd->add_option("--jobs", a->jobs, "runs at once (the result is the same for any number)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));
-  cmd->add_option("--specs", a->specs, "allocatable | arbitrary | mixed")->capture_default_str();
+  cmd->add_option("--specs", a->specs, "allocatable | arbitrary | mixed | degenerate (no swarm, no liveness: for edge testing)")->capture_default_str();
   cmd->add_option("--max-size", a->max_size, "largest generator size (each run draws 1..max)")->capture_default_str();
   cmd->add_option("--max-states", a->max_states, "state limit per check (a run that hits it is inconclusive)")
       ->capture_default_str();
@@ -201,6 +201,9 @@ void add_fuzz(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_flag("--no-shrink", a->no_shrink, "write failures as found");
   add_json_flag(cmd, a->json);
+  cmd->add_flag("--stats", a->stats,
+                "print where the specs' dependencies went: by case, offset, depth, live share (the JSON always has "
+                "them)");
   cmd->add_flag("-q,--quiet", a->quiet, "no progress lines on stderr");
   cmd->add_option("--out", a->out, "write each failure's files here as soon as it is final (docs/fuzzing.md)");
 }

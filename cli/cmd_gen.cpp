@@ -2,6 +2,8 @@
 // specs a fuzz campaign with the same seed draws, run by run (docs/fuzzing.md "Specs for your own
 // harness"). With -o each goes to DIR/s<run>.spec.json; without, they are printed: one
 // compact JSON document per line (JSON Lines), or with --text one text program after another.
+// With --stats: where the specs' dependencies went instead (fuzz/generator_stats.h), without
+// allocating anything: the generator measured alone.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -14,6 +16,8 @@
 #include "formats/load.h"
 #include "formats/text_format.h"
 #include "fuzz/campaign.h"
+#include "fuzz/generator_stats.h"
+#include "model/index.h"
 
 namespace syncbisim::cli {
 
@@ -23,7 +27,7 @@ struct GenArgs {
   std::uint64_t seed = 1, start = 0, runs = 1;
   std::string specs = "mixed", out;
   int max_size = 100;
-  bool text = false;
+  bool text = false, stats = false;
 };
 
 // The canonical JSON on one line (formats::write_json pretty-prints), fields in the same order.
@@ -32,12 +36,13 @@ std::string one_line(const std::string& pretty) { return nlohmann::ordered_json:
 int run_gen(const GenArgs& a) {
   const auto mix = fuzz::parse_spec_mix(a.specs);
   if (!mix) {
-    std::cerr << "syncbisim gen: unknown --specs '" << a.specs << "' (allocatable, arbitrary, mixed)\n";
+    std::cerr << "syncbisim gen: unknown --specs '" << a.specs << "' (allocatable, arbitrary, mixed, degenerate)\n";
     return 2;
   }
   if (!a.out.empty())
     if (const int status = create_out_directory(a.out)) return status;
   std::uint64_t skipped = 0;
+  fuzz::GeneratorStats stats;
   for (std::uint64_t r = a.start; r < a.start + a.runs; ++r) {
     fuzz::RunSpec rs;
     try {
@@ -45,6 +50,10 @@ int run_gen(const GenArgs& a) {
     } catch (const std::exception&) {  // the generator gave up: the campaign skips this run too
       std::cerr << "syncbisim gen: run " << r << ": the generator gave up (the campaign skips this run)\n";
       ++skipped;
+      continue;
+    }
+    if (a.stats) {
+      if (const auto ix = model::ProgramIndex::build(rs.spec)) stats.add(fuzz::profile_spec(rs.spec, *ix));
       continue;
     }
     if (!a.out.empty()) {
@@ -61,6 +70,10 @@ int run_gen(const GenArgs& a) {
       std::cout << one_line(formats::write_json(rs.spec)) << "\n";
     }
   }
+  if (a.stats) {
+    std::cout << fuzz::stats_text(stats);
+    return 0;
+  }
   if (!a.out.empty()) std::cerr << "syncbisim gen: wrote " << a.runs - skipped << " specs to " << a.out << "\n";
   return 0;
 }
@@ -73,10 +86,11 @@ void add_gen(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", a->seed, "campaign seed (the same as fuzz --seed)")->capture_default_str();
   cmd->add_option("--start", a->start, "index of the first run")->capture_default_str();
   cmd->add_option("--runs", a->runs, "number of specs")->capture_default_str();
-  cmd->add_option("--specs", a->specs, "allocatable | arbitrary | mixed")->capture_default_str();
+  cmd->add_option("--specs", a->specs, "allocatable | arbitrary | mixed | degenerate (no swarm, no liveness: for edge testing)")->capture_default_str();
   cmd->add_option("--max-size", a->max_size, "largest generator size (as fuzz --max-size)")->capture_default_str();
   cmd->add_option("-o,--out", a->out, "write DIR/s<run>.spec.json (else print one JSON document per line)");
   cmd->add_flag("--text", a->text, "the text format instead of JSON");
+  cmd->add_flag("--stats", a->stats, "print where the specs' dependencies went (as fuzz --stats), not the specs");
 }
 
 }  // namespace syncbisim::cli

@@ -107,6 +107,8 @@ int run_shrink(const ShrinkArgs& a) {
   // The question kept: the failing instruction's dependencies, as they were and as they are.
   for (const auto& k : r->kinds_before) std::cout << "  dependency before: " << k.to_string() << "\n";
   for (const auto& k : r->kinds_after) std::cout << "  dependency after:  " << k.to_string() << "\n";
+  if (std::holds_alternative<fuzz::ViolationAt>(r->failure) && !r->kinds_before.empty())
+    std::cout << "  kept: " << fuzz::kept_quantities(r->kinds_before, r->kinds_after) << "\n";
   if (r->kind_changes > 0)
     std::cout << "  " << r->kind_changes << " candidates refused: a dependency would have changed its kind"
               << " (--free allows it)\n";

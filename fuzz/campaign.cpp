@@ -12,14 +12,17 @@
 
 #include "fuzz/allocated_case.h"
 #include "model/index.h"
+#include "generators/swarm.h"
 #include "parallel/run_indexed.h"
 
 namespace syncbisim::fuzz {
 
 namespace {
 // The mixes by name, as --specs takes them.
-constexpr std::array<std::pair<SpecMix, const char*>, 3> kMixNames{
-    {{SpecMix::Allocatable, "allocatable"}, {SpecMix::Arbitrary, "arbitrary"}, {SpecMix::Mixed, "mixed"}}};
+constexpr std::array<std::pair<SpecMix, const char*>, 4> kMixNames{{{SpecMix::Allocatable, "allocatable"},
+                                                                   {SpecMix::Arbitrary, "arbitrary"},
+                                                                   {SpecMix::Mixed, "mixed"},
+                                                                   {SpecMix::Degenerate, "degenerate"}}};
 }  // namespace
 
 const char* to_string(SpecMix m) {
@@ -46,21 +49,45 @@ std::uint64_t mix64(std::uint64_t z) {
 
 std::uint64_t run_seed(std::uint64_t campaign_seed, std::uint64_t run) { return mix64(mix64(campaign_seed) ^ run); }
 
-generators::SpecGenOptions campaign_spec_options(bool allocatable_only) {
+generators::SpecGenOptions campaign_spec_options(bool allocatable_only, bool live) {
   auto o = generators::checkable_spec_options();
   o.allocatable_only = allocatable_only;
+  o.live_deps = live;
   return o;
 }
+
+namespace {
+
+// Whether some dependency of a drawn spec can bind (analysis/dependency_liveness.h).
+bool has_live_dependency(const model::Program& spec) {
+  const auto ix = model::ProgramIndex::build(spec);
+  return ix && !profile_spec(spec, *ix).degenerate();
+}
+
+}  // namespace
 
 RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size) {
   const std::uint64_t seed = run_seed(campaign_seed, run);
   RunSpec out;
-  out.allocatable_gen = mix == SpecMix::Allocatable || (mix == SpecMix::Mixed && (seed >> 63) == 0);
+  out.allocatable_gen =
+      mix == SpecMix::Allocatable || ((mix == SpecMix::Mixed || mix == SpecMix::Degenerate) && (seed >> 63) == 0);
   // Sizes in the upper half: RapidCheck's lengths are skewed towards short at every size, and a
   // near-empty spec tests nothing.
   const int lo = std::max(1, max_size / 2);
   out.size = lo + static_cast<int>((seed >> 32) % static_cast<std::uint64_t>(std::max(1, max_size - lo + 1)));
-  out.spec = generators::gen_spec(campaign_spec_options(out.allocatable_gen))(rc::Random(seed), out.size).value();
+  if (mix == SpecMix::Degenerate) {
+    out.spec = generators::gen_spec(campaign_spec_options(out.allocatable_gen, false))(rc::Random(seed), out.size).value();
+    return out;
+  }
+  // Issue 40: swarm features per draw, dependencies that can bind, and a spec with none drawn
+  // again from the next seed of its own sequence (the run stays a function of its seed). Live
+  // picks leave few such specs (a tree without instructions that can run, picks that all
+  // collapse), so the attempts rarely run out; when they do the last draw stands.
+  const auto gen = generators::gen_swarm_spec(campaign_spec_options(out.allocatable_gen, true));
+  for (std::uint64_t attempt = 0; attempt < kLiveAttempts; ++attempt) {
+    out.spec = gen(rc::Random(attempt == 0 ? seed : run_seed(seed, attempt)), out.size).value();
+    if (has_live_dependency(out.spec)) break;
+  }
   return out;
 }
 
@@ -85,7 +112,8 @@ enum class RunEnd : std::uint8_t { Passed, Failed, Declined, Inconclusive, Skipp
 struct RunOutcome {
   RunEnd end = RunEnd::Passed;
   std::optional<RunFailure> failure;
-  RunNote note;  // declined, inconclusive
+  RunNote note;                        // declined, inconclusive
+  std::optional<SpecProfile> profile;  // of the spec drawn (none when the generator gave up)
 };
 
 bool stop_requested(const CampaignOptions& o) { return o.stop && o.stop->load(std::memory_order_relaxed); }
@@ -127,6 +155,7 @@ class RunJudge {
       out.failure = std::move(f);
       return out;
     }
+    out.profile = profile_spec(rs.spec, *ix);
     auto judged = allocate_and_check(allocate_, rs.spec, *ix, judge_);
     if (judged.reply.stopped) {
       out.end = RunEnd::Unfinished;
@@ -204,6 +233,7 @@ class Ledger {
   void account(RunOutcome o) {
     if (o.end == RunEnd::Unfinished) return;
     ++out_.runs;
+    if (o.profile) out_.generator.add(*o.profile);
     switch (o.end) {
       case RunEnd::Passed: ++out_.passed; break;
       case RunEnd::Skipped: ++out_.skipped; break;

@@ -13,6 +13,7 @@
 #include "fuzz/allocate_fn.h"
 #include "fuzz/case_check.h"
 #include "fuzz/failure.h"
+#include "fuzz/generator_stats.h"
 #include "fuzz/shrink.h"
 #include "generators/spec_gen.h"
 #include "model/program.h"
@@ -24,6 +25,9 @@ enum class SpecMix : std::uint8_t {
   Allocatable,  // gen_spec with allocatable_only
   Arbitrary,    // arbitrary dependencies (the closed forms beyond paper §5.2 get exercised)
   Mixed,        // each run picks one of the two from its seed
+  // The mixed draw as it was before issue 40: no swarm, no liveness, degenerate specs (nothing
+  // can bind: no dependency, offsets at @top, dead code) included. For parser and edge testing.
+  Degenerate,
 };
 const char* to_string(SpecMix m);
 std::optional<SpecMix> parse_spec_mix(const std::string& s);
@@ -82,9 +86,12 @@ struct RunSpec {
 // such a run as skipped. Not safe to call from two threads at once (RapidCheck's generation
 // context is process-wide): the campaign serializes it.
 RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size);
+// How many draws a run makes at most for a spec with a live dependency (spec_for_run).
+inline constexpr std::uint64_t kLiveAttempts = 16;
 // The generator options of a campaign: acyclic, uniform control (no spec deadlock), small enough
-// to check exhaustively in milliseconds.
-generators::SpecGenOptions campaign_spec_options(bool allocatable_only);
+// to check exhaustively in milliseconds; with `live`, dependencies that can bind (issue 40). A
+// campaign draws them under a swarm configuration (generators/swarm.h).
+generators::SpecGenOptions campaign_spec_options(bool allocatable_only, bool live = true);
 // The run indices of a campaign, in order (start .. start + runs - 1, those of its shard):
 // computed, never listed, so that a campaign of 10^9 runs holds no list of them (issue 43).
 struct CampaignRuns {
@@ -107,6 +114,7 @@ struct CampaignResult {
   std::vector<RunFailure> failed;          // in run order
   std::vector<RunNote> declines;           // the first kMaxNotes refusals, in run order
   std::vector<RunNote> inconclusive_runs;  // the first kMaxNotes, with the limit that cut each
+  GeneratorStats generator;                // what the specs of the runs in the result exercised
   static constexpr std::size_t kMaxNotes = 1000;
 };
 

@@ -9,6 +9,13 @@ namespace {
 
 constexpr std::size_t kNotesShown = 10;  // refusals and inconclusive runs listed in the text
 
+// What the shrunk case of a violation kept of the failing wait's quantities (N, K, offset, the
+// carrying loop); "" for an allocator's fault, whose dependencies are not one wait's.
+std::string kept_of(const RunFailure& f) {
+  if (!f.shrunk || !std::holds_alternative<ViolationAt>(f.failure)) return "";
+  return kept_quantities(f.shrunk->kinds_before, f.shrunk->kinds_after);
+}
+
 nlohmann::json notes_json(const std::vector<RunNote>& notes, const ReportContext& c) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& n : notes) {
@@ -52,6 +59,7 @@ nlohmann::json campaign_json(const CampaignResult& r, const CampaignOptions& o, 
     if (f.shrunk) {
       j["before"] = f.shrunk->before.to_string();
       j["after"] = f.shrunk->after.to_string();
+      if (const auto kept = kept_of(f); !kept.empty()) j["kept"] = kept;
     }
     if (auto w = c.written.find(f.run); w != c.written.end()) {
       j["files"] = w->second.stem;
@@ -79,20 +87,26 @@ nlohmann::json campaign_json(const CampaignResult& r, const CampaignOptions& o, 
                         {"runs_per_second", rate},
                         {"failed", failed},
                         {"declines", notes_json(r.declines, c)},
-                        {"inconclusive_runs", notes_json(r.inconclusive_runs, c)}};
+                        {"inconclusive_runs", notes_json(r.inconclusive_runs, c)},
+                        {"generator", stats_json(r.generator)}};
 }
 
-std::string campaign_text(const CampaignResult& r, const ReportContext& c) {
+std::string campaign_text(const CampaignResult& r, const ReportContext& c, bool full_stats) {
   std::ostringstream s;
   for (const auto& f : r.failed) {
     s << "run " << f.run << ": " << f.what;
-    if (f.shrunk) s << " (shrunk from " << f.shrunk->before.to_string() << " to " << f.shrunk->after.to_string() << ")";
+    if (f.shrunk) {
+      s << " (shrunk from " << f.shrunk->before.to_string() << " to " << f.shrunk->after.to_string();
+      if (const auto kept = kept_of(f); !kept.empty()) s << "; kept " << kept;
+      s << ")";
+    }
     s << "\n";
     if (auto w = c.written.find(f.run); w != c.written.end()) s << "  " << w->second.repro << "\n";
     if (c.replay) s << "  " << c.replay(f.run) << "\n";
   }
   notes_text(s, "declined", r.declined, r.declines, c);
   notes_text(s, "inconclusive", r.inconclusive, r.inconclusive_runs, c);
+  s << (full_stats ? stats_text(r.generator) : stats_line(r.generator) + "\n");
   s << summary_line(r) << "\n";
   return s.str();
 }

@@ -20,7 +20,9 @@ struct ReportContext {
 };
 
 nlohmann::json campaign_json(const CampaignResult& r, const CampaignOptions& o, const ReportContext& c);
-std::string campaign_text(const CampaignResult& r, const ReportContext& c);
+// The generator's line (fuzz/generator_stats.h) comes before the summary; with `full_stats` its
+// whole breakdown.
+std::string campaign_text(const CampaignResult& r, const ReportContext& c, bool full_stats = false);
 // "runs N, failures F, declined D, inconclusive I, skipped S, X runs/s (T s)"
 std::string summary_line(const CampaignResult& r);
 

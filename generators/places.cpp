@@ -39,6 +39,24 @@ std::vector<InstrPlace> instr_places(const model::Program& p) {
   return out;
 }
 
+std::map<std::string, LoopReach> loop_reach(const model::Program& p) {
+  std::map<std::string, LoopReach> out{{model::kTopLoop, LoopReach{}}};
+  model::for_each_stmt(p.body, [&](const model::Stmt& stmt, const model::LoopPath& path) {
+    const bool outer_runs = out[path.back()].runs;
+    if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
+      const std::uint32_t most = l->trip ? model::rule_max(*l->trip) : 1;
+      out[l->id] = LoopReach{most, outer_runs && most > 0, true};
+    } else if (const auto* c = std::get_if<model::Cond>(&stmt.node)) {
+      // docs/semantics.md §1: the rule's value 0 takes the then branch, any other the else branch.
+      const bool then_taken = !c->taken || model::rule_min(*c->taken) == 0;
+      const bool else_taken = !c->taken || model::rule_max(*c->taken) > 0;
+      out[model::then_loop(c->id)] = LoopReach{1, outer_runs && then_taken, false};
+      out[model::else_loop(c->id)] = LoopReach{1, outer_runs && else_taken, false};
+    }
+  });
+  return out;
+}
+
 std::vector<std::string> common_loops(const InstrPlace& a, const InstrPlace& b) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < a.loops.size() && i < b.loops.size() && a.loops[i] == b.loops[i]; ++i)

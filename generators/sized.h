@@ -48,11 +48,13 @@ rc::Gen<std::vector<T>> bounded_vector(int min_len, int max_len, rc::Gen<T> elem
 
 // One of several generators, picked by weight. Unlike rc::gen::weightedOneOf (whose choice
 // never shrinks) the choice shrinks towards the first alternative, so list the simplest first.
+// An alternative of weight 0 is left out (never drawn, never shrunk to).
 template <class T>
 rc::Gen<T> weighted_one_of(std::vector<std::pair<std::size_t, rc::Gen<T>>> alternatives) {
   std::vector<std::size_t> weights;
   std::vector<rc::Gen<T>> gens;
   for (auto& [w, g] : alternatives) {
+    if (w == 0) continue;
     weights.push_back(w);
     gens.push_back(std::move(g));
   }

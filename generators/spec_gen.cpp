@@ -57,9 +57,20 @@ rc::Gen<model::Item> spec_item(const SpecGenOptions& o) {
 rc::Gen<model::Program> gen_spec(SpecGenOptions o) {
   o.min_engines = std::clamp<std::uint32_t>(o.min_engines, 1, 5);
   o.max_engines = std::clamp<std::uint32_t>(o.max_engines, o.min_engines, 5);
-  const DepMode mode{o.allocatable_only, o.acyclic, o.distance_at_top};
-  const TreeShape shape{o.max_engines,    o.max_depth, o.max_trip,  o.max_top_stmts,
-                        o.max_body_stmts, o.max_items, o.divergent, false};
+  DepMode mode;
+  mode.allocatable_only = o.allocatable_only;
+  mode.acyclic = o.acyclic;
+  mode.distance_at_top = o.distance_at_top;
+  mode.live = o.live_deps;
+  mode.dead_picks = o.dead_picks;
+  mode.several_per_consumer = o.several_per_consumer;
+  mode.same_engine = o.same_engine_deps;
+  mode.producer_in_s = o.producer_in_s;
+  mode.nested = o.nested_producers;
+  mode.max_offset = o.max_offset;
+  mode.max_trip = o.max_trip;
+  const TreeShape shape{o.max_engines, o.max_depth, o.max_trip, o.max_top_stmts, o.max_body_stmts,
+                        o.max_items,   o.divergent, false,      o.conds,         o.trips, o.block_weight};
   // Engines first, then the tree, then dependencies: the order RapidCheck shrinks them in.
   return rc::gen::apply(
       [mode](std::vector<std::string> engines, std::vector<Stmt> body, std::vector<DepPick> picks) {
@@ -70,7 +81,8 @@ rc::Gen<model::Program> gen_spec(SpecGenOptions o) {
         resolve_engine_slots(p);
         model::normalize(p);
         assign_ids(p);
-        p.deps = resolve_deps(instr_places(p), picks, mode);
+        p.deps = resolve_deps(instr_places(p), picks, mode, mode.live ? loop_reach(p) : std::map<std::string, LoopReach>{});
+        if (mode.live) raise_trips(p);
         return p;
       },
       gen_engine_names(o.min_engines, o.max_engines), gen_tree(shape, spec_item(o)),

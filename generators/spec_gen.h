@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "generators/dep_gen.h"
+#include "generators/trip_gen.h"
 #include "model/program.h"
 
 namespace syncbisim::generators {
@@ -33,6 +35,18 @@ struct SpecGenOptions {
   bool extras = true;
   // Distances may name @top (valid, and always satisfied since @top runs once).
   bool distance_at_top = true;
+  // Conds beside loops, and the kinds of trip rule (generators/trip_gen.h).
+  bool conds = true;
+  TripKinds trips;
+  std::uint32_t block_weight = 3;  // of a block against a loop (2) and a cond (1)
+  // Every dependency can bind, several per consumer, which shapes (generators/dep_gen.h DepMode).
+  bool live_deps = false;
+  bool dead_picks = false;  // with live_deps: one pick in three may be dead
+  bool several_per_consumer = false;
+  bool same_engine_deps = true;
+  bool producer_in_s = true;
+  bool nested_producers = true;
+  std::uint32_t max_offset = 2;
 };
 
 rc::Gen<model::Program> gen_spec(SpecGenOptions options = {});

@@ -48,7 +48,7 @@ rc::Gen<Stmt> gen_stmt(const TreeShape& t, const rc::Gen<model::Item>& item, std
         l.body = std::move(b);
         return Stmt{std::move(l)};
       },
-      gen_rule(t, gen_loop_choice(t.max_trip)), body);
+      gen_rule(t, gen_loop_choice(t.max_trip, t.trips)), body);
   auto cond = rc::gen::apply(
       [](std::optional<model::TripRule> taken, std::vector<Stmt> then_body, std::vector<Stmt> else_body) {
         model::Cond c;
@@ -57,8 +57,8 @@ rc::Gen<Stmt> gen_stmt(const TreeShape& t, const rc::Gen<model::Item>& item, std
         c.else_body = std::move(else_body);
         return Stmt{std::move(c)};
       },
-      gen_rule(t, gen_branch_choice()), body, body);
-  return weighted_one_of<Stmt>({{3, gen_block(t, item)}, {2, loop}, {1, cond}});
+      gen_rule(t, gen_branch_choice(t.trips)), body, body);
+  return weighted_one_of<Stmt>({{t.block_weight, gen_block(t, item)}, {2, loop}, {t.conds ? 1u : 0u, cond}});
 }
 
 rc::Gen<std::vector<Stmt>> gen_body(const TreeShape& t, const rc::Gen<model::Item>& item, std::uint32_t depth,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "generators/trip_gen.h"
 #include "model/program.h"
 
 namespace syncbisim::generators {
@@ -20,6 +21,9 @@ struct TreeShape {
   std::uint32_t max_items = 3;  // items of one engine in one block
   bool divergent = true;        // some per-engine trip rules
   bool optional_trips = false;  // impl programs may leave trips and branch rules out
+  bool conds = true;            // conds beside loops
+  TripKinds trips;
+  std::uint32_t block_weight = 3;  // against 2 for a loop and 1 for a cond: lower, more nesting
 };
 
 rc::Gen<std::vector<model::Stmt>> gen_tree(const TreeShape& shape, const rc::Gen<model::Item>& item);

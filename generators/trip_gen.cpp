@@ -12,8 +12,9 @@ namespace syncbisim::generators {
 
 using model::Choice;
 
-rc::Gen<Choice> gen_loop_choice(std::uint32_t max_trip) {
-  const auto value = rc::gen::inRange<std::uint32_t>(0, max_trip + 1);
+rc::Gen<Choice> gen_loop_choice(std::uint32_t max_trip, TripKinds kinds) {
+  const std::uint32_t least = kinds.zero ? 0 : std::min<std::uint32_t>(1, max_trip);
+  const auto value = rc::gen::inRange<std::uint32_t>(least, max_trip + 1);
   auto constant = rc::gen::map(value, [](std::uint32_t n) { return Choice{model::ConstTrip{n}}; });
   // Narrow ranges: every value is a branch an exhaustive checker has to explore.
   auto range = rc::gen::apply(
@@ -24,16 +25,17 @@ rc::Gen<Choice> gen_loop_choice(std::uint32_t max_trip) {
   auto seq = rc::gen::map(bounded_vector(1, 4, value),
                           [](std::vector<std::uint32_t> v) { return Choice{model::SeqTrip{std::move(v)}}; });
   // Constants first so that shrinking turns ranges and sequences into constants.
-  return weighted_one_of<Choice>({{4, constant}, {2, range}, {2, seq}});
+  return weighted_one_of<Choice>(
+      {{4, constant}, {kinds.ranges ? 2u : 0u, range}, {kinds.sequences ? 2u : 0u, seq}});
 }
 
-rc::Gen<Choice> gen_branch_choice() {
+rc::Gen<Choice> gen_branch_choice(TripKinds kinds) {
   const auto branch = rc::gen::inRange<std::uint32_t>(0, 2);
   auto constant = rc::gen::map(branch, [](std::uint32_t n) { return Choice{model::ConstTrip{n}}; });
   auto any = rc::gen::just(Choice{model::RangeTrip{0, 1}});
   auto seq = rc::gen::map(bounded_vector(1, 4, branch),
                           [](std::vector<std::uint32_t> v) { return Choice{model::SeqTrip{std::move(v)}}; });
-  return weighted_one_of<Choice>({{3, constant}, {2, any}, {2, seq}});
+  return weighted_one_of<Choice>({{3, constant}, {kinds.ranges ? 2u : 0u, any}, {kinds.sequences ? 2u : 0u, seq}});
 }
 
 rc::Gen<model::TripRule> gen_trip_rule(rc::Gen<Choice> choice, bool allow_divergent, std::uint32_t engine_slots) {

@@ -10,11 +10,17 @@
 
 namespace syncbisim::generators {
 
-// A loop's choice: values in 0..max_trip, ranges at most 3 values wide.
-rc::Gen<model::Choice> gen_loop_choice(std::uint32_t max_trip);
+// Which kinds of choice a generator may give (swarm testing turns some off for a whole draw).
+struct TripKinds {
+  bool ranges = true, sequences = true;
+  bool zero = true;  // loops may run 0 iterations (dead code when a rule gives nothing else)
+};
+
+// A loop's choice: values in 0..max_trip (1..max_trip without `zero`), ranges at most 3 values wide.
+rc::Gen<model::Choice> gen_loop_choice(std::uint32_t max_trip, TripKinds kinds = {});
 
 // A cond's choice over {0 = then, 1 = else}: then, else, any (the range 0..1) or a sequence.
-rc::Gen<model::Choice> gen_branch_choice();
+rc::Gen<model::Choice> gen_branch_choice(TripKinds kinds = {});
 
 // A rule over `choice`: uniform, or (if `allow_divergent`) sometimes per-engine with up to
 // three entries naming engine slots below `engine_slots`.

@@ -40,4 +40,16 @@ const Choice& TripRule::for_engine(const std::string& engine) const {
   return uniform;
 }
 
+std::uint32_t rule_max(const TripRule& r) {
+  std::uint32_t m = choice_max(r.uniform);
+  for (const auto& [engine, choice] : r.per_engine) m = std::max(m, choice_max(choice));
+  return m;
+}
+
+std::uint32_t rule_min(const TripRule& r) {
+  std::uint32_t m = choice_min(r.uniform);
+  for (const auto& [engine, choice] : r.per_engine) m = std::min(m, choice_min(choice));
+  return m;
+}
+
 }  // namespace syncbisim::model

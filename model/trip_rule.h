@@ -52,4 +52,8 @@ struct TripRule {
   bool operator==(const TripRule&) const = default;
 };
 
+// The largest and the least value a rule gives on any engine.
+std::uint32_t rule_max(const TripRule& r);
+std::uint32_t rule_min(const TripRule& r);
+
 }  // namespace syncbisim::model

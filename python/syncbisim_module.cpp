@@ -35,7 +35,8 @@ SpecMix parse_mix(const std::string& s) {
   if (s == "allocatable") return SpecMix::Allocatable;
   if (s == "arbitrary") return SpecMix::Arbitrary;
   if (s == "mixed") return SpecMix::Mixed;
-  throw Error("", "", "usage", "unknown specs '" + s + "' (allocatable, arbitrary, mixed)");
+  if (s == "degenerate") return SpecMix::Degenerate;
+  throw Error("", "", "usage", "unknown specs '" + s + "' (allocatable, arbitrary, mixed, degenerate)");
 }
 
 // The Python allocator calls in flight, for their deadline: the watching thread (interruptible)

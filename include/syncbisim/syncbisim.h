@@ -667,7 +667,9 @@ class SYNCBISIM_API StopToken {
 
 // ---- fuzzing -------------------------------------------------------------------------------
 
-enum class SpecMix { Allocatable, Arbitrary, Mixed };
+// Degenerate: the mixed draw without swarm or liveness, specs where nothing can bind included
+// (docs/fuzzing.md "What a campaign draws").
+enum class SpecMix { Allocatable, Arbitrary, Mixed, Degenerate };
 
 struct FuzzOptions {
   std::uint64_t runs = 100, seed = 1, start = 0;  // runs start .. start + runs - 1; run r from (seed, r) alone

@@ -67,7 +67,9 @@ pgrep -f '^sleep 61.25$' > /dev/null && bad "hang: a sleep of the killed allocat
 cat > "$tmp/reverse.py" <<'EOF'
 import json, sys
 spec = json.load(sys.stdin)
-json.dump({"syncbisim": "impl/1", "engines": spec["engines"], "program": spec["program"][::-1]}, sys.stdout)
+# An instruction the spec does not have: a tree that differs on every spec.
+extra = {"block": {spec["engines"][0]: ["not_in_the_spec"]}}
+json.dump({"syncbisim": "impl/1", "engines": spec["engines"], "program": spec["program"] + [extra]}, sys.stdout)
 EOF
 "$tool" fuzz --allocator "$py $tmp/reverse.py" --runs 20 --max-failures 1 --out "$tmp/tree" -q > "$tmp/tree.out"
 f=$(ls "$tmp"/tree/f*.failure.json | head -1)
