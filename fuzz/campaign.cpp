@@ -12,6 +12,9 @@
 
 #include "fuzz/allocated_case.h"
 #include "model/index.h"
+#include "footprint/derive.h"
+#include "footprint/kernel.h"
+#include "generators/footprint_gen.h"
 #include "generators/swarm.h"
 #include "parallel/run_indexed.h"
 
@@ -64,6 +67,20 @@ bool has_live_dependency(const model::Program& spec) {
   return ix && !profile_spec(spec, *ix).degenerate();
 }
 
+// Replaces a footprint kernel's (empty) graph by the one its footprints give (docs/footprints.md
+// "Deriving the graph"). False when the kernel is refused or ISL leaves a question open: the
+// graph would be incomplete, so the draw is not used.
+bool derive_graph(model::Program& spec) {
+  const auto ix = model::ProgramIndex::build(spec);
+  if (!ix) return false;
+  footprint::DeriveOptions o;
+  o.max_reduction_work = 2000000;  // kernels of a few dozen instances: the bound is never near
+  const auto derived = footprint::derive(footprint::Kernel::of(spec, *ix), o);
+  if (!derived.undecided.empty()) return false;
+  spec.deps = derived.graph();
+  return true;
+}
+
 }  // namespace
 
 RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size) {
@@ -82,10 +99,15 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   // Issue 40: swarm features per draw, dependencies that can bind, and a spec with none drawn
   // again from the next seed of its own sequence (the run stays a function of its seed). Live
   // picks leave few such specs (a tree without instructions that can run, picks that all
-  // collapse), so the attempts rarely run out; when they do the last draw stands.
-  const auto gen = generators::gen_swarm_spec(campaign_spec_options(out.allocatable_gen, true));
+  // collapse), so the attempts rarely run out; when they do the last draw stands. One arbitrary
+  // draw in four is a kernel with footprints whose graph is derived (its shapes are whatever the
+  // accesses make them, so allocatable draws never are).
+  out.footprints = !out.allocatable_gen && ((seed >> 40) & 3) == 0;
+  const auto options = campaign_spec_options(out.allocatable_gen, true);
+  const auto gen = out.footprints ? generators::gen_footprint_spec(options) : generators::gen_swarm_spec(options);
   for (std::uint64_t attempt = 0; attempt < kLiveAttempts; ++attempt) {
     out.spec = gen(rc::Random(attempt == 0 ? seed : run_seed(seed, attempt)), out.size).value();
+    if (out.footprints && !derive_graph(out.spec)) continue;
     if (has_live_dependency(out.spec)) break;
   }
   return out;

@@ -80,6 +80,7 @@ std::uint64_t run_seed(std::uint64_t campaign_seed, std::uint64_t run);
 struct RunSpec {
   model::Program spec;
   bool allocatable_gen = false;  // drawn with allocatable_only
+  bool footprints = false;       // a kernel with footprints, its dependencies derived from them
   int size = 0;
 };
 // Throws what the generator throws when it gives up (rc::GenerationFailure); a campaign counts

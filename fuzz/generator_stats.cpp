@@ -11,6 +11,7 @@ void GeneratorStats::add(const SpecProfile& p) {
   degenerate += p.degenerate() ? 1 : 0;
   with_conds += p.conds ? 1 : 0;
   with_divergent += p.divergent ? 1 : 0;
+  with_footprints += p.footprints ? 1 : 0;
   with_several_per_consumer += p.consumers_with_several > 0 ? 1 : 0;
   ++specs_by_depth[p.depth];
   std::array<bool, kDependencyCases> live_case{};
@@ -37,6 +38,7 @@ void GeneratorStats::merge(const GeneratorStats& o) {
   degenerate += o.degenerate;
   with_conds += o.with_conds;
   with_divergent += o.with_divergent;
+  with_footprints += o.with_footprints;
   with_several_per_consumer += o.with_several_per_consumer;
   merge_count(deps, o.deps);
   merge_count(same_engine, o.same_engine);
@@ -90,7 +92,8 @@ std::string stats_text(const GeneratorStats& s) {
   for (const auto& [d, c] : s.by_depth) o << " " << share(std::to_string(d), c, s.deps.all) << ";";
   o << "\n  " << share("same engine", s.same_engine, s.deps.all) << "\n";
   o << "  specs: with conds " << pct(s.with_conds, s.specs) << ", with divergent trips "
-    << pct(s.with_divergent, s.specs) << ", with a consumer of several live dependencies "
+    << pct(s.with_divergent, s.specs) << ", with footprints " << pct(s.with_footprints, s.specs)
+    << ", with a consumer of several live dependencies "
     << pct(s.with_several_per_consumer, s.specs) << "; by nesting depth:";
   for (const auto& [d, n] : s.specs_by_depth) o << " " << d << " " << pct(n, s.specs) << ";";
   o << "\n";
@@ -113,6 +116,7 @@ nlohmann::json stats_json(const GeneratorStats& s) {
                         {"degenerate", s.degenerate},
                         {"with_conds", s.with_conds},
                         {"with_divergent_trips", s.with_divergent},
+                        {"with_footprints", s.with_footprints},
                         {"with_several_per_consumer", s.with_several_per_consumer},
                         {"specs_by_depth", spec_depths},
                         {"dependencies", count_json(s.deps)},

@@ -23,7 +23,8 @@ struct LiveCount {
 };
 
 struct GeneratorStats {
-  std::uint64_t specs = 0, degenerate = 0, with_conds = 0, with_divergent = 0, with_several_per_consumer = 0;
+  std::uint64_t specs = 0, degenerate = 0, with_conds = 0, with_divergent = 0, with_several_per_consumer = 0,
+                with_footprints = 0;
   LiveCount deps, same_engine;
   std::array<LiveCount, kDependencyCases> by_case{};
   // Specs with at least one live dependency of the case: what a bug in that case's code needs.

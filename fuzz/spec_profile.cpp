@@ -46,6 +46,7 @@ DependencyCase case_of(const analysis::DependencyInfo& d) {
 
 SpecProfile profile_spec(const model::Program& spec, const model::ProgramIndex& ix) {
   SpecProfile out;
+  out.footprints = spec.has_footprints();
   for (const auto& l : ix.loops) {
     out.depth = std::max(out.depth, l.depth);
     if (l.kind == model::LoopKind::CondThen || l.kind == model::LoopKind::CondElse) out.conds = true;

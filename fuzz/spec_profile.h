@@ -39,6 +39,7 @@ struct SpecProfile {
   std::vector<DependencyProfile> deps;  // in Program::deps order
   std::uint32_t depth = 0;              // deepest nesting of loops and cond branches
   bool conds = false, divergent = false;
+  bool footprints = false;  // a kernel with footprints (its graph derived from them)
   std::uint32_t consumers_with_several = 0;  // consumers with two or more live dependencies
   bool degenerate() const;                   // no live dependency
 };

@@ -7,6 +7,8 @@
 
 #include "fuzz/campaign.h"
 #include "fuzz/dependency_kind.h"
+#include "footprint/derive.h"
+#include "footprint/kernel.h"
 #include "fuzz/generator_stats.h"
 #include "model/index.h"
 
@@ -112,4 +114,24 @@ TEST_CASE("the shrinker keeps N and K of the failing wait's dependencies, and sa
   CHECK(fuzz::kept_quantities({before}, {fewer}) == "N 2 -> 1, K 2 -> 1, offset A=2, carried at A");
   CHECK(fuzz::kept_quantities({before}, {}) == "dropped");
   CHECK(before.to_string() == "p -> c: carried at A, offset A=2, producer-in-S, N=2 K=2");
+}
+
+TEST_CASE("a quarter of the arbitrary draws are footprint kernels, with the graph their footprints give") {
+  std::uint64_t kernels = 0;
+  for (std::uint64_t r = 0; r < 200; ++r) {
+    const auto rs = fuzz::spec_for_run(kSeed, r, fuzz::SpecMix::Arbitrary, 100);
+    CHECK(rs.footprints == rs.spec.has_footprints());
+    if (!rs.footprints) continue;
+    ++kernels;
+    const auto ix = syncbisim::model::ProgramIndex::build(rs.spec);
+    REQUIRE(ix);
+    const auto derived = syncbisim::footprint::derive(syncbisim::footprint::Kernel::of(rs.spec, *ix));
+    CHECK(derived.undecided.empty());
+    CHECK(derived.graph() == rs.spec.deps);
+    CHECK_FALSE(fuzz::profile_spec(rs.spec, *ix).degenerate());
+  }
+  CHECK(kernels >= 30);
+  CHECK(kernels <= 80);
+  // Allocatable draws never are.
+  for (std::uint64_t r = 0; r < 100; ++r) CHECK_FALSE(fuzz::spec_for_run(kSeed, r, fuzz::SpecMix::Allocatable, 100).footprints);
 }
