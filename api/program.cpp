@@ -60,9 +60,9 @@ model::ValueWidths widths(unsigned register_bits, unsigned semaphore_bits) {
 }
 
 void require_order(const Program& spec, const Program& impl) {
-  if (spec.data().program.kind == model::ProgramKind::Impl && impl.data().program.kind == model::ProgramKind::Spec)
-    throw Error(spec.data().name, "", "wrong-order",
-                "this is an impl and " + impl.data().name + " a spec: give the spec first, then the impl");
+  if (auto wrong = checker::order_error(spec.data().program.kind, spec.data().name, impl.data().program.kind,
+                                        impl.data().name))
+    raise(*wrong);
 }
 
 PairOf pair_of(const Program& spec, const Program& impl, checker::PairOptions options) {
@@ -73,13 +73,6 @@ PairOf pair_of(const Program& spec, const Program& impl, checker::PairOptions op
   if (!m->unrolled) return PairOf{spec, std::move(m->pair)};
   // The pair points into the unrolled spec: moved into the Program that carries it, not copied.
   return PairOf{wrap(std::move(m->unrolled->program), std::move(m->unrolled->index), s.name), std::move(m->pair)};
-}
-
-Program matched_spec(const Program& spec, const Program& impl) {
-  auto u = analysis::unrolled_to_match(spec.data().program, spec.data().index, impl.data().index);
-  if (!u) raise(u.error(), spec.data().name);
-  if (!*u) return spec;
-  return wrap(std::move((*u)->program), std::move((*u)->index), spec.data().name);
 }
 
 }  // namespace api::detail

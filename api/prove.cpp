@@ -1,6 +1,5 @@
 // prove() of the public API: the Z3 prover (docs/prover.md). Z3 stays behind prover/.
 #include "prover/prove.h"
-#include "analysis/correspondence.h"
 #include "api/detail/program_data.h"
 #include "api/detail/results.h"
 #include "checker/program_pair.h"
@@ -35,11 +34,8 @@ ProveResult prove(const Program& spec, const Program& impl, const ProveOptions& 
   api::detail::require_order(spec, impl);
   api::detail::require_kind(spec, model::ProgramKind::Spec, "spec");
   api::detail::require_kind(impl, model::ProgramKind::Impl, "impl");
-  const Program matched = api::detail::matched_spec(spec, impl);  // an unrolling impl: the spec unrolled
-  if (auto s = analysis::check_correspondence(matched.data().program, matched.data().index, impl.data().program,
-                                              impl.data().index);
-      !s)
-    api::detail::raise(s.error(), impl.data().name);
+  // The one way in: the spec unrolled to match an unrolling impl, and the pair's correspondence.
+  const auto [matched, pair] = api::detail::pair_of(spec, impl, {});
   prover::ProveOptions o;
   o.z3_timeout_ms = options.z3_timeout_ms;
   o.replay = options.replay;

@@ -27,13 +27,18 @@ model::Result<std::unique_ptr<ProgramPair>> ProgramPair::make(const model::Progr
   return indexed(spec, std::move(*six), impl, std::move(*iix), options);
 }
 
+std::optional<model::Diagnostic> order_error(model::ProgramKind spec_kind, const std::string& spec_name,
+                                             model::ProgramKind impl_kind, const std::string& impl_name) {
+  if (spec_kind != model::ProgramKind::Impl || impl_kind != model::ProgramKind::Spec) return std::nullopt;
+  return model::Diagnostic{spec_name, "", "wrong-order",
+                           "this is an impl and " + impl_name + " a spec: give the spec first, then the impl"};
+}
+
 model::Result<MatchedPair> ProgramPair::from_loaded(const model::Program& spec, const model::ProgramIndex& spec_index,
                                                     const std::string& spec_name, const model::Program& impl,
                                                     const model::ProgramIndex& impl_index,
                                                     const std::string& impl_name, PairOptions options) {
-  if (spec.kind == model::ProgramKind::Impl && impl.kind == model::ProgramKind::Spec)
-    return model::Diagnostic{spec_name, "", "wrong-order",
-                             "this is an impl and " + impl_name + " a spec: give the spec first, then the impl"};
+  if (auto wrong = order_error(spec.kind, spec_name, impl.kind, impl_name)) return *wrong;
   auto unrolled = analysis::unrolled_to_match(spec, spec_index, impl_index);
   if (!unrolled) {
     auto d = unrolled.error();

@@ -33,6 +33,11 @@ struct PairOptions {
 
 class ProgramPair;
 
+// "wrong-order" (naming `spec_name`) when the program given as the spec is an impl and the one
+// given as the impl a spec: the slip people make most, said as such rather than as two kinds.
+std::optional<model::Diagnostic> order_error(model::ProgramKind spec_kind, const std::string& spec_name,
+                                             model::ProgramKind impl_kind, const std::string& impl_name);
+
 // A pair made of two programs as loaded (ProgramPair::from_loaded).
 struct MatchedPair {
   // The spec the pair was made of when the impl unrolls constant-trip loops of the given one
@@ -49,7 +54,7 @@ class ProgramPair {
                                                           PairOptions options = {});
   // Two programs as loaded, each with the index its reader built, made a pair without indexing
   // either again: the one way in for the command line, the public API and syncbisim-mpi.
-  //  * "wrong-order" when the spec is an impl and the impl a spec (the slip people make most);
+  //  * order_error() first;
   //  * where the impl unrolls constant-trip loops of the spec (docs/formats.md "Unrolled
   //    programs"), the pair is made of the spec with those loops unrolled, which owes exactly
   //    what the given one owes;

@@ -12,6 +12,7 @@
 #include "cli/footprint_report.h"
 #include "cli/html_report.h"
 #include "cli/inputs.h"
+#include "cli/width_options.h"
 #include "prover/prove.h"
 #include "prover/report.h"
 
@@ -94,14 +95,8 @@ void add_prove(CLI::App& app, Context& ctx) {
   cmd->add_option("--html", a->html,
                   "write a self-contained page to look at into this file: the verdict, both programs, each consumer's "
                   "answers, each witness to step through with both sides' numbers, its timeline (docs/report.md)");
-  // The hardware's widths (model/value_width.h; docs/prover.md "Overflow").
-  cmd->add_option("--register-bits", a->widths.register_bits, "register width: a value past 2^N - 1 is an overflow")
-      ->check(CLI::Range(1, 64))
-      ->capture_default_str();
-  cmd->add_option("--semaphore-bits", a->widths.semaphore_bits,
-                  "signed semaphore width: a value past 2^(N-1) - 1 is an overflow")
-      ->check(CLI::Range(2, 64))
-      ->capture_default_str();
+  // The hardware's widths (model/value_width.h; docs/prover.md "Overflow"), as check takes them.
+  add_width_options(cmd, a->widths);
 }
 
 }  // namespace syncbisim::cli

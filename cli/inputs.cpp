@@ -69,11 +69,11 @@ std::optional<LoadedPair> load_pair(const std::string& spec_path, const std::str
   if (spec->program.kind != model::ProgramKind::Spec) {
     // The slip people make most: the two files the wrong way round, said as such, not as two
     // kinds (ProgramPair::from_loaded says it below).
-    auto other = formats::load_program_file(impl_path);
-    if (!other || other->program.kind != model::ProgramKind::Spec)
-      return fail(*formats::kind_error(*spec, model::ProgramKind::Spec, spec_path));
-    std::string ignored;
-    return fail(make_pair(std::move(*spec), std::move(*other), spec_path, impl_path, options, ignored).error());
+    const auto other = formats::load_program_file(impl_path);
+    if (other)
+      if (auto wrong = checker::order_error(spec->program.kind, spec_path, other->program.kind, impl_path))
+        return fail(*wrong);
+    return fail(*formats::kind_error(*spec, model::ProgramKind::Spec, spec_path));
   }
   warn_spec(spec_path, spec->program, spec->index);
   auto impl = formats::load_program_file(impl_path);

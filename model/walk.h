@@ -30,23 +30,6 @@ void for_each_stream(Body& body, F&& f) {
 using LoopPath = std::vector<std::string>;
 
 namespace detail {
-template <class Body, class F>
-void for_each_stmt(Body& body, F& f, LoopPath& path) {
-  for (auto& stmt : body) {
-    f(stmt, static_cast<const LoopPath&>(path));
-    if (auto* l = std::get_if<Loop>(&stmt.node)) {
-      path.push_back(l->id);
-      for_each_stmt(l->body, f, path);
-      path.pop_back();
-    } else if (auto* c = std::get_if<Cond>(&stmt.node)) {
-      path.push_back(then_loop(c->id));
-      for_each_stmt(c->then_body, f, path);
-      path.back() = else_loop(c->id);
-      for_each_stmt(c->else_body, f, path);
-      path.pop_back();
-    }
-  }
-}
 template <class Body, class F, class Found>
 bool find_stmt(Body& body, F& f, LoopPath& path, Found& found) {
   for (auto& stmt : body) {
@@ -75,22 +58,25 @@ bool find_stmt(Body& body, F& f, LoopPath& path, Found& found) {
 }  // namespace detail
 
 // Every statement in pre-order (a loop or a cond before the statements it holds, a cond's then
-// branch before its else branch), with the loops around it: f(stmt, path). `f` may change the
-// statement but not what kind it is; it sees a loop's or a cond's id as it is after f returns.
-template <class Body, class F>
-void for_each_stmt(Body& body, F&& f) {
-  LoopPath path{kTopLoop};
-  detail::for_each_stmt(body, f, path);
-}
-
-// Every statement in pre-order, as for_each_stmt, until f(stmt, path) returns true: returns that
-// statement, or nullptr when f never did.
+// branch before its else branch), with the loops around it, until f(stmt, path) returns true:
+// returns that statement, or nullptr when f never did. The one recursion over statements with
+// their loops; `f` may change the statement but not what kind it is, and the walk reads a loop's
+// or a cond's id as it is after f returns.
 template <class Body, class F>
 auto find_stmt(Body& body, F&& f) -> decltype(&*body.begin()) {
   decltype(&*body.begin()) found = nullptr;
   LoopPath path{kTopLoop};
   detail::find_stmt(body, f, path, found);
   return found;
+}
+
+// Every statement in pre-order, with the loops around it: f(stmt, path), as find_stmt walks them.
+template <class Body, class F>
+void for_each_stmt(Body& body, F&& f) {
+  find_stmt(body, [&f](auto& stmt, const LoopPath& path) {
+    f(stmt, path);
+    return false;
+  });
 }
 
 // Every statement list of the tree: the program's body first, then in pre-order each loop's body

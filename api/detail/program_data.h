@@ -38,11 +38,8 @@ Program wrap(model::Program program, const std::string& name);
 void require_kind(const Program& p, model::ProgramKind kind, const char* role);
 // Throws Error (rule "wrong-order") when `spec` is an impl and `impl` a spec.
 void require_order(const Program& spec, const Program& impl);
-// The spec `impl` is checked against: `spec` itself, or, where the impl unrolls constant-trip loops
-// of it, the spec unrolled to match (analysis::unrolled_to_match, docs/formats.md "Unrolled
-// programs"), as every command does. Throws Error when the spec cannot be unrolled to match.
-Program matched_spec(const Program& spec, const Program& impl);
-// The pair of `spec` (unrolled to match as matched_spec says) and `impl`, made of the indexes they
+// The pair of `spec` (where the impl unrolls constant-trip loops of it, unrolled to match:
+// analysis::unrolled_to_match, docs/formats.md "Unrolled programs") and `impl`, made of the indexes they
 // were loaded with (checker::ProgramPair::from_loaded, as the command line makes it); `spec` is
 // the spec the pair was made of, which must outlive it. Throws Error when they do not correspond.
 struct PairOf {
