@@ -77,7 +77,9 @@ for line in "${outputs[@]}"; do
   reader=$!
   eval "\"$tool\" ${line//OUT/$work/out.fifo}" >/dev/null 2>&1
   # A command that wrote nothing leaves the reader waiting: open the FIFO once to release it.
-  if kill -0 $reader 2>/dev/null; then : > "$work/out.fifo"; fi
+  # Read-write, which never blocks (a write-only open would wait forever for a reader that ended
+  # between the check and the open).
+  if kill -0 $reader 2>/dev/null; then exec 9<>"$work/out.fifo"; exec 9>&-; fi
   wait $reader
   check "$line onto a FIFO: still a FIFO" '[ -p "$work/out.fifo" ]'
   check "$line onto a FIFO: it got the output" '[ -s "$work/fifo.got" ]'

@@ -10,7 +10,8 @@
 # failure (--max-failures 1), so the test costs about the sum of those runs plus the bug-free
 # ones: about 450 allocator calls. A change to the spec
 # generator changes what each (seed, run) draws; then re-measure with bench/bench_bug_zoo.sh.
-# PYTHON (default /usr/bin/python3 if present, else python3) runs the allocator.
+# PYTHON (default /usr/bin/python3 if present, else python3) runs the allocator; each call may take
+# 300 s (--allocator-timeout), so a busy machine slows the test but never fails it.
 set -uo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -60,7 +61,7 @@ field() {
 while read -r bug strategy seed budget _; do
   [[ -z "$bug" ]] && continue
   out="$tmp/$bug.json"
-  "$SB" fuzz --allocator "exec $PYTHON $ALLOC --strategy $strategy --bug $bug" --specs allocatable \
+  "$SB" fuzz --allocator "exec $PYTHON $ALLOC --strategy $strategy --bug $bug" --allocator-timeout 300 --specs allocatable \
     --seed "$seed" --runs "$budget" --max-failures 1 --no-shrink --json -q --jobs 2 >"$out" 2>"$tmp/$bug.err"
   rc=$?
   failures=$(field failures "$out" 2>/dev/null || echo "?")
@@ -79,7 +80,7 @@ done <<<"$ZOO"
 for spec in "per-loop 1 300" "per-engine 1 100"; do
   read -r strategy seed runs <<<"$spec"
   out="$tmp/bug-free.$strategy.json"
-  "$SB" fuzz --allocator "exec $PYTHON $ALLOC --strategy $strategy" --specs allocatable \
+  "$SB" fuzz --allocator "exec $PYTHON $ALLOC --strategy $strategy" --allocator-timeout 300 --specs allocatable \
     --seed "$seed" --runs "$runs" --no-shrink --json -q --jobs 2 >"$out" 2>"$tmp/bug-free.err"
   rc=$?
   failures=$(field failures "$out" 2>/dev/null || echo "?")
