@@ -17,7 +17,6 @@
 #include "formats/text_format.h"
 #include "fuzz/campaign.h"
 #include "fuzz/generator_stats.h"
-#include "model/index.h"
 
 namespace syncbisim::cli {
 
@@ -53,7 +52,7 @@ int run_gen(const GenArgs& a) {
       continue;
     }
     if (a.stats) {
-      if (const auto ix = model::ProgramIndex::build(rs.spec)) stats.add(fuzz::profile_spec(rs.spec, *ix));
+      if (rs.profile) stats.add(*rs.profile);
       continue;
     }
     if (!a.out.empty()) {

@@ -61,10 +61,10 @@ generators::SpecGenOptions campaign_spec_options(bool allocatable_only, bool liv
 
 namespace {
 
-// Whether some dependency of a drawn spec can bind (analysis/dependency_liveness.h).
-bool has_live_dependency(const model::Program& spec) {
+std::optional<SpecProfile> profile_of(const model::Program& spec) {
   const auto ix = model::ProgramIndex::build(spec);
-  return ix && !profile_spec(spec, *ix).degenerate();
+  if (!ix) return std::nullopt;
+  return profile_spec(spec, *ix);
 }
 
 // Replaces a footprint kernel's (empty) graph by the one its footprints give (docs/footprints.md
@@ -94,6 +94,7 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   out.size = lo + static_cast<int>((seed >> 32) % static_cast<std::uint64_t>(std::max(1, max_size - lo + 1)));
   if (mix == SpecMix::Degenerate) {
     out.spec = generators::gen_spec(campaign_spec_options(out.allocatable_gen, false))(rc::Random(seed), out.size).value();
+    out.profile = profile_of(out.spec);
     return out;
   }
   // Issue 40: swarm features per draw, dependencies that can bind, and a spec with none drawn
@@ -107,9 +108,13 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   const auto gen = out.footprints ? generators::gen_footprint_spec(options) : generators::gen_swarm_spec(options);
   for (std::uint64_t attempt = 0; attempt < kLiveAttempts; ++attempt) {
     out.spec = gen(rc::Random(attempt == 0 ? seed : run_seed(seed, attempt)), out.size).value();
+    out.profile.reset();
     if (out.footprints && !derive_graph(out.spec)) continue;
-    if (has_live_dependency(out.spec)) break;
+    // Some dependency can bind (analysis/dependency_liveness.h).
+    out.profile = profile_of(out.spec);
+    if (out.profile && !out.profile->degenerate()) break;
   }
+  if (!out.profile) out.profile = profile_of(out.spec);
   return out;
 }
 
@@ -177,7 +182,7 @@ class RunJudge {
       out.failure = std::move(f);
       return out;
     }
-    out.profile = profile_spec(rs.spec, *ix);
+    out.profile = std::move(rs.profile);
     auto judged = allocate_and_check(allocate_, rs.spec, *ix, judge_);
     if (judged.reply.stopped) {
       out.end = RunEnd::Unfinished;

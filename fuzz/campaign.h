@@ -82,6 +82,9 @@ struct RunSpec {
   bool allocatable_gen = false;  // drawn with allocatable_only
   bool footprints = false;       // a kernel with footprints, its dependencies derived from them
   int size = 0;
+  // What the spec exercises (fuzz/spec_profile.h), computed once as the draw is judged; none
+  // when the spec does not index (a generator bug, which the campaign reports as such).
+  std::optional<SpecProfile> profile;
 };
 // Throws what the generator throws when it gives up (rc::GenerationFailure); a campaign counts
 // such a run as skipped. Not safe to call from two threads at once (RapidCheck's generation
