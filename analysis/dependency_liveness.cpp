@@ -39,8 +39,6 @@ std::string why_path_never_runs(const model::ProgramIndex& ix, model::LoopId l) 
 
 }  // namespace
 
-bool can_run(const model::ProgramIndex& ix, model::LoopId l) { return why_path_never_runs(ix, l).empty(); }
-
 std::vector<DependencyLiveness> dependency_liveness(const model::ProgramIndex& ix, const DependencyAnalysis& analysis) {
   std::vector<DependencyLiveness> out;
   out.reserve(analysis.deps.size());

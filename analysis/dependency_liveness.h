@@ -26,8 +26,4 @@ struct DependencyLiveness {
 // One per entry of `analysis.deps`, in the same order.
 std::vector<DependencyLiveness> dependency_liveness(const model::ProgramIndex& ix, const DependencyAnalysis& analysis);
 
-// Whether the body of loop `l` (a loop, a cond branch or @top) can run at all: every loop from
-// @top down to `l` can run an iteration and every branch on the way can be taken.
-bool can_run(const model::ProgramIndex& ix, model::LoopId l);
-
 }  // namespace syncbisim::analysis

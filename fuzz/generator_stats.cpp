@@ -27,31 +27,6 @@ void GeneratorStats::add(const SpecProfile& p) {
 }
 
 namespace {
-void merge_count(LiveCount& into, const LiveCount& from) {
-  into.all += from.all;
-  into.live += from.live;
-}
-}  // namespace
-
-void GeneratorStats::merge(const GeneratorStats& o) {
-  specs += o.specs;
-  degenerate += o.degenerate;
-  with_conds += o.with_conds;
-  with_divergent += o.with_divergent;
-  with_footprints += o.with_footprints;
-  with_several_per_consumer += o.with_several_per_consumer;
-  merge_count(deps, o.deps);
-  merge_count(same_engine, o.same_engine);
-  for (std::size_t i = 0; i < kDependencyCases; ++i) {
-    merge_count(by_case[i], o.by_case[i]);
-    specs_with_live_case[i] += o.specs_with_live_case[i];
-  }
-  for (const auto& [k, c] : o.by_offset) merge_count(by_offset[k], c);
-  for (const auto& [k, c] : o.by_depth) merge_count(by_depth[k], c);
-  for (const auto& [k, n] : o.specs_by_depth) specs_by_depth[k] += n;
-}
-
-namespace {
 
 std::string pct(std::uint64_t part, std::uint64_t whole) {
   char b[32];

@@ -34,7 +34,6 @@ struct GeneratorStats {
   std::map<std::uint32_t, std::uint64_t> specs_by_depth;
 
   void add(const SpecProfile& p);
-  void merge(const GeneratorStats& other);
 };
 
 // "specs 1500: 97.1% with a live dependency (43 degenerate); dependencies 5210, 88.0% live"
