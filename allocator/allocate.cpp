@@ -5,6 +5,8 @@
 #include "allocator/budget.h"
 #include "allocator/decide.h"
 #include "allocator/expert.h"
+#include "allocator/register_reuse.h"
+#include "allocator/semaphore_reuse.h"
 #include "allocator/share_waits.h"
 #include "allocator/spec_facts.h"
 #include "analysis/correspondence.h"
@@ -34,6 +36,21 @@ const char* to_string(Scheme s) {
     case Scheme::NoWait: return "no-wait";
   }
   return "?";
+}
+
+const char* to_string(Reuse r) {
+  switch (r) {
+    case Reuse::Auto: return "auto";
+    case Reuse::Always: return "always";
+    case Reuse::Never: return "never";
+  }
+  return "?";
+}
+
+std::optional<Reuse> parse_reuse(const std::string& s) {
+  for (auto r : {Reuse::Auto, Reuse::Always, Reuse::Never})
+    if (s == to_string(r)) return r;
+  return std::nullopt;
 }
 
 std::optional<Strategy> parse_strategy(const std::string& s) {
@@ -80,9 +97,28 @@ struct Outcome {
 Outcome once_unless_over(const SpecFacts& facts, const Options& options) {
   auto d = decide_once(facts, options, nullptr);
   if (!d) return {d.error(), false};
-  if (options.strategy != Strategy::Barrier && d->semaphores() > options.max_semaphores)
+  // Reuse can bring a kernel of several top-level statements within the budget: finish it.
+  const bool reuse_may_fit = options.reuse != Reuse::Never && facts.spec.body.size() > 1;
+  if (options.strategy != Strategy::Barrier && d->semaphores() > options.max_semaphores && !reuse_may_fit)
     return {fit_budget(facts, options), true};
   return {std::move(*d).finish(), false};
+}
+
+// Registers and semaphores by liveness, when asked (docs/allocator.md "Reusing registers and
+// semaphores"). The impl behaves as before, so the decisions keep their exactness; those whose
+// semaphore joined another say so.
+void reuse_by_liveness(Allocation& a, const model::ProgramIndex& ix, const Options& options) {
+  if (options.reuse == Reuse::Never) return;
+  if (options.reuse == Reuse::Auto && usage_of(a.impl, ix).fits(options)) return;
+  const auto sems = reuse_semaphores(a.impl);
+  const auto regs = reuse_registers(a.impl);
+  for (auto& d : a.decisions)
+    if (auto it = sems.joined.find(d.semaphore); it != sems.joined.end()) {
+      d.detail += (d.detail.empty() ? "" : ", ") + std::string("counted on ") + it->second + " after its earlier signals";
+    }
+  a.notes.push_back("reused by liveness: " + std::to_string(sems.before) + " -> " + std::to_string(sems.after) +
+                    " semaphores, " + std::to_string(regs.before) + " -> " + std::to_string(regs.after) +
+                    " registers on the largest engine");
 }
 
 }  // namespace
@@ -113,6 +149,7 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
   auto out = std::move(outcome.allocation);
   const bool fitted = outcome.fitted;
   if (!out) return out;
+  if (!fitted) reuse_by_liveness(*out, ix, options);
   if (!fitted && !usage_of(out->impl, ix).fits(options)) {
     if (options.strategy == Strategy::Barrier)
       return model::make_error("", "over-budget",

@@ -32,6 +32,11 @@ std::vector<Strategy> all_strategies();
 // "barrier, per-instruction, per-loop, per-engine, auto, mixed, expert": for messages.
 std::string strategy_names();
 
+enum class Reuse : std::uint8_t { Auto, Always, Never };
+// "auto", "always", "never"
+const char* to_string(Reuse r);
+std::optional<Reuse> parse_reuse(const std::string& s);
+
 struct Options {
   Strategy strategy = Strategy::Auto;
   bool prune_registers = false;  // keep only registers some wait reads (and what they depend on)
@@ -57,6 +62,9 @@ struct Options {
   // lower is better (the timing model's makespan: latency::timing_judge), or nullopt when it
   // cannot say (a deadlock on the model). Without one the expert uses its static rule.
   std::function<std::optional<std::uint64_t>(const model::Program& impl)> judge;
+  // Registers and semaphores reused by liveness (docs/allocator.md "Reusing registers and
+  // semaphores"): when the allocation would not fit the budget otherwise (Auto), always, never.
+  Reuse reuse = Reuse::Auto;
 };
 
 // How a dependency is synchronized.

@@ -22,7 +22,7 @@ namespace syncbisim::cli {
 namespace {
 
 struct AllocateArgs {
-  std::string spec, out, strategy = "auto", spec_out;
+  std::string spec, out, strategy = "auto", spec_out, reuse = "auto";
   std::vector<std::string> unroll;
   std::uint64_t max_unroll = analysis::kDefaultMaxUnroll;
   bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false, share = false;
@@ -35,6 +35,11 @@ int run_allocate(const AllocateArgs& a) {
   if (!strategy) {
     std::cerr << "syncbisim allocate: unknown strategy '" << a.strategy << "' (" << allocator::strategy_names()
               << ")\n";
+    return 2;
+  }
+  const auto reuse = allocator::parse_reuse(a.reuse);
+  if (!reuse) {
+    std::cerr << "syncbisim allocate: unknown --reuse '" << a.reuse << "' (auto, always, never)\n";
     return 2;
   }
   auto spec = load_spec(a.spec, status);
@@ -60,6 +65,7 @@ int run_allocate(const AllocateArgs& a) {
   o.share_wait_values = a.share;
   o.max_semaphores = a.max_semaphores;
   o.max_registers = a.max_registers;
+  o.reuse = *reuse;
   o.judge = latency::timing_judge(spec->program, spec->index);  // the expert's (allocator/expert.h)
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
@@ -118,6 +124,10 @@ void add_allocate(CLI::App& app, Context& ctx) {
       ->capture_default_str();
   cmd->add_option("--max-registers", args->max_registers,
                   "at most this many registers on any engine (Trainium 2: 64 per engine)")
+      ->capture_default_str();
+  cmd->add_option("--reuse", args->reuse,
+                  "reuse registers and semaphores by liveness: auto (when over the budget), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   // The decision lines speak the allocator's notation; a user reads them without the paper
   // (issue 42), so it is defined where they look first.

@@ -1,0 +1,303 @@
+#include "allocator/semaphore_reuse.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <map>
+#include <queue>
+#include <set>
+#include <span>
+#include <variant>
+
+#include "allocator/detail/block_edit.h"
+#include "model/walk.h"
+
+namespace syncbisim::allocator {
+
+namespace {
+
+using model::Expr;
+using model::ExprOp;
+
+struct SemaphoreLife {
+  std::set<std::string> signallers;  // engines
+  std::size_t first = SIZE_MAX, last = 0;  // top-level statements that name it
+  bool reset = false;                      // listed by a barrier
+  std::map<std::string, std::uint64_t> adds_per_iteration;  // body -> signals added per iteration
+  std::set<std::string> waiters;                            // engines
+  void named_at(std::size_t i) {
+    first = std::min(first, i);
+    last = std::max(last, i);
+  }
+};
+
+// Is `op` `x := x + 1`?
+bool increments_itself(const model::RegOp& op) {
+  const auto& n = op.expr.nodes;
+  if (n.size() != 3 || n[2].op != ExprOp::Add) return false;
+  const auto is_self = [&](const model::ExprNode& a) { return a.op == ExprOp::Reg && a.reg == op.dst; };
+  const auto is_one = [](const model::ExprNode& a) { return a.op == ExprOp::Const && a.value == 1; };
+  return (is_self(n[n[2].lhs]) && is_one(n[n[2].rhs])) || (is_one(n[n[2].lhs]) && is_self(n[n[2].rhs]));
+}
+
+std::string identifier(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+class Reuser {
+ public:
+  explicit Reuser(model::Program& impl) : impl_(impl) {}
+
+  SemaphoreReuse run() {
+    SemaphoreReuse out;
+    out.before = impl_.semaphores.size();
+    out.after = out.before;
+    if (!survey()) return out;  // a barrier resets every semaphore: counts are not monotone
+    std::vector<std::string> kept;
+    for (const auto& s : impl_.semaphores) {
+      const auto it = lives_.find(s);
+      if (it == lives_.end() || (it->second.first == SIZE_MAX && !it->second.reset)) {
+        ++out.unused;
+        continue;
+      }
+      kept.push_back(s);
+    }
+    impl_.semaphores = kept;
+    for (const auto& chain : chains())
+      if (chain.size() > 1) merge(chain);
+    if (!renamed_.empty()) {
+      rewrite();
+      std::erase_if(impl_.semaphores, [&](const std::string& s) { return renamed_.count(s) > 0; });
+    }
+    model::normalize(impl_);
+    out.joined = renamed_;
+    out.after = impl_.semaphores.size();
+    return out;
+  }
+
+ private:
+  model::Program& impl_;
+  std::map<std::string, SemaphoreLife> lives_;
+  // (engine, register) -> how many writes; (body, engine) -> registers `x := x + 1` directly in it
+  std::map<std::pair<std::string, std::string>, std::size_t> writes_;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> increments_;
+  std::map<std::string, std::set<std::string>> registers_;  // engine -> every name
+  // What merge() decided, applied by rewrite():
+  std::map<std::string, std::string> renamed_;             // semaphore -> the one it joins
+  std::map<std::pair<std::string, std::string>, std::string> base_of_;  // (semaphore, engine) -> b
+  std::map<std::size_t, std::map<std::string, std::vector<model::RegOp>>> before_stmt_;
+  std::map<std::pair<std::string, std::string>, std::string> counter_;  // (body, engine) -> register
+  std::map<std::string, std::map<std::string, std::string>> new_counters_;  // body -> engine -> register
+
+  bool survey() {
+    for (const auto& s : impl_.semaphores) lives_[s];
+    bool reset_all = false;
+    for (std::size_t i = 0; i < impl_.body.size(); ++i) {
+      std::span<const model::Stmt> one(&impl_.body[i], 1);
+      model::for_each_stmt(one, [&](const model::Stmt& st, const model::LoopPath& path) {
+        const auto* b = std::get_if<model::Block>(&st.node);
+        if (!b) return;
+        for (const auto& s : b->streams)
+          for (const auto& item : s.items) {
+            auto& regs = registers_[s.engine];
+            if (const auto* op = std::get_if<model::RegOp>(&item)) {
+              regs.insert(op->dst);
+              for (const auto& r : op->expr.registers()) regs.insert(r);
+              ++writes_[{s.engine, op->dst}];
+              if (increments_itself(*op)) increments_[{path.back(), s.engine}].push_back(op->dst);
+            } else if (const auto* in = std::get_if<model::Instr>(&item)) {
+              for (const auto& w : in->waits) {
+                auto& life = lives_[w.sem];
+                life.named_at(i);
+                life.waiters.insert(s.engine);
+                if (const auto* r = std::get_if<std::string>(&w.ge)) regs.insert(*r);
+              }
+              if (in->signal) {
+                auto& life = lives_[in->signal->sem];
+                life.named_at(i);
+                life.signallers.insert(s.engine);
+                life.adds_per_iteration[path.back()] += in->signal->add;
+              }
+            } else {
+              const auto& bar = std::get<model::Barrier>(item);
+              if (!bar.reset) reset_all = true;
+              else
+                for (const auto& r : *bar.reset) lives_[r].reset = true;
+            }
+          }
+      });
+    }
+    return !reset_all;
+  }
+
+  // Per signalling engine, the semaphores that may join, split into chains of lives that follow
+  // one another (interval partitioning: the fewest chains).
+  std::vector<std::vector<std::string>> chains() const {
+    std::map<std::string, std::vector<std::string>> per_engine;
+    for (const auto& s : impl_.semaphores) {
+      const auto& life = lives_.at(s);
+      if (life.signallers.size() == 1 && !life.reset && life.first != SIZE_MAX)
+        per_engine[*life.signallers.begin()].push_back(s);
+    }
+    std::vector<std::vector<std::string>> out;
+    for (auto& [engine, sems] : per_engine) {
+      std::stable_sort(sems.begin(), sems.end(),
+                       [&](const auto& a, const auto& b) { return lives_.at(a).first < lives_.at(b).first; });
+      // (last statement, chain) of the chains, the one that ends first on top
+      using Open = std::pair<std::size_t, std::size_t>;
+      std::priority_queue<Open, std::vector<Open>, std::greater<>> open;
+      for (const auto& s : sems) {
+        const auto& life = lives_.at(s);
+        std::size_t chain;
+        if (!open.empty() && open.top().first < life.first) {
+          chain = open.top().second;
+          open.pop();
+        } else {
+          chain = out.size();
+          out.emplace_back();
+        }
+        out[chain].push_back(s);
+        open.emplace(life.last, chain);
+      }
+    }
+    return out;
+  }
+
+  std::string fresh(const std::string& engine, const std::string& stem) {
+    auto& regs = registers_[engine];
+    std::string name = stem;
+    for (int k = 2; regs.count(name); ++k) name = stem + "_" + std::to_string(k);
+    regs.insert(name);
+    return name;
+  }
+
+  // A register of `engine` that holds how many iterations of `body` have run: its one write is
+  // `x := x + 1` directly in that body; one is added where there is none.
+  std::string counter(const std::string& body, const std::string& engine) {
+    if (auto it = counter_.find({body, engine}); it != counter_.end()) return it->second;
+    std::string name;
+    if (auto it = increments_.find({body, engine}); it != increments_.end())
+      for (const auto& reg : it->second)
+        if (writes_.at({engine, reg}) == 1) {
+          name = reg;
+          break;
+        }
+    if (name.empty()) {
+      name = fresh(engine, "n_" + identifier(body));
+      new_counters_[body][engine] = name;
+    }
+    return counter_[{body, engine}] = name;
+  }
+
+  // How many signals `sem` has had once `engine` has passed its last statement.
+  Expr count(const std::string& sem, const std::string& engine) {
+    std::optional<Expr> sum;
+    for (const auto& [body, add] : lives_.at(sem).adds_per_iteration) {
+      Expr term = body == model::kTopLoop ? Expr::constant(add)
+                  : add == 1              ? Expr::reg(counter(body, engine))
+                                          : Expr::binary(ExprOp::Mul, Expr::constant(add), Expr::reg(counter(body, engine)));
+      sum = sum ? Expr::binary(ExprOp::Add, *sum, term) : term;
+    }
+    return sum ? *sum : Expr::constant(0);
+  }
+
+  void merge(const std::vector<std::string>& chain) {
+    const auto& joined = chain.front();
+    std::set<std::string> engines;
+    for (const auto& s : chain) engines.insert(lives_.at(s).waiters.begin(), lives_.at(s).waiters.end());
+    for (const auto& x : engines) {
+      std::size_t last_waited = 0;  // the last semaphore of the chain (from the second) x waits on
+      for (std::size_t j = 1; j < chain.size(); ++j)
+        if (lives_.at(chain[j]).waiters.count(x)) last_waited = j;
+      if (last_waited == 0) continue;
+      const auto b = fresh(x, "b_" + identifier(joined));
+      for (std::size_t j = 1; j <= last_waited; ++j) {
+        const Expr c = count(chain[j - 1], x);
+        const Expr value = j == 1 ? c : Expr::binary(ExprOp::Add, Expr::reg(b), c);
+        before_stmt_[lives_.at(chain[j]).first][x].push_back(model::RegOp{b, value, {}});
+        if (lives_.at(chain[j]).waiters.count(x)) base_of_[{chain[j], x}] = b;
+      }
+    }
+    for (std::size_t j = 1; j < chain.size(); ++j) renamed_[chain[j]] = joined;
+  }
+
+  void rewrite() {
+    // The waits and signals of a joined semaphore; a wait for w >= 1 of its signals becomes one
+    // for base + w (w a register: isgt(w, 0) * (w + base), 0 when w is 0).
+    detail::rewrite_items(impl_.body, [&](const std::string& engine, model::Item&& item) {
+      std::vector<model::Item> items;
+      if (auto* in = std::get_if<model::Instr>(&item)) {
+        std::size_t slot = 0;
+        for (auto& w : in->waits) {
+          const auto to = renamed_.find(w.sem);
+          if (to == renamed_.end()) continue;
+          const Expr base = Expr::reg(base_of_.at({w.sem, engine}));
+          w.sem = to->second;
+          std::optional<Expr> value;
+          if (const auto* c = std::get_if<std::uint64_t>(&w.ge)) {
+            if (*c > 0) value = Expr::binary(ExprOp::Add, base, Expr::constant(*c));
+          } else {
+            const Expr t = Expr::reg(std::get<std::string>(w.ge));
+            value = Expr::binary(ExprOp::Mul, Expr::binary(ExprOp::IsGt, t, Expr::constant(0)),
+                                 Expr::binary(ExprOp::Add, t, base));
+          }
+          if (!value) continue;
+          const auto name = slot_register(engine, slot++);
+          items.push_back(model::RegOp{name, *value, {}});
+          w.ge = name;
+        }
+        if (in->signal)
+          if (auto to = renamed_.find(in->signal->sem); to != renamed_.end()) in->signal->sem = to->second;
+      }
+      items.push_back(std::move(item));
+      return items;
+    });
+    // Counters added at the top of their bodies.
+    if (!new_counters_.empty())
+      model::for_each_stmt(impl_.body, [&](model::Stmt& st, const model::LoopPath&) {
+        if (auto* l = std::get_if<model::Loop>(&st.node)) add_counters(l->body, l->id);
+        if (auto* c = std::get_if<model::Cond>(&st.node)) {
+          add_counters(c->then_body, model::then_loop(c->id));
+          add_counters(c->else_body, model::else_loop(c->id));
+        }
+      });
+    // The bases, before the statements where the semaphores after the first begin.
+    std::vector<model::Stmt> body;
+    body.reserve(impl_.body.size() + before_stmt_.size());
+    for (std::size_t i = 0; i < impl_.body.size(); ++i) {
+      if (auto it = before_stmt_.find(i); it != before_stmt_.end()) {
+        model::Block b;
+        for (auto& [engine, ops] : it->second) b.streams.push_back({engine, {ops.begin(), ops.end()}});
+        body.push_back(model::Stmt{std::move(b)});
+      }
+      body.push_back(std::move(impl_.body[i]));
+    }
+    impl_.body = std::move(body);
+  }
+
+  std::map<std::pair<std::string, std::size_t>, std::string> slots_;
+  const std::string& slot_register(const std::string& engine, std::size_t slot) {
+    auto it = slots_.find({engine, slot});
+    if (it == slots_.end())
+      it = slots_.emplace(std::make_pair(engine, slot), fresh(engine, slot == 0 ? "wb" : "wb" + std::to_string(slot + 1))).first;
+    return it->second;
+  }
+
+  void add_counters(std::vector<model::Stmt>& body, const std::string& id) {
+    const auto it = new_counters_.find(id);
+    if (it == new_counters_.end()) return;
+    model::Block b;
+    for (const auto& [engine, name] : it->second)
+      b.streams.push_back({engine, {model::RegOp{name, Expr::binary(ExprOp::Add, Expr::reg(name), Expr::constant(1)), {}}}});
+    body.insert(body.begin(), model::Stmt{std::move(b)});
+    new_counters_.erase(it);  // a body is met once; the walk then goes into it
+  }
+};
+
+}  // namespace
+
+SemaphoreReuse reuse_semaphores(model::Program& impl) { return Reuser(impl).run(); }
+
+}  // namespace syncbisim::allocator

@@ -1,0 +1,34 @@
+#pragma once
+// Which registers of an impl hold a value that a later read needs (liveness), per engine: a
+// register is live at a point when some path from there reads it before writing it. The
+// allocator reuses registers by it (docs/allocator.md "Reusing registers and semaphores") and
+// `stats` reports the peak. A loop is taken as running any number of times (none included) and
+// either branch of a cond as possible: an over-approximation, so two registers never live at
+// once may be counted as interfering, never the reverse, which is the safe side for reuse.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/program.h"
+
+namespace syncbisim::analysis {
+
+struct EngineRegisterLiveness {
+  std::string engine;
+  // Every register the engine names, in program order of first mention.
+  std::vector<std::string> registers;
+  // Per register (by position in `registers`): the registers it may not share a cell with (one
+  // is live where the other is written, or both are live at the start), sorted, symmetric.
+  std::vector<std::vector<std::uint32_t>> interference;
+  // Read on some path before any write: the read sees the initial 0 (docs/semantics.md §4).
+  std::vector<bool> live_at_entry;
+  std::vector<bool> written;
+  // The most registers live at one point of the engine's stream.
+  std::uint32_t peak_live = 0;
+};
+
+// One entry per engine of the impl, in the impl's engine order. Without `interference` the
+// interference lists stay empty (what is live at the start and the peak are still computed).
+std::vector<EngineRegisterLiveness> register_liveness(const model::Program& impl, bool interference = true);
+
+}  // namespace syncbisim::analysis
