@@ -121,13 +121,17 @@ void reuse_by_liveness(Allocation& a, const model::ProgramIndex& ix, const Optio
                     " registers on the largest engine");
 }
 
+model::Result<Allocation> checked(const SpecFacts& facts, Allocation&& a, const Options& options);
+
 }  // namespace
 
 std::optional<Strategy> same_allocation_as(const SpecFacts& facts, const Options& options) {
   if (options.strategy == Strategy::Auto) return Strategy::PerLoop;
   if (options.strategy != Strategy::PerInstruction) return std::nullopt;
   auto d = decide_once(facts, options, nullptr);
-  if (d && d->semaphores() > options.max_semaphores) return Strategy::Mixed;
+  // as once_unless_over(): straight to the fit, unless reuse may bring it within the budget
+  const bool reuse_may_fit = options.reuse != Reuse::Never && facts.spec.body.size() > 1;
+  if (d && d->semaphores() > options.max_semaphores && !reuse_may_fit) return Strategy::Mixed;
   return std::nullopt;
 }
 
@@ -143,31 +147,76 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
   const auto& ix = facts.ix;
   if (spec.kind != model::ProgramKind::Spec)
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
+  // Mixed starts its search from per-instruction (docs/allocator.md "Budgets"): with reuse that
+  // start may already fit, and the search (a re-allocation per candidate) is not needed.
+  if (options.strategy == Strategy::Mixed && options.reuse != Reuse::Never && facts.spec.body.size() > 1) {
+    Options o = options;
+    o.strategy = Strategy::PerInstruction;
+    if (auto d = decide_once(facts, o, nullptr))
+      if (auto a = std::move(*d).finish(); a && !usage_of(a->impl, ix).fits(options)) {
+        reuse_by_liveness(*a, ix, o);
+        if (usage_of(a->impl, ix).fits(options)) {
+          a->notes.push_back("mixed: its start, every producer on its own semaphore, fits the budget with reuse");
+          return checked(facts, std::move(*a), options);
+        }
+      }
+  }
   auto outcome = options.strategy == Strategy::Mixed    ? Outcome{fit_budget(facts, options), true}
                  : options.strategy == Strategy::Expert ? Outcome{allocate_expert(facts, options), false}
                                                         : once_unless_over(facts, options);
   auto out = std::move(outcome.allocation);
   const bool fitted = outcome.fitted;
   if (!out) return out;
-  if (!fitted) reuse_by_liveness(*out, ix, options);
+  if (!fitted || options.reuse == Reuse::Always) reuse_by_liveness(*out, ix, options);
   if (!fitted && !usage_of(out->impl, ix).fits(options)) {
     if (options.strategy == Strategy::Barrier)
       return model::make_error("", "over-budget",
                                "the barrier baseline needs " + std::to_string(out->impl.semaphores.size()) +
                                    " semaphores (one per engine) and cannot share them; --max-semaphores is " +
                                    std::to_string(options.max_semaphores));
+    // Per-loop reuses best (its semaphores and registers die with their loop nest): when the
+    // strategy asked for does not fit even with reuse, per-loop with reuse (every producer pair
+    // on its loop's semaphore, one of the mixes the budget fit searches) is tried whole before
+    // the search, which costs a re-allocation per candidate.
+    if (options.reuse != Reuse::Never && options.strategy != Strategy::PerLoop && options.strategy != Strategy::Auto) {
+      Options o = options;
+      o.strategy = Strategy::PerLoop;
+      if (auto alt = decide_once(facts, o, nullptr)) {
+        auto a = std::move(*alt).finish();
+        if (a) {
+          reuse_by_liveness(*a, ix, o);
+          if (usage_of(a->impl, ix).fits(options)) {
+            a->notes.push_back(std::string(to_string(options.strategy)) +
+                               " does not fit the budget even with reuse: per-loop with reuse does");
+            return checked(facts, std::move(*a), options);
+          }
+        }
+      }
+    }
     out = fit_budget(facts, options);
     if (!out) return out;
   }
+  return checked(facts, std::move(*out), options);
+}
+
+namespace {
+
+// Shares wait values when asked, then checks the impl: a valid program that corresponds to the
+// spec, anything else being our bug.
+model::Result<Allocation> checked(const SpecFacts& facts, Allocation&& a, const Options& options) {
+  const auto& spec = facts.spec;
+  const auto& ix = facts.ix;
+  auto out = model::Result<Allocation>(std::move(a));
   if (options.share_wait_values)
     if (const auto n = share_wait_values(out->impl); n > 0)
       out->notes.push_back(std::to_string(n) + " subexpressions of wait values shared (paper §6.2)");
-  // The impl must be a valid program that corresponds to the spec: anything else is our bug.
   auto impl_ix = model::ProgramIndex::build(out->impl);
   if (!impl_ix) return model::make_error("", "allocator-bug", "emitted impl is invalid: " + impl_ix.error().message);
   if (auto s = analysis::check_correspondence(spec, ix, out->impl, *impl_ix); !s)
     return model::make_error("", "allocator-bug", "emitted impl does not correspond: " + s.error().message);
   return out;
 }
+
+}  // namespace
 
 }  // namespace syncbisim::allocator

@@ -109,7 +109,8 @@ struct Allocation {
 // every strategy, `stats --compare`, that then allocates it once): auto is per-loop (the
 // default case of allocate()); per-instruction with more semaphores than the budget is fitted
 // from the same start as mixed (every producer its own semaphore: fit_budget), so it is
-// mixed's. Costs one decision of per-instruction (allocator/decide.h); the answer is the same
+// mixed's, unless reuse may bring it within the budget (Options::reuse not never, more than one
+// top-level statement: it is then finished and reused first). Costs one decision of per-instruction (allocator/decide.h); the answer is the same
 // with and without LICM and CSE, which act only when an allocation is finished.
 struct SpecFacts;
 std::optional<Strategy> same_allocation_as(const SpecFacts& facts, const Options& options);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <span>
 
+#include "analysis/register_liveness.h"
 #include "model/quote.h"
 #include "model/walk.h"
 
@@ -198,6 +200,38 @@ model::Result<std::map<std::string, std::uint32_t>> parse_trips(const std::strin
       return model::make_error("--trips", "bad-trips", model::quote(name) + " is given twice");
     pos = end + 1;
   }
+  return out;
+}
+
+LiveFigures live_figures(const model::Program& impl) {
+  LiveFigures out;
+  for (const auto& e : analysis::register_liveness(impl, {.interference = false})) {
+    out.registers_per_engine.emplace_back(e.engine, e.peak_live);
+    out.registers_max = std::max<std::size_t>(out.registers_max, e.peak_live);
+  }
+  // semaphore -> first and last top-level statement naming it; then the most lives over one
+  std::map<std::string, std::pair<std::size_t, std::size_t>> life;
+  for (std::size_t i = 0; i < impl.body.size(); ++i) {
+    std::span<const model::Stmt> one(&impl.body[i], 1);
+    model::for_each_stream(one, [&](const model::Stream& s) {
+      const auto named = [&](const std::string& sem) {
+        auto [it, fresh] = life.emplace(sem, std::make_pair(i, i));
+        if (!fresh) it->second.second = i;
+      };
+      for (const auto& item : s.items)
+        if (const auto* in = std::get_if<model::Instr>(&item)) {
+          for (const auto& w : in->waits) named(w.sem);
+          if (in->signal) named(in->signal->sem);
+        }
+    });
+  }
+  std::vector<int> delta(impl.body.size() + 1, 0);
+  for (const auto& [sem, span] : life) {
+    ++delta[span.first];
+    --delta[span.second + 1];
+  }
+  int live = 0;
+  for (auto d : delta) out.semaphores = std::max<std::size_t>(out.semaphores, static_cast<std::size_t>(live += d));
   return out;
 }
 

@@ -3,6 +3,7 @@
 // program text alone, so they apply to hand-written impls too. docs/allocator.md defines each.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,18 @@ struct Count {
   std::string to_string() const;
 };
 
+// What is live at once at most (docs/allocator.md "Reusing registers and semaphores"): per engine
+// the registers (analysis/register_liveness.h, a counter whose initial 0 is read counted from the
+// top-level statement that first names it), and the semaphores, each counted from the first
+// top-level statement that signals or waits on it to the last. What a reuse by liveness could
+// bring the totals down to, at best.
+struct LiveFigures {
+  std::vector<std::pair<std::string, std::size_t>> registers_per_engine;
+  std::size_t registers_max = 0;
+  std::size_t semaphores = 0;
+};
+LiveFigures live_figures(const model::Program& impl);
+
 struct Stats {
   std::size_t semaphores = 0;
   std::vector<std::pair<std::string, std::size_t>> registers_per_engine;  // distinct registers used
@@ -44,6 +57,7 @@ struct Stats {
   Count instrs_executed;
   std::uint64_t code_bytes = 0;
   std::vector<std::string> assumptions;  // e.g. "loop A: 3 iterations per trip (maximum)"
+  std::optional<LiveFigures> live;       // when asked for (live_figures(): a walk per engine)
 };
 
 // `trips`: loop id -> iterations per trip; cond id -> 0 (then) or 1 (else). Loops not given run

@@ -43,6 +43,13 @@ nlohmann::json stats_json(const Stats& s, const Options& budget) {
   auto j = figures_json(s);
   j["syncbisim"] = "stats/1";  // docs/schema/stats.schema.json
   j["budget"] = budget_json(s, budget);
+  if (s.live) {
+    nlohmann::json regs = nlohmann::json::object();
+    for (const auto& [e, n] : s.live->registers_per_engine) regs[e] = n;
+    j["peak_live"] = {{"registers_per_engine", regs},
+                      {"registers_max", s.live->registers_max},
+                      {"semaphores", s.live->semaphores}};
+  }
   return j;
 }
 
@@ -63,6 +70,11 @@ std::string stats_text(const Stats& s, const Options& budget) {
   out += "budget: " + std::to_string(s.semaphores) + " of " + std::to_string(budget.max_semaphores) + " semaphores, " +
          std::to_string(s.registers_max) + " of " + std::to_string(budget.max_registers) + " registers per engine" +
          (within_budget(s, budget) ? "" : " (over)") + "\n";
+  if (s.live) {
+    out += "live at once at most: " + std::to_string(s.live->semaphores) + " semaphores, registers per engine";
+    for (const auto& [e, n] : s.live->registers_per_engine) out += " " + e + "=" + std::to_string(n);
+    out += " (max " + std::to_string(s.live->registers_max) + ")\n";
+  }
   for (const auto& a : s.assumptions) out += "assumed: " + a + "\n";
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/dynamic_bitset.hpp>
+#include <span>
 #include <unordered_map>
 #include <variant>
 
@@ -17,7 +18,8 @@ using Live = boost::dynamic_bitset<>;
 // a loop iterates to its fixed point, a cond joins its branches).
 class EngineWalk {
  public:
-  EngineWalk(const model::Program& impl, std::string engine, bool interference) : interference_(interference) {
+  EngineWalk(const model::Program& impl, std::string engine, const LivenessOptions& options)
+      : interference_(options.interference), zero_(options.zero_before_first_use) {
     out_.engine = std::move(engine);
     intern_all(impl);
   }
@@ -26,7 +28,18 @@ class EngineWalk {
     const auto n = out_.registers.size();
     out_.interference.assign(n, {});
     dedup_at_.assign(n, 16);
-    const Live entry = body(impl.body, Live(n));
+    Live entry(n);
+    for (std::size_t i = impl.body.size(); i-- > 0;) {
+      entry = stmt(impl.body[i], std::move(entry));
+      if (!zero_) continue;
+      for (auto r : first_named_in_[i])
+        if (out_.written[r] && entry.test(r)) {
+          written_at(r, entry);
+          entry.reset(r);
+          out_.zeroed.emplace_back(r, i);
+        }
+    }
+    std::reverse(out_.zeroed.begin(), out_.zeroed.end());
     out_.live_at_entry.assign(n, false);
     std::vector<std::uint32_t> at_entry;
     for (auto i = entry.find_first(); i != Live::npos; i = entry.find_next(i)) {
@@ -46,8 +59,9 @@ class EngineWalk {
   }
 
  private:
-  bool interference_;
+  bool interference_, zero_;
   EngineRegisterLiveness out_;
+  std::vector<std::vector<std::uint32_t>> first_named_in_;  // top-level statement -> registers
   std::unordered_map<std::string, std::uint32_t> id_;
   std::vector<std::size_t> dedup_at_;
 
@@ -61,18 +75,25 @@ class EngineWalk {
   }
 
   void intern_all(const model::Program& impl) {
-    model::for_each_stream(impl.body, [&](const model::Stream& s) {
-      if (s.engine != out_.engine) return;
-      for (const auto& item : s.items) {
-        if (const auto* op = std::get_if<model::RegOp>(&item)) {
-          for (const auto& r : op->expr.registers()) intern(r);
-          out_.written[intern(op->dst)] = true;
-        } else if (const auto* in = std::get_if<model::Instr>(&item)) {
-          for (const auto& w : in->waits)
-            if (const auto* r = std::get_if<std::string>(&w.ge)) intern(*r);
+    first_named_in_.resize(impl.body.size());
+    for (std::size_t i = 0; i < impl.body.size(); ++i) {
+      const auto before = out_.registers.size();
+      std::span<const model::Stmt> one(&impl.body[i], 1);
+      model::for_each_stream(one, [&](const model::Stream& s) {
+        if (s.engine != out_.engine) return;
+        for (const auto& item : s.items) {
+          if (const auto* op = std::get_if<model::RegOp>(&item)) {
+            for (const auto& n : op->expr.nodes)
+              if (n.op == model::ExprOp::Reg) intern(n.reg);
+            out_.written[intern(op->dst)] = true;
+          } else if (const auto* in = std::get_if<model::Instr>(&item)) {
+            for (const auto& w : in->waits)
+              if (const auto* r = std::get_if<std::string>(&w.ge)) intern(*r);
+          }
         }
-      }
-    });
+      });
+      for (auto r = before; r < out_.registers.size(); ++r) first_named_in_[i].push_back(static_cast<std::uint32_t>(r));
+    }
   }
 
   // How many registers `live` holds, kept up to date item by item (a count of the whole set at
@@ -157,10 +178,10 @@ class EngineWalk {
 
 }  // namespace
 
-std::vector<EngineRegisterLiveness> register_liveness(const model::Program& impl, bool interference) {
+std::vector<EngineRegisterLiveness> register_liveness(const model::Program& impl, const LivenessOptions& options) {
   std::vector<EngineRegisterLiveness> out;
   for (const auto& e : impl.engines) {
-    EngineWalk w(impl, e, interference);
+    EngineWalk w(impl, e, options);
     out.push_back(w.run(impl));
   }
   return out;

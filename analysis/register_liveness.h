@@ -7,6 +7,7 @@
 // once may be counted as interfering, never the reverse, which is the safe side for reuse.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/program.h"
@@ -25,10 +26,21 @@ struct EngineRegisterLiveness {
   std::vector<bool> written;
   // The most registers live at one point of the engine's stream.
   std::uint32_t peak_live = 0;
+  // With `zero_before_first_use`: the registers whose initial 0 is read, each with the
+  // top-level statement that first names it, before which an `x := 0` was assumed.
+  std::vector<std::pair<std::uint32_t, std::size_t>> zeroed;
 };
 
-// One entry per engine of the impl, in the impl's engine order. Without `interference` the
-// interference lists stay empty (what is live at the start and the peak are still computed).
-std::vector<EngineRegisterLiveness> register_liveness(const model::Program& impl, bool interference = true);
+struct LivenessOptions {
+  bool interference = true;  // without, the interference lists stay empty
+  // Take every register that is written somewhere and whose initial 0 is read as reset to 0
+  // just before the top-level statement that first names it (nothing names it earlier, so it
+  // holds 0 there anyway): a counter r_ℓ is then live from its nest on, not from the program's
+  // start. What a reuse of registers needs (allocator/register_reuse.h) and what `stats` counts.
+  bool zero_before_first_use = true;
+};
+
+// One entry per engine of the impl, in the impl's engine order.
+std::vector<EngineRegisterLiveness> register_liveness(const model::Program& impl, const LivenessOptions& options = {});
 
 }  // namespace syncbisim::analysis

@@ -40,6 +40,7 @@ int run_stats(const StatsArgs& a) {
     if (!impl) return status;
     auto s = allocator::compute_stats(impl->program, *trips);
     if (!s) return input_error(s.error());
+    s->live = allocator::live_figures(impl->program);
     allocator::Options budget;
     budget.max_semaphores = a.max_semaphores;
     budget.max_registers = a.max_registers;

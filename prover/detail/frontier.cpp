@@ -6,7 +6,8 @@
 // * the consumer's own engine has retired at most what it issued: R(I) <= count(I, c);
 // * landmarks (uniform control): for each dependency's owed-th producer instance x, every engine
 //   frontier lies before x or after it, so on the producer's engine either every R(I) is at most
-//   count(I, before x) or every R(I) is at least count(I, after x);
+//   count(I, before x) or every R(I) is at least count(I, after x) (for S = @top and p deeper in
+//   an earlier top-level statement, the point after that statement stands for x);
 // * barriers (aligned, uniform control): at the last release before c every engine stood drained
 //   at that barrier, and none has passed the next barrier of c's engine, which is not released.
 #include <algorithm>
@@ -88,6 +89,7 @@ void Encoder::add_landmark(std::size_t dep) {
   const auto cs = consumer_stmt_in(t.S);
   smt::Term guard = !t.underflow;
   std::vector<smt::Term> before_x;  // count(I, just before x), per rel
+  bool x_is_after = false;          // ... or, in the last case, count(I, a point just after x)
   if (t.P == t.S) {
     // x is p's instance in S-iteration j_S - k, at p's place in S's body.
     if (t.k == 0 && (p.at.stmt > cs || (p.at.stmt == cs && E == engine_ && p.at.item > point_.item))) return;
@@ -115,6 +117,17 @@ void Encoder::add_landmark(std::size_t dep) {
       }
       before_x.push_back(count(i, after) - tail);
     }
+  } else if (t.S == model::kTop && t.k == 0) {
+    // S is @top and p lies deeper in an earlier top-level statement T: x is p's last instance in
+    // T. The point after T is past x with no instance of p between, and E's frontier lies before
+    // it or after it. What this relates are E's instructions of T and of later statements: a
+    // semaphore E signals in both (docs/allocator.md "Reusing registers and semaphores") counts
+    // only T's signals while the frontier is inside T.
+    const auto st = places_.stmt_in(model::kTop, p.at);
+    if (st >= cs) return;
+    const Point after{t.S, 0, st + 1, 0, E};
+    for (const auto i : rel) before_x.push_back(count(i, after));
+    x_is_after = true;
   } else {
     return;
   }
@@ -122,7 +135,7 @@ void Encoder::add_landmark(std::size_t dep) {
   for (std::size_t k = 0; k < rel.size(); ++k) {
     const auto r = R(rel[k]);
     behind.push_back(r <= before_x[k]);
-    past.push_back(r >= before_x[k] + (rel[k] == t.producer ? 1 : 0));
+    past.push_back(r >= before_x[k] + (rel[k] == t.producer && !x_is_after ? 1 : 0));
     nonneg.push_back(before_x[k] >= 0);
   }
   facts_.push_back(implies(guard, ctx_.all(nonneg) && (ctx_.all(behind) || ctx_.all(past))));

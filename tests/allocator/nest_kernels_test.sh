@@ -9,6 +9,8 @@
 # engines, does not end in a minute). The exhaustive `check` says bisimilar (exit 0,
 # docs/checker.md "Verdicts and exit status") on smaller nests: 2 and 3 nests of 6 instructions on
 # 3 engines, 3 dependencies each, trips 1..2 (5 such nests take more than 20 s).
+# The same with registers and semaphores reused by liveness (--reuse always), every strategy: still
+# exact, proved, and bisimilar on the small nests.
 # One process at a time (check --threads 1, prove --jobs 1).
 # Usage: nest_kernels_test.sh SYNCBISIM SOURCE_DIR
 set -u
@@ -93,6 +95,20 @@ EOF
       run 0 '^proved' "$tool" prove "$spec" "$impl" --jobs 1
       run 3 '^inconclusive$' "$tool" check "$spec" "$impl" -q --threads 1 --random 100 --seed "$seed"
     done
+    # Registers and semaphores reused by liveness (docs/allocator.md "Reusing registers and
+    # semaphores"), every strategy: still exact, proved, fewer semaphores than declared before.
+    for strategy in per-loop per-instruction per-engine expert mixed; do
+      impl=$tmp/n$nests.s$seed.$strategy.reused.json
+      if ! "$tool" allocate "$spec" --strategy "$strategy" --reuse always -o "$impl" 2>"$tmp/alloc.err"; then
+        bad "allocate $spec --strategy $strategy --reuse always"
+        tail -3 "$tmp/alloc.err"
+        continue
+      fi
+      grep -q 'not exact' "$tmp/alloc.err" && bad "allocate $spec --strategy $strategy --reuse always is not exact"
+      grep -Eq '^note: reused by liveness: ([0-9]+) -> ' "$tmp/alloc.err" ||
+        bad "allocate $spec --strategy $strategy --reuse always has no reuse note"
+      run 0 '^proved' "$tool" prove "$spec" "$impl" --jobs 1
+    done
     # Smaller nests, exhaustively checked.
     [ "$nests" = 5 ] && continue
     small=$tmp/small$nests.s$seed.sb
@@ -105,6 +121,16 @@ EOF
         continue
       fi
       grep -q 'not exact' "$tmp/alloc.err" && bad "allocate $small --strategy $strategy is not exact"
+      run 0 '^bisimilar$' "$tool" check "$small" "$impl" -q --threads 1
+      run 0 '^proved' "$tool" prove "$small" "$impl" --jobs 1
+    done
+    for strategy in per-loop per-instruction per-engine expert; do
+      impl=$tmp/small$nests.s$seed.$strategy.reused.json
+      if ! "$tool" allocate "$small" --strategy "$strategy" --reuse always -o "$impl" 2>"$tmp/alloc.err"; then
+        bad "allocate $small --strategy $strategy --reuse always"
+        continue
+      fi
+      grep -q 'not exact' "$tmp/alloc.err" && bad "allocate $small --strategy $strategy --reuse always is not exact"
       run 0 '^bisimilar$' "$tool" check "$small" "$impl" -q --threads 1
       run 0 '^proved' "$tool" prove "$small" "$impl" --jobs 1
     done
