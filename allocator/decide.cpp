@@ -29,6 +29,26 @@ model::Result<Allocation> DecidedAllocation::finish() && {
   return out;
 }
 
+namespace {
+
+// Per-engine decodes read the counter of every loop before the producer that holds the engine's
+// instructions: past the register budget it cannot fit, and a kernel of thousands of nests makes
+// every decode as long as the kernel. It then counts per top-level statement (strategies.h,
+// CountedInstrs), and reuse (allocate.h) joins the statements' semaphores again.
+bool segment_per_engine(const SpecFacts& facts, const Options& options) {
+  if (options.reuse == Reuse::Never || facts.spec.body.size() < 2) return false;
+  const auto& ix = facts.ix;
+  for (model::EngineId e = 0; e < ix.engines.size(); ++e) {
+    std::size_t loops = 0;
+    for (model::LoopId l = 0; l < ix.loops.size(); ++l)
+      loops += l != model::kTop && facts.counts.loops[l].n[e] > 0;
+    if (loops > options.max_registers) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 model::Result<DecidedAllocation> decide_once(const SpecFacts& facts, const Options& options, const Mix* mix) {
   const auto& spec = facts.spec;
   const Mix static_mix = expert_static_mix(facts);
@@ -54,7 +74,7 @@ model::Result<DecidedAllocation> decide_once(const SpecFacts& facts, const Optio
     } else {
       switch (options.strategy) {
         case Strategy::PerInstruction: allocate_per_instruction(facts, draft, ok); break;
-        case Strategy::PerEngine: allocate_per_engine(facts, draft, loop_sems, ok); break;
+        case Strategy::PerEngine: allocate_per_engine(facts, draft, loop_sems, ok, segment_per_engine(facts, options)); break;
         default:
           loop_sems.declare_all();
           allocate_per_loop(facts, draft, loop_sems, ok);

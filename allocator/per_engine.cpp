@@ -25,6 +25,7 @@
 // control) cannot be decoded: that producer's (loop, engine) pair is given its own per-loop
 // semaphore, excluded from s_E's count, and the dependency is allocated per-loop.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -47,10 +48,32 @@ std::uint32_t min_trip(const model::LoopInfo& l) {
 }  // namespace
 
 // counted[i]: whether instruction i signals its engine's semaphore (only E's matter).
-CountedInstrs::CountedInstrs(const SpecFacts& facts, const std::vector<bool>& counted)
+CountedInstrs::CountedInstrs(const SpecFacts& facts, const std::vector<bool>& counted, bool segmented)
     : counted_(counted),
       stmts_(facts.ix.engines.size(), std::vector<std::vector<std::uint32_t>>(facts.ix.loops.size())),
-      ranks_(stmts_) {
+      ranks_(stmts_),
+      segmented_(segmented) {
+  const auto& ix = facts.ix;
+  for (const auto& l : ix.loops) divergent_ = divergent_ || (l.trip && l.trip->divergent);
+  if (segmented_) {
+    // A loop's segment is its top-level ancestor's statement in @top (parents come before their
+    // children in the index).
+    std::vector<std::uint32_t> loop_segment(ix.loops.size(), 0);
+    segment_loops_.assign(facts.spec.body.size(), {model::kTop});
+    for (LoopId l = 0; l < ix.loops.size(); ++l) {
+      if (l == model::kTop) continue;
+      const auto parent = ix.loops[l].parent;
+      loop_segment[l] = parent == model::kTop ? facts.counts.loops[l].stmt : loop_segment[parent];
+      segment_loops_[loop_segment[l]].push_back(l);
+    }
+    instr_segment_.resize(ix.instrs.size());
+    for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
+      const auto parent = ix.instrs[i].parent;
+      instr_segment_[i] = parent == model::kTop ? facts.counts.stmt[i] : loop_segment[parent];
+    }
+  } else {
+    for (LoopId l = 0; l < ix.loops.size(); ++l) all_loops_.push_back(l);
+  }
   for (model::InstrId i = 0; i < facts.ix.instrs.size(); ++i) {
     if (!counted[i]) continue;
     const auto& in = facts.ix.instrs[i];
@@ -78,10 +101,15 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
   const auto E = d.producer_engine;  // the registers named below are read on the consumer's engine
   const LoopId S = d.S, P = d.P;
   // E's counted instructions directly in a loop: all of them, or before statement `stmt`.
-  const auto counted_in = [&](LoopId l, std::uint32_t stmt) { return counted.before_stmt(E, l, stmt); };
-  for (const auto& l : ix.loops)
-    if (l.trip && l.trip->divergent)
-      return {std::nullopt, "divergent control: engines may count iterations differently"};
+  // Segmented, the semaphore counts only the producer's segment g: of @top's own instructions,
+  // those of statement g.
+  const auto g = counted.segment_of(d.producer);
+  const auto counted_in = [&](LoopId l, std::uint32_t stmt) -> std::uint64_t {
+    if (!counted.segmented() || l != model::kTop) return counted.before_stmt(E, l, stmt);
+    if (stmt <= g) return 0;
+    return counted.before_stmt(E, l, g + 1) - counted.before_stmt(E, l, g);
+  };
+  if (counted.divergent()) return {std::nullopt, "divergent control: engines may count iterations differently"};
   if (!d.allocatable()) return {std::nullopt, "outside paper §5.2 (the decode needs its shapes)"};
   if (!counted.counted(d.producer)) return {std::nullopt, "the producer's loop is on its own semaphore"};
   std::uint32_t k_eff = d.offset;
@@ -107,7 +135,7 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
   };
   const auto minus = [&](std::uint64_t n, const model::Expr& r) { neg = add(neg, mul(num(n), r)); };
 
-  for (LoopId l = 0; l < ix.loops.size(); ++l) {
+  for (const LoopId l : counted.loops_of(g)) {
     const auto n = n_of(l);
     if (n == 0) continue;
     const auto& name = ix.loops[l].name;
@@ -162,6 +190,7 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
     std::uint64_t b = 0;
     if (L == P) {  // K: the producer's place among the counted instructions directly in P
       b = counted.up_to_rank(E, P, facts.counts.k[d.producer]);
+      if (counted.segmented() && P == model::kTop) b -= counted.before_stmt(E, P, g);  // earlier segments
     } else {
       b = counted_in(L, facts.counts.loops[path[i + 1]].stmt);
     }
@@ -173,7 +202,7 @@ EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const 
 }
 
 void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems,
-                         const std::vector<std::size_t>& deps) {
+                         const std::vector<std::size_t>& deps, bool segmented) {
   const auto& ix = facts.ix;
   const auto& regs = draft.registers();
   // split[ℓ][E]: (ℓ, E) has its own per-loop semaphore. Splitting only removes terms, so the
@@ -182,7 +211,7 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
   const auto counted_instrs = [&] {
     std::vector<bool> c(ix.instrs.size());
     for (model::InstrId i = 0; i < ix.instrs.size(); ++i) c[i] = counted[ix.instrs[i].engine][ix.instrs[i].parent];
-    return CountedInstrs(facts, c);
+    return CountedInstrs(facts, c, segmented);
   };
   std::vector<std::string> why(facts.analysis.deps.size());
   for (bool changed = true; changed;) {
@@ -206,15 +235,28 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
       }
     }
   }
-  std::vector<std::string> sem(ix.engines.size());
+  const auto index = counted_instrs();
+  // engine -> segment -> its semaphore (one segment unless segmented)
+  std::vector<std::map<std::uint32_t, std::string>> sem(ix.engines.size());
+  const auto segment_name = [&](std::uint32_t g) {
+    const auto& st = facts.spec.body[g].node;
+    if (const auto* l = std::get_if<model::Loop>(&st)) return l->id;
+    if (const auto* c = std::get_if<model::Cond>(&st)) return c->id;
+    return "at" + std::to_string(g);
+  };
+  const auto sem_of = [&](model::InstrId i) -> const std::string& {
+    const auto e = ix.instrs[i].engine;
+    const auto g = index.segment_of(i);
+    auto& name = sem[e][g];
+    if (name.empty()) name = draft.semaphore("s_", segmented ? ix.engines[e] + "_" + segment_name(g) : ix.engines[e]);
+    return name;
+  };
   for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
     const auto e = ix.instrs[i].engine;
     if (!counted[e][ix.instrs[i].parent]) continue;
-    if (sem[e].empty()) sem[e] = draft.semaphore("s_", ix.engines[e]);
-    draft.signal(i, sem[e]);
+    draft.signal(i, sem_of(i));
   }
   std::vector<std::size_t> per_loop;
-  const auto index = counted_instrs();
   for (auto d : deps) {
     const auto& info = facts.dep(d);
     if (!why[d].empty()) {
@@ -222,8 +264,9 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
       continue;
     }
     const auto r = decode_engine(facts, regs, info, index);
-    const auto value = draft.add_wait(info.consumer, sem[info.producer_engine], masked(regs, info, *r.value));
-    draft.decide(d, Scheme::PerEngine, sem[info.producer_engine], value, "");
+    const auto& s = sem_of(info.producer);
+    const auto value = draft.add_wait(info.consumer, s, masked(regs, info, *r.value));
+    draft.decide(d, Scheme::PerEngine, s, value, "");
   }
   for (model::EngineId e = 0; e < ix.engines.size(); ++e)
     for (model::LoopId l = 0; l < ix.loops.size(); ++l)

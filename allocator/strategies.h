@@ -49,10 +49,24 @@ struct EngineDecode {
 // per engine and loop, the statement positions and body ranks of the counted instructions
 // directly in that loop, sorted, so a decode counts by binary search instead of scanning the
 // program (a scan per dependency is quadratic in a long block: docs/allocator.md "Complexity").
+//
+// Segmented (docs/allocator.md "The per-engine decode", "Many top-level statements"): an engine
+// has one semaphore per top-level statement (a segment) that holds its counted instructions, and
+// a decode counts only the producer's segment, so it reads the registers of that segment's loops
+// instead of every earlier loop's.
 class CountedInstrs {
  public:
-  CountedInstrs(const SpecFacts& facts, const std::vector<bool>& counted);
+  CountedInstrs(const SpecFacts& facts, const std::vector<bool>& counted, bool segmented = false);
   bool counted(model::InstrId i) const { return counted_[i]; }
+  bool segmented() const { return segmented_; }
+  bool divergent() const { return divergent_; }  // some loop's trips differ across engines
+  // The top-level statement holding instruction i (segmented), 0 otherwise.
+  std::uint32_t segment_of(model::InstrId i) const { return segmented_ ? instr_segment_[i] : 0; }
+  // The loops a decode for a producer of that segment counts: every loop, or @top and the
+  // segment's loops.
+  const std::vector<model::LoopId>& loops_of(std::uint32_t segment) const {
+    return segmented_ ? segment_loops_[segment] : all_loops_;
+  }
   // Counted instructions of engine e directly in loop l at a statement before `stmt`.
   std::uint64_t before_stmt(model::EngineId e, model::LoopId l, std::uint32_t stmt) const;
   // Those whose rank among e's direct instructions of l (BodyCounts::k) is at most `k`.
@@ -61,12 +75,17 @@ class CountedInstrs {
  private:
   std::vector<bool> counted_;
   std::vector<std::vector<std::vector<std::uint32_t>>> stmts_, ranks_;  // [engine][loop], sorted
+  bool segmented_ = false, divergent_ = false;
+  std::vector<std::uint32_t> instr_segment_;
+  std::vector<std::vector<model::LoopId>> segment_loops_;
+  std::vector<model::LoopId> all_loops_;
 };
 EngineDecode decode_engine(const SpecFacts& facts, const Registers& regs, const analysis::DependencyInfo& d,
                            const CountedInstrs& counted);
-// paper §6.1; dependencies it cannot decode go per-loop through `sems`.
+// paper §6.1; dependencies it cannot decode go per-loop through `sems`. `segmented`: one
+// semaphore per engine and top-level statement (CountedInstrs).
 void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems,
-                         const std::vector<std::size_t>& deps);
+                         const std::vector<std::size_t>& deps, bool segmented = false);
 
 // fallback.cpp: non-resetting barriers for dependencies that are not allocatable.
 void allocate_fallback(const SpecFacts& facts, Draft& draft, const std::vector<std::size_t>& deps);

@@ -136,4 +136,22 @@ EOF
     done
   done
 done
+# Per-engine segmented (docs/allocator.md "The per-engine decode", "Many top-level statements"):
+# 12 one-loop nests on 2 engines, so each engine has instructions in more loops than a budget of
+# 10 registers; per-engine then counts per top-level statement (s_E0_L0_0, ...), the statements'
+# semaphores are joined by reuse, and the whole is exact, proved and bisimilar.
+seg=$tmp/segmented.sb
+python3 "$gen" --nests 12 --depth 1 --engines 2 --instructions 4 --deps 2 --outer-trips 1..2 --seed 3 -o "$seg" ||
+  bad "gen_nest_kernel.py (segmented)"
+if "$tool" allocate "$seg" --strategy per-engine --max-registers 10 --text -o "$tmp/seg.impl" 2>"$tmp/alloc.err"; then
+  grep -q 'not exact' "$tmp/alloc.err" && bad "segmented per-engine is not exact"
+  grep -q '^note: reused by liveness' "$tmp/alloc.err" || bad "segmented per-engine was not reused"
+  grep -q 'per-loop with reuse does' "$tmp/alloc.err" && bad "segmented per-engine fell back to per-loop"
+  grep -Eq '\{s_E0_L[0-9]+_0 >= ' "$tmp/seg.impl" || bad "no wait on a segment's semaphore: $(head -5 "$tmp/seg.impl")"
+  run 0 '^proved' "$tool" prove "$seg" "$tmp/seg.impl" --jobs 1
+  run 0 '^bisimilar$' "$tool" check "$seg" "$tmp/seg.impl" -q --threads 1
+else
+  bad "allocate $seg --strategy per-engine --max-registers 10"
+  tail -3 "$tmp/alloc.err"
+fi
 exit $fail
