@@ -6,6 +6,8 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 #include <span>
 #include <variant>
 
@@ -46,6 +48,12 @@ std::string identifier(const std::string& s) {
   return out;
 }
 
+struct PairHash {
+  std::size_t operator()(const std::pair<std::string, std::string>& p) const {
+    return std::hash<std::string>{}(p.first) * 31 + std::hash<std::string>{}(p.second);
+  }
+};
+
 class Reuser {
  public:
   explicit Reuser(model::Program& impl) : impl_(impl) {}
@@ -79,11 +87,11 @@ class Reuser {
 
  private:
   model::Program& impl_;
-  std::map<std::string, SemaphoreLife> lives_;
+  std::unordered_map<std::string, SemaphoreLife> lives_;
   // (engine, register) -> how many writes; (body, engine) -> registers `x := x + 1` directly in it
-  std::map<std::pair<std::string, std::string>, std::size_t> writes_;
+  std::unordered_map<std::pair<std::string, std::string>, std::size_t, PairHash> writes_;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> increments_;
-  std::map<std::string, std::set<std::string>> registers_;  // engine -> every name
+  std::unordered_map<std::string, std::unordered_set<std::string>> registers_;  // engine -> every name
   // What merge() decided, applied by rewrite():
   std::map<std::string, std::string> renamed_;             // semaphore -> the one it joins
   std::map<std::pair<std::string, std::string>, std::string> base_of_;  // (semaphore, engine) -> b
@@ -99,9 +107,9 @@ class Reuser {
       model::for_each_stmt(one, [&](const model::Stmt& st, const model::LoopPath& path) {
         const auto* b = std::get_if<model::Block>(&st.node);
         if (!b) return;
-        for (const auto& s : b->streams)
+        for (const auto& s : b->streams) {
+          auto& regs = registers_[s.engine];
           for (const auto& item : s.items) {
-            auto& regs = registers_[s.engine];
             if (const auto* op = std::get_if<model::RegOp>(&item)) {
               regs.insert(op->dst);
               for (const auto& r : op->expr.registers()) regs.insert(r);
@@ -127,6 +135,7 @@ class Reuser {
                 for (const auto& r : *bar.reset) lives_[r].reset = true;
             }
           }
+        }
       });
     }
     return !reset_all;

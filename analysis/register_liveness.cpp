@@ -1,7 +1,7 @@
 #include "analysis/register_liveness.h"
 
 #include <algorithm>
-#include <boost/dynamic_bitset.hpp>
+#include <iterator>
 #include <span>
 #include <unordered_map>
 #include <variant>
@@ -12,7 +12,32 @@ namespace syncbisim::analysis {
 
 namespace {
 
-using Live = boost::dynamic_bitset<>;
+// A set of registers as a sorted vector: a few dozen are live at once, among tens of thousands
+// an engine names on a kernel of thousands of nests (a bit set that long made every loop's join
+// cost the whole kernel).
+struct Live {
+  std::vector<std::uint32_t> regs;
+  bool test(std::uint32_t r) const { return std::binary_search(regs.begin(), regs.end(), r); }
+  bool set(std::uint32_t r) {
+    const auto it = std::lower_bound(regs.begin(), regs.end(), r);
+    if (it != regs.end() && *it == r) return false;
+    regs.insert(it, r);
+    return true;
+  }
+  bool reset(std::uint32_t r) {
+    const auto it = std::lower_bound(regs.begin(), regs.end(), r);
+    if (it == regs.end() || *it != r) return false;
+    regs.erase(it);
+    return true;
+  }
+  friend Live operator|(const Live& a, const Live& b) {
+    Live out;
+    out.regs.reserve(a.regs.size() + b.regs.size());
+    std::set_union(a.regs.begin(), a.regs.end(), b.regs.begin(), b.regs.end(), std::back_inserter(out.regs));
+    return out;
+  }
+  bool operator==(const Live&) const = default;
+};
 
 // Backward liveness over one engine's part of the tree (the textbook data flow, on the tree:
 // a loop iterates to its fixed point, a cond joins its branches).
@@ -28,7 +53,7 @@ class EngineWalk {
     const auto n = out_.registers.size();
     out_.interference.assign(n, {});
     dedup_at_.assign(n, 16);
-    Live entry(n);
+    Live entry;
     for (std::size_t i = impl.body.size(); i-- > 0;) {
       entry = stmt(impl.body[i], std::move(entry));
       if (!zero_) continue;
@@ -42,9 +67,9 @@ class EngineWalk {
     std::reverse(out_.zeroed.begin(), out_.zeroed.end());
     out_.live_at_entry.assign(n, false);
     std::vector<std::uint32_t> at_entry;
-    for (auto i = entry.find_first(); i != Live::npos; i = entry.find_next(i)) {
+    for (const auto i : entry.regs) {
       out_.live_at_entry[i] = true;
-      at_entry.push_back(static_cast<std::uint32_t>(i));
+      at_entry.push_back(i);
     }
     // Registers live at the start all hold their initial 0 at once: none may share a cell.
     if (interference_)
@@ -60,6 +85,7 @@ class EngineWalk {
 
  private:
   bool interference_, zero_;
+  bool recording_ = true;  // interference is recorded (not inside a loop's search for its fixed point)
   EngineRegisterLiveness out_;
   std::vector<std::vector<std::uint32_t>> first_named_in_;  // top-level statement -> registers
   std::unordered_map<std::string, std::uint32_t> id_;
@@ -96,33 +122,20 @@ class EngineWalk {
     }
   }
 
-  // How many registers `live` holds, kept up to date item by item (a count of the whole set at
-  // every item was most of the walk's time on kernels of thousands of registers).
-  std::uint32_t live_count_ = 0;
-  void set(Live& live, std::uint32_t r) {
-    if (!live.test(r)) {
-      live.set(r);
-      ++live_count_;
-    }
+  void note_peak(const Live& live) {
+    out_.peak_live = std::max(out_.peak_live, static_cast<std::uint32_t>(live.regs.size()));
   }
-  void reset(Live& live, std::uint32_t r) {
-    if (live.test(r)) {
-      live.reset(r);
-      --live_count_;
-    }
-  }
-  void note_peak() { out_.peak_live = std::max(out_.peak_live, live_count_); }
 
   // `d` is written where `live` (the set after the write) is live: they interfere. Adjacency
   // lists are deduplicated as they grow, so a loop walked several times keeps them short.
   void written_at(std::uint32_t d, const Live& live) {
-    if (!interference_) return;
+    if (!interference_ || !recording_) return;
     auto& adj = out_.interference[d];
-    for (auto i = live.find_first(); i != Live::npos; i = live.find_next(i))
+    for (const auto i : live.regs)
       if (i != d) {
-        adj.push_back(static_cast<std::uint32_t>(i));
+        adj.push_back(i);
         out_.interference[i].push_back(d);
-        if (out_.interference[i].size() > dedup_at_[i]) dedup(static_cast<std::uint32_t>(i));
+        if (out_.interference[i].size() > dedup_at_[i]) dedup(i);
       }
     if (adj.size() > dedup_at_[d]) dedup(d);
   }
@@ -141,20 +154,26 @@ class EngineWalk {
 
   Live stmt(const model::Stmt& st, Live live) {
     if (const auto* b = std::get_if<model::Block>(&st.node)) {
-      if (const auto* s = b->find(out_.engine)) {
-        live_count_ = static_cast<std::uint32_t>(live.count());
+      if (const auto* s = b->find(out_.engine))
         for (auto it = s->items.rbegin(); it != s->items.rend(); ++it) item(*it, live);
-      }
       return live;
     }
     if (const auto* l = std::get_if<model::Loop>(&st.node)) {
-      // At the loop's guard: live after the loop, or at the start of another iteration.
+      // At the loop's guard: live after the loop, or at the start of another iteration. The
+      // fixed point is found without recording interference, then the body is walked once more
+      // at it, recording: each write is recorded once, not once per round (and per round of
+      // every loop around it).
+      const bool recording = recording_;
+      recording_ = false;
       Live guard = live;
       for (;;) {
         Live next = live | body(l->body, guard);
-        if (next == guard) return guard;
+        if (next == guard) break;
         guard = std::move(next);
       }
+      recording_ = recording;
+      if (recording_ && interference_) body(l->body, guard);
+      return guard;
     }
     const auto& c = std::get<model::Cond>(st.node);
     return body(c.then_body, live) | body(c.else_body, live);
@@ -164,14 +183,14 @@ class EngineWalk {
     if (const auto* op = std::get_if<model::RegOp>(&it)) {
       const auto d = id_.at(op->dst);
       written_at(d, live);
-      reset(live, d);
+      live.reset(d);
       for (const auto& n : op->expr.nodes)
-        if (n.op == model::ExprOp::Reg) set(live, id_.at(n.reg));
-      note_peak();
+        if (n.op == model::ExprOp::Reg) live.set(id_.at(n.reg));
+      note_peak(live);
     } else if (const auto* in = std::get_if<model::Instr>(&it)) {
       for (const auto& w : in->waits)
-        if (const auto* r = std::get_if<std::string>(&w.ge)) set(live, id_.at(*r));
-      note_peak();
+        if (const auto* r = std::get_if<std::string>(&w.ge)) live.set(id_.at(*r));
+      note_peak(live);
     }
   }
 };
