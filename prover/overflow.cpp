@@ -38,17 +38,24 @@ class TripBounds {
     return n;
   }
 
+  // A bound is kept and reused: a register whose writes read registers with many writes of their
+  // own (cells shared by liveness, docs/allocator.md "Reusing registers and semaphores") was
+  // evaluated again along every path to it, exponentially many. A finite bound never came from a
+  // cycle cut (that gives kInf, which saturates); a kInf one may have, and is kept too: kInf only
+  // sends the question to Z3, so a bound less tight than it could be is never a wrong answer.
   std::uint64_t reg(const std::string& r, model::EngineId e, std::set<std::string>& visiting) const {
+    if (const auto it = known_.find({e, r}); it != known_.end()) return it->second;
     if (visiting.count(r)) return kInf;
     visiting.insert(r);
     std::uint64_t assigned = 0, increments = 0;
-    for (const auto& w : places_.writes()) {
-      if (w.engine != e || w.dst != r) continue;
-      if (const auto a = increment_of(w)) increments = sat_add(increments, sat_mul(*a, runs(w.at, e)));
-      else assigned = std::max(assigned, expr(w.expr, e, visiting));
+    for (const auto* w : writes_of(e, r)) {
+      if (const auto a = increment_of(*w)) increments = sat_add(increments, sat_mul(*a, runs(w->at, e)));
+      else assigned = std::max(assigned, expr(w->expr, e, visiting));
     }
     visiting.erase(r);
-    return sat_add(assigned, increments);
+    const auto bound = sat_add(assigned, increments);
+    known_.emplace(std::make_pair(e, r), bound);
+    return bound;
   }
 
   std::uint64_t expr(const model::Expr& x, model::EngineId e, std::set<std::string>& visiting) const {
@@ -87,8 +94,20 @@ class TripBounds {
     return vs.empty() ? 0 : *std::max_element(vs.begin(), vs.end());
   }
 
+  // The writes of one register of one engine, indexed on first use (every write was scanned for
+  // every register: quadratic in a long kernel).
+  const std::vector<const RegWrite*>& writes_of(model::EngineId e, const std::string& r) const {
+    if (by_register_.empty())
+      for (const auto& w : places_.writes()) by_register_[{w.engine, w.dst}].push_back(&w);
+    const auto it = by_register_.find({e, r});
+    return it == by_register_.end() ? none_ : it->second;
+  }
+
   const Places& places_;
   const model::ProgramIndex& spec_ix_;
+  mutable std::map<std::pair<model::EngineId, std::string>, std::vector<const RegWrite*>> by_register_;
+  mutable std::map<std::pair<model::EngineId, std::string>, std::uint64_t> known_;
+  const std::vector<const RegWrite*> none_;
 };
 
 // A bound proves the question only when it is no saturated kInf (which stands for "2^64 - 1 or
