@@ -49,6 +49,7 @@ StatsResult stats(const Program& impl, const StatsOptions& options) {
   const auto trips = api::detail::trips(options.trips);
   auto s = allocator::compute_stats(impl.data().program, trips);
   if (!s) api::detail::raise(s.error(), impl.data().name);
+  s->live = allocator::live_figures(impl.data().program);  // as `syncbisim stats IMPL` reports
   const auto budget = budget_of(options);
   return StatsResult{figures_of(*s), allocator::within_budget(*s, budget), allocator::stats_text(*s, budget),
                      dump(allocator::stats_json(*s, budget))};
