@@ -37,11 +37,6 @@ int run_allocate(const AllocateArgs& a) {
               << ")\n";
     return 2;
   }
-  const auto reuse = allocator::parse_reuse(a.reuse);
-  if (!reuse) {
-    std::cerr << "syncbisim allocate: unknown --reuse '" << a.reuse << "' (auto, always, never)\n";
-    return 2;
-  }
   auto spec = load_spec(a.spec, status);
   if (!spec) return status;
   if (!a.unroll.empty()) {
@@ -65,7 +60,7 @@ int run_allocate(const AllocateArgs& a) {
   o.share_wait_values = a.share;
   o.max_semaphores = a.max_semaphores;
   o.max_registers = a.max_registers;
-  o.reuse = *reuse;
+  o.reuse = *allocator::parse_reuse(a.reuse);  // CLI11 checked it is one of the three
   o.judge = latency::timing_judge(spec->program, spec->index);  // the expert's (allocator/expert.h)
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {

@@ -35,6 +35,22 @@ run() {  # want-exit, want-stdout-regex, command...
   fi
 }
 
+# allocate_exactly SPEC IMPL ALLOCATE-ARGS...: allocates; a failure or a decision that is not
+# exact fails the test (exit 1 when there is no impl to go on with).
+allocate_exactly() {
+  local spec=$1 impl=$2
+  shift 2
+  if ! "$tool" allocate "$spec" "$@" -o "$impl" 2>"$tmp/alloc.err"; then
+    bad "allocate $spec $*"
+    tail -3 "$tmp/alloc.err"
+    return 1
+  fi
+  if grep -q 'not exact' "$tmp/alloc.err"; then
+    bad "allocate $spec $* is not exact: $(grep 'not exact' "$tmp/alloc.err" | head -2)"
+  fi
+  return 0
+}
+
 # Determinism: the same options give the same file, another seed another.
 python3 "$gen" --nests 3 --seed 7 -o "$tmp/a.sb" && python3 "$gen" --nests 3 --seed 7 >"$tmp/b.sb" ||
   bad "the generator failed"
@@ -84,27 +100,15 @@ EOF
     [ -s "$tmp/err" ] && bad "show $spec warns: $(head -3 "$tmp/err")"
     for strategy in per-loop per-engine auto; do
       impl=$tmp/n$nests.s$seed.$strategy.impl.json
-      if ! "$tool" allocate "$spec" --strategy "$strategy" -o "$impl" 2>"$tmp/alloc.err"; then
-        bad "allocate $spec --strategy $strategy"
-        tail -3 "$tmp/alloc.err"
-        continue
-      fi
-      if grep -q 'not exact' "$tmp/alloc.err"; then
-        bad "allocate $spec --strategy $strategy is not exact: $(grep 'not exact' "$tmp/alloc.err" | head -2)"
-      fi
+      allocate_exactly "$spec" "$impl" --strategy "$strategy" || continue
       run 0 '^proved' "$tool" prove "$spec" "$impl" --jobs 1
       run 3 '^inconclusive$' "$tool" check "$spec" "$impl" -q --threads 1 --random 100 --seed "$seed"
     done
     # Registers and semaphores reused by liveness (docs/allocator.md "Reusing registers and
-    # semaphores"), every strategy: still exact, proved, fewer semaphores than declared before.
+    # semaphores"), every strategy: still exact, a reuse note, proved.
     for strategy in per-loop per-instruction per-engine expert mixed; do
       impl=$tmp/n$nests.s$seed.$strategy.reused.json
-      if ! "$tool" allocate "$spec" --strategy "$strategy" --reuse always -o "$impl" 2>"$tmp/alloc.err"; then
-        bad "allocate $spec --strategy $strategy --reuse always"
-        tail -3 "$tmp/alloc.err"
-        continue
-      fi
-      grep -q 'not exact' "$tmp/alloc.err" && bad "allocate $spec --strategy $strategy --reuse always is not exact"
+      allocate_exactly "$spec" "$impl" --strategy "$strategy" --reuse always || continue
       grep -Eq '^note: reused by liveness: ([0-9]+) -> ' "$tmp/alloc.err" ||
         bad "allocate $spec --strategy $strategy --reuse always has no reuse note"
       run 0 '^proved' "$tool" prove "$spec" "$impl" --jobs 1
@@ -114,23 +118,11 @@ EOF
     small=$tmp/small$nests.s$seed.sb
     python3 "$gen" --nests "$nests" --seed "$seed" --instructions 6 --engines 3 --deps 3 \
       --outer-trips 1..2 --inner-trips 1..2 -o "$small" || bad "gen_nest_kernel.py (small) --nests $nests"
-    for strategy in per-loop per-engine auto; do
-      impl=$tmp/small$nests.s$seed.$strategy.impl.json
-      if ! "$tool" allocate "$small" --strategy "$strategy" -o "$impl" 2>"$tmp/alloc.err"; then
-        bad "allocate $small --strategy $strategy"
-        continue
-      fi
-      grep -q 'not exact' "$tmp/alloc.err" && bad "allocate $small --strategy $strategy is not exact"
-      run 0 '^bisimilar$' "$tool" check "$small" "$impl" -q --threads 1
-      run 0 '^proved' "$tool" prove "$small" "$impl" --jobs 1
-    done
-    for strategy in per-loop per-instruction per-engine expert; do
-      impl=$tmp/small$nests.s$seed.$strategy.reused.json
-      if ! "$tool" allocate "$small" --strategy "$strategy" --reuse always -o "$impl" 2>"$tmp/alloc.err"; then
-        bad "allocate $small --strategy $strategy --reuse always"
-        continue
-      fi
-      grep -q 'not exact' "$tmp/alloc.err" && bad "allocate $small --strategy $strategy --reuse always is not exact"
+    for args in per-loop per-engine auto "per-loop --reuse always" "per-instruction --reuse always" \
+      "per-engine --reuse always" "expert --reuse always"; do
+      impl=$tmp/small$nests.s$seed.${args// /_}.impl.json
+      # shellcheck disable=SC2086 # a strategy and its options, split on purpose
+      allocate_exactly "$small" "$impl" --strategy $args || continue
       run 0 '^bisimilar$' "$tool" check "$small" "$impl" -q --threads 1
       run 0 '^proved' "$tool" prove "$small" "$impl" --jobs 1
     done
@@ -143,15 +135,11 @@ done
 seg=$tmp/segmented.sb
 python3 "$gen" --nests 12 --depth 1 --engines 2 --instructions 4 --deps 2 --outer-trips 1..2 --seed 3 -o "$seg" ||
   bad "gen_nest_kernel.py (segmented)"
-if "$tool" allocate "$seg" --strategy per-engine --max-registers 10 --text -o "$tmp/seg.impl" 2>"$tmp/alloc.err"; then
-  grep -q 'not exact' "$tmp/alloc.err" && bad "segmented per-engine is not exact"
+if allocate_exactly "$seg" "$tmp/seg.impl" --strategy per-engine --max-registers 10 --text; then
   grep -q '^note: reused by liveness' "$tmp/alloc.err" || bad "segmented per-engine was not reused"
   grep -q 'per-loop with reuse does' "$tmp/alloc.err" && bad "segmented per-engine fell back to per-loop"
   grep -Eq '\{s_E0_L[0-9]+_0 >= ' "$tmp/seg.impl" || bad "no wait on a segment's semaphore: $(head -5 "$tmp/seg.impl")"
   run 0 '^proved' "$tool" prove "$seg" "$tmp/seg.impl" --jobs 1
   run 0 '^bisimilar$' "$tool" check "$seg" "$tmp/seg.impl" -q --threads 1
-else
-  bad "allocate $seg --strategy per-engine --max-registers 10"
-  tail -3 "$tmp/alloc.err"
 fi
 exit $fail

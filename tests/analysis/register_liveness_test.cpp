@@ -6,16 +6,11 @@
 
 #include "analysis/register_liveness.h"
 #include "formats/load.h"
+#include "support/programs.h"
 
 using namespace syncbisim;
 
 namespace {
-
-model::Program parse(const std::string& text) {
-  auto r = formats::load_program_text(text, "test");
-  REQUIRE_MESSAGE(r.ok(), r.error().to_string());
-  return std::move(r->program);
-}
 
 std::uint32_t id(const analysis::EngineRegisterLiveness& l, const std::string& name) {
   const auto it = std::find(l.registers.begin(), l.registers.end(), name);
@@ -31,7 +26,7 @@ bool interfere(const analysis::EngineRegisterLiveness& l, const std::string& a, 
 }  // namespace
 
 TEST_CASE("register liveness: a counter lives across its loop, a temporary only to its read") {
-  const auto p = parse(R"(syncbisim impl/1
+  const auto p = test::load_text(R"(syncbisim impl/1
 engines E0 E1
 semaphores s
 loop A trip 1..3 {
@@ -42,7 +37,7 @@ E0: [x := 5] {s >= x} I2 [y := 1] {s >= y} I3
 )");
   analysis::LivenessOptions o;
   o.zero_before_first_use = false;
-  const auto l = analysis::register_liveness(p, o);
+  const auto l = analysis::register_liveness(p.program, o);
   REQUIRE(l.size() == 2);
   const auto& e0 = l[0];
   CHECK(e0.registers == std::vector<std::string>{"r", "w", "x", "y"});
@@ -58,7 +53,7 @@ E0: [x := 5] {s >= x} I2 [y := 1] {s >= y} I3
 }
 
 TEST_CASE("register liveness: a zero before the first use ends a counter's life at its nest") {
-  const auto p = parse(R"(syncbisim impl/1
+  const auto p = test::load_text(R"(syncbisim impl/1
 engines E0
 semaphores s
 loop A trip 1..2 {
@@ -71,10 +66,10 @@ E0: {s >= z} I2
 )");
   analysis::LivenessOptions plain;
   plain.zero_before_first_use = false;
-  const auto without = analysis::register_liveness(p, plain)[0];
+  const auto without = analysis::register_liveness(p.program, plain)[0];
   CHECK(interfere(without, "a", "b"));  // both hold their initial 0 from the start
   CHECK(without.zeroed.empty());
-  const auto with = analysis::register_liveness(p)[0];
+  const auto with = analysis::register_liveness(p.program)[0];
   CHECK_FALSE(interfere(with, "a", "b"));
   // z is never written: it keeps its 0 from the start, alive beside both counters
   CHECK(interfere(with, "z", "a"));
@@ -87,7 +82,7 @@ E0: {s >= z} I2
 }
 
 TEST_CASE("register liveness: either branch of a cond may run") {
-  const auto p = parse(R"(syncbisim impl/1
+  const auto p = test::load_text(R"(syncbisim impl/1
 engines E0
 semaphores s
 E0: [u := 1] [v := 2]
@@ -97,6 +92,6 @@ cond C taken any {
   E0: {s >= v} I1
 }
 )");
-  const auto l = analysis::register_liveness(p)[0];
+  const auto l = analysis::register_liveness(p.program)[0];
   CHECK(interfere(l, "u", "v"));
 }

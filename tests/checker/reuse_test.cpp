@@ -15,17 +15,12 @@
 #include "checker/program_pair.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
+#include "support/programs.h"
 #include "support/rapidcheck_doctest.h"
 
 using namespace syncbisim;
 
 namespace {
-
-formats::LoadedProgram parse(const std::string& text) {
-  auto r = formats::load_program_text(text, "test");
-  REQUIRE_MESSAGE(r.ok(), r.error().to_string());
-  return std::move(*r);
-}
 
 checker::CheckResult judge(const model::Program& spec, const model::Program& impl, std::size_t max_states = 2000000) {
   auto pair = checker::ProgramPair::make(spec, impl);
@@ -63,7 +58,7 @@ allocator::Allocation reused_per_loop(const formats::LoadedProgram& spec) {
 }  // namespace
 
 TEST_CASE("reuse: two nests share their semaphores and counters, and stay bisimilar") {
-  const auto spec = parse(kTwoNests);
+  const auto spec = test::load_text(kTwoNests);
   const auto a = reused_per_loop(spec);
   CHECK(a.exact());
   // s_B_E0 counts on s_A_E0, after A's signals: E1 waits for base + w.
@@ -88,7 +83,7 @@ TEST_CASE("reuse: two nests share their semaphores and counters, and stay bisimi
 }
 
 TEST_CASE("reuse: a semaphore reused one signal too early is caught") {
-  const auto spec = parse(kTwoNests);
+  const auto spec = test::load_text(kTwoNests);
   auto a = reused_per_loop(spec);
   // The mutant: the wait for the joined semaphore's base + w waits for one signal less.
   bool mutated = false;
@@ -114,12 +109,12 @@ TEST_CASE("reuse: a semaphore reused one signal too early is caught") {
   const auto text = formats::write_text(b.impl);
   const auto at = text.find("isgt(w, 0) * (w + r_A)");
   REQUIRE(at != std::string::npos);
-  const auto no_base = parse(text.substr(0, at) + "w" + text.substr(at + std::string("isgt(w, 0) * (w + r_A)").size()));
+  const auto no_base = test::load_text(text.substr(0, at) + "w" + text.substr(at + std::string("isgt(w, 0) * (w + r_A)").size()));
   CHECK(judge(spec.program, no_base.program).verdict == checker::Verdict::UnderSynchronized);
 }
 
 TEST_CASE("reuse: a semaphore signalled by two engines, or reset by a barrier, is never joined") {
-  auto impl = parse(R"(syncbisim impl/1
+  auto impl = test::load_text(R"(syncbisim impl/1
 engines E0 E1
 semaphores s t u
 loop A trip 1..2 {
@@ -140,7 +135,7 @@ E1: {u >= 1} I5
 }
 
 TEST_CASE("reuse: registers of separate nests share a cell; a counter gets its reset only where needed") {
-  auto impl = parse(R"(syncbisim impl/1
+  auto impl = test::load_text(R"(syncbisim impl/1
 engines E0
 semaphores s
 loop A trip 1..2 {
