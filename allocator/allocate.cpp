@@ -123,6 +123,19 @@ void reuse_by_liveness(Allocation& a, const model::ProgramIndex& ix, const Optio
 
 model::Result<Allocation> checked(const SpecFacts& facts, Allocation&& a, const Options& options);
 
+// `strategy`'s allocation, reused by liveness, when it then fits the budget; with `only_over`,
+// only when it did not fit before reuse (a fitting one is left to the caller's usual path).
+std::optional<Allocation> fitting_with_reuse(const SpecFacts& facts, Options o, Strategy strategy, bool only_over) {
+  o.strategy = strategy;
+  auto d = decide_once(facts, o, nullptr);
+  if (!d) return std::nullopt;
+  auto a = std::move(*d).finish();
+  if (!a || (only_over && usage_of(a->impl, facts.ix).fits(o))) return std::nullopt;
+  reuse_by_liveness(*a, facts.ix, o);
+  if (!usage_of(a->impl, facts.ix).fits(o)) return std::nullopt;
+  return std::move(*a);
+}
+
 }  // namespace
 
 std::optional<Strategy> same_allocation_as(const SpecFacts& facts, const Options& options) {
@@ -149,18 +162,11 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
     return model::make_error("", "wrong-kind", "allocate needs a spec program");
   // Mixed starts its search from per-instruction (docs/allocator.md "Budgets"): with reuse that
   // start may already fit, and the search (a re-allocation per candidate) is not needed.
-  if (options.strategy == Strategy::Mixed && options.reuse != Reuse::Never && facts.spec.body.size() > 1) {
-    Options o = options;
-    o.strategy = Strategy::PerInstruction;
-    if (auto d = decide_once(facts, o, nullptr))
-      if (auto a = std::move(*d).finish(); a && !usage_of(a->impl, ix).fits(options)) {
-        reuse_by_liveness(*a, ix, o);
-        if (usage_of(a->impl, ix).fits(options)) {
-          a->notes.push_back("mixed: its start, every producer on its own semaphore, fits the budget with reuse");
-          return checked(facts, std::move(*a), options);
-        }
-      }
-  }
+  if (options.strategy == Strategy::Mixed && options.reuse != Reuse::Never && facts.spec.body.size() > 1)
+    if (auto a = fitting_with_reuse(facts, options, Strategy::PerInstruction, true)) {
+      a->notes.push_back("mixed: its start, every producer on its own semaphore, fits the budget with reuse");
+      return checked(facts, std::move(*a), options);
+    }
   auto outcome = options.strategy == Strategy::Mixed    ? Outcome{fit_budget(facts, options), true}
                  : options.strategy == Strategy::Expert ? Outcome{allocate_expert(facts, options), false}
                                                         : once_unless_over(facts, options);
@@ -178,21 +184,12 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
     // strategy asked for does not fit even with reuse, per-loop with reuse (every producer pair
     // on its loop's semaphore, one of the mixes the budget fit searches) is tried whole before
     // the search, which costs a re-allocation per candidate.
-    if (options.reuse != Reuse::Never && options.strategy != Strategy::PerLoop && options.strategy != Strategy::Auto) {
-      Options o = options;
-      o.strategy = Strategy::PerLoop;
-      if (auto alt = decide_once(facts, o, nullptr)) {
-        auto a = std::move(*alt).finish();
-        if (a) {
-          reuse_by_liveness(*a, ix, o);
-          if (usage_of(a->impl, ix).fits(options)) {
-            a->notes.push_back(std::string(to_string(options.strategy)) +
-                               " does not fit the budget even with reuse: per-loop with reuse does");
-            return checked(facts, std::move(*a), options);
-          }
-        }
+    if (options.reuse != Reuse::Never && options.strategy != Strategy::PerLoop && options.strategy != Strategy::Auto)
+      if (auto a = fitting_with_reuse(facts, options, Strategy::PerLoop, false)) {
+        a->notes.push_back(std::string(to_string(options.strategy)) +
+                           " does not fit the budget even with reuse: per-loop with reuse does");
+        return checked(facts, std::move(*a), options);
       }
-    }
     out = fit_budget(facts, options);
     if (!out) return out;
   }
