@@ -8,6 +8,7 @@
 #include "prover/detail/encoder.h"
 #include "prover/detail/smt.h"
 #include "prover/directed.h"
+#include "prover/register_peaks.h"
 #include "prover/registers.h"
 
 namespace syncbisim::prover {
@@ -15,7 +16,7 @@ namespace syncbisim::prover {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::uint64_t kInf = UINT64_MAX;
+constexpr std::uint64_t kInf = kNoBound;
 
 std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a > kInf - b ? kInf : a + b; }
 std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) {
@@ -81,6 +82,17 @@ class TripBounds {
     return most;
   }
 
+  // The same question by an abstract run of e's stream in order (register_peaks.h), which bounds
+  // a cell reused for many values where the bound above, over the whole program, cannot. Each is
+  // an upper bound, so the smaller one is.
+  std::uint64_t peak(const std::string& r, model::EngineId e) const {
+    auto it = peaks_.find(e);
+    if (it == peaks_.end())
+      it = peaks_.emplace(e, register_peaks(places_, e, [&](model::LoopId l) { return loop_hi(l, e); })).first;
+    const auto p = it->second.find(r);
+    return p == it->second.end() ? kInf : p->second;
+  }
+
  private:
   std::uint64_t loop_hi(model::LoopId l, model::EngineId e) const {
     const auto& info = places_.index().loops[l];
@@ -107,6 +119,7 @@ class TripBounds {
   const model::ProgramIndex& spec_ix_;
   mutable std::map<std::pair<model::EngineId, std::string>, std::vector<const RegWrite*>> by_register_;
   mutable std::map<std::pair<model::EngineId, std::string>, std::uint64_t> known_;
+  mutable std::map<model::EngineId, std::map<std::string, std::uint64_t>> peaks_;
   const std::vector<const RegWrite*> none_;
 };
 
@@ -139,7 +152,7 @@ class Questions {
     OverflowResult out{"register", r, ix.engines[e]};
     out.max = o_.widths.register_max();
     std::set<std::string> visiting;
-    if (within(bounds_.reg(r, e, visiting), out.max)) {
+    if (within(bounds_.reg(r, e, visiting), out.max) || within(bounds_.peak(r, e), out.max)) {
       out.found_by = "trip bounds";
       return out;
     }

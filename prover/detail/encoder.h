@@ -350,14 +350,14 @@ class Encoder {
   const std::map<std::string, RegisterWrites>& regs_;
 
   std::vector<std::string> approximated_;
-  std::vector<smt::Term> facts_;     // true in every reachable state (over-approximation)
+  std::vector<smt::Term> facts_;  // true in every reachable state (over-approximation)
   // True in addition when the impl stands at c, not held (what the last release and the next
   // barrier say about every engine), and what holds instead while the impl is held at the
   // barrier right before c (nobody has passed it).
   std::vector<smt::Term> released_;
   std::optional<smt::Term> held_;
   smt::Term released() const { return ctx_.all(released_); }
-  std::vector<smt::Term> family_;    // the constant-trip histories directed runs are built from
+  std::vector<smt::Term> family_;  // the constant-trip histories directed runs are built from
   smt::Term impl_ok_, spec_ok_;
   std::vector<DepTerms> deps_;
   std::map<model::LoopId, smt::Term> j_;
@@ -365,6 +365,13 @@ class Encoder {
   std::map<std::tuple<model::LoopId, model::LoopId, std::uint32_t>, smt::Term> W_;
   std::map<model::LoopId, smt::Term> T_;
   std::map<model::InstrId, smt::Term> R_;
+  // Register values already built, by register and point: a register whose last assignment reads
+  // registers with long histories of their own (a base register summed along a chain of reused
+  // semaphores, cells shared by liveness) is reached along many paths; each is built once.
+  std::map<
+      std::pair<std::string, std::tuple<model::LoopId, std::uint32_t, std::uint32_t, std::uint32_t, model::EngineId>>,
+      Value>
+      reg_values_;
 };
 
 }  // namespace syncbisim::prover::detail

@@ -128,6 +128,16 @@ void Encoder::add_landmark(std::size_t dep) {
     const Point after{t.S, 0, st + 1, 0, E};
     for (const auto i : rel) before_x.push_back(count(i, after));
     x_is_after = true;
+    // The disjunction below holds with R(p) at its full count in T on either side, so it does not
+    // say that E's earlier statements are drained. This does: once x has retired, everything E
+    // issued before it has, and every instance of an instruction of a statement before T comes
+    // before x (its count after T is its count at T's start, all of it).
+    const auto rp = R(t.producer);
+    const auto full_p = count(t.producer, after);
+    std::vector<smt::Term> drained;
+    for (std::size_t k = 0; k < rel.size(); ++k)
+      if (places_.stmt_in(model::kTop, places_.instr(rel[k]).at) < st) drained.push_back(R(rel[k]) >= before_x[k]);
+    if (!drained.empty()) facts_.push_back(implies(full_p >= 1 && rp >= full_p, ctx_.all(drained)));
   } else {
     return;
   }

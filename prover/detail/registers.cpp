@@ -9,10 +9,21 @@
 
 namespace syncbisim::prover::detail {
 
+namespace {
+// A chain of assignments each reading the one before (a base register summed once per member of a
+// chain of reused semaphores, docs/allocator.md) is as deep as the chain: two frames a level.
+constexpr int kMaxAssignmentDepth = 2048;
+}  // namespace
+
 Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
   const auto& ix = places_.index();
+  const auto key = std::make_pair(reg, std::make_tuple(q.anchor, q.back, q.stmt, q.item, q.engine));
+  if (const auto hit = reg_values_.find(key); hit != reg_values_.end()) return hit->second;
   const auto what = "register " + reg + " on " + ix.engines[engine_];
-  if (depth > 64) throw Outside{what + ": assignments nested more than 64 deep"};
+  // Each level is a distinct (register, point) (values are kept below), so the depth is the
+  // length of one chain of assignments; the limit keeps the recursion within the stack.
+  if (depth > kMaxAssignmentDepth)
+    throw Outside{what + ": assignments nested more than " + std::to_string(kMaxAssignmentDepth) + " deep"};
   const auto it = regs_.find(reg);
   if (it == regs_.end()) return {ctx_.nat(0), std::nullopt};  // never written: 0 (docs/semantics.md §4)
   const auto& writes = it->second;
@@ -44,6 +55,7 @@ Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
     if (values[k].cond && out.cond) cond = ite(g, *values[k].cond, *out.cond);
     out = Value{ite(g, values[k].v, out.v), cond};
   }
+  reg_values_.emplace(key, out);
   return out;
 }
 

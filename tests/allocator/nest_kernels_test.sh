@@ -142,4 +142,23 @@ if allocate_exactly "$seg" "$tmp/seg.impl" --strategy per-engine --max-registers
   run 0 '^proved' "$tool" prove "$seg" "$tmp/seg.impl" --jobs 1
   run 0 '^bisimilar$' "$tool" check "$seg" "$tmp/seg.impl" -q --threads 1
 fi
+# A longer chain of reused semaphores (20 nests, the default shape and budget, reuse by default):
+# every consumer proved, none unknown, and every register's overflow question answered by the
+# bounds alone (docs/prover.md "Overflow": the base registers read themselves). Before the
+# drained-prefix landmark (docs/prover.md "Retirements") the consumer I16_0 was unknown here.
+long=$tmp/long.sb
+python3 "$gen" --nests 20 -o "$long" || bad "gen_nest_kernel.py --nests 20"
+if allocate_exactly "$long" "$tmp/long.impl" --strategy per-loop --text; then
+  grep -q '^note: reused by liveness' "$tmp/alloc.err" || bad "20 nests were not reused"
+  run 0 '^proved' "$tool" prove "$long" "$tmp/long.impl" --jobs 1
+  "$tool" prove "$long" "$tmp/long.impl" --jobs 1 --json >"$tmp/long.prove.json" || true
+  python3 - "$tmp/long.prove.json" <<'PY' || bad "20 nests: a register's overflow question went past the bounds"
+import json, sys
+d = json.load(open(sys.argv[1]))
+regs = [o for o in d["overflows"] if o["kind"] == "register"]
+assert regs, "no register questions"
+z3 = [o["name"] + " on " + o["engine"] for o in regs if o["found_by"] != "trip bounds"]
+assert not z3, z3
+PY
+fi
 exit $fail
