@@ -5,6 +5,7 @@
 #include "allocator/budget.h"
 #include "allocator/decide.h"
 #include "allocator/expert.h"
+#include "allocator/pressure_fit.h"
 #include "allocator/register_reuse.h"
 #include "allocator/semaphore_reuse.h"
 #include "allocator/share_waits.h"
@@ -114,7 +115,8 @@ void reuse_by_liveness(Allocation& a, const model::ProgramIndex& ix, const Optio
   const auto regs = reuse_registers(a.impl);
   for (auto& d : a.decisions)
     if (auto it = sems.joined.find(d.semaphore); it != sems.joined.end()) {
-      d.detail += (d.detail.empty() ? "" : ", ") + std::string("counted on ") + it->second + " after its earlier signals";
+      d.detail +=
+          (d.detail.empty() ? "" : ", ") + std::string("counted on ") + it->second + " after its earlier signals";
     }
   a.notes.push_back("reused by liveness: " + std::to_string(sems.before) + " -> " + std::to_string(sems.after) +
                     " semaphores, " + std::to_string(regs.before) + " -> " + std::to_string(regs.after) +
@@ -122,6 +124,15 @@ void reuse_by_liveness(Allocation& a, const model::ProgramIndex& ix, const Optio
 }
 
 model::Result<Allocation> checked(const SpecFacts& facts, Allocation&& a, const Options& options);
+
+// Past this many dependencies the budget search is not run after the fit by pressure: its
+// candidates cost a re-allocation each, round after round (docs/allocator.md "Budgets").
+constexpr std::size_t kSearchedBelowPeak = 64;
+
+std::size_t inexact_count(const Allocation& a) {
+  return static_cast<std::size_t>(
+      std::count_if(a.decisions.begin(), a.decisions.end(), [](const Decision& d) { return !d.exact; }));
+}
 
 // `strategy`'s allocation, reused by liveness, when it then fits the budget; with `only_over`,
 // only when it did not fit before reuse (a fitting one is left to the caller's usual path).
@@ -190,7 +201,22 @@ model::Result<Allocation> allocate(const SpecFacts& facts, const Options& option
                            " does not fit the budget even with reuse: per-loop with reuse does");
         return checked(facts, std::move(*a), options);
       }
+    // Below the peak: dependencies to barriers only where the live registers pass the budget, in
+    // a bounded number of allocations. Exact, or a kernel too large for the search (one
+    // re-allocation per candidate, round after round): kept. Otherwise the search runs too and
+    // the one with fewer dependencies not exact is kept.
+    std::optional<Allocation> pressed;
+    if (options.reuse != Reuse::Never && facts.spec.body.size() > 1)
+      pressed = fit_by_pressure(facts, options, [&](Allocation& x) {
+        Options always = options;
+        always.reuse = Reuse::Always;
+        reuse_by_liveness(x, ix, always);
+      });
+    if (pressed && (pressed->exact() || facts.analysis.deps.size() > kSearchedBelowPeak))
+      return checked(facts, std::move(*pressed), options);
     out = fit_budget(facts, options);
+    if (pressed && (!out || inexact_count(*pressed) < inexact_count(*out)))
+      return checked(facts, std::move(*pressed), options);
     if (!out) return out;
   }
   return checked(facts, std::move(*out), options);

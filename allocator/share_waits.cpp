@@ -40,17 +40,17 @@ struct Keyer {
 bool is_leaf(const model::ExprNode& n) { return n.op == ExprOp::Const || n.op == ExprOp::Reg; }
 
 // The subexpression rooted at node n, as an Expr of its own.
-Expr sub(const Expr& e, std::uint32_t n) {
+Expr subtree(const Expr& e, std::uint32_t n) {
   const auto& node = e.nodes[n];
   if (node.op == ExprOp::Const) return Expr::constant(node.value);
   if (node.op == ExprOp::Reg) return Expr::reg(node.reg);
-  return Expr::binary(node.op, sub(e, node.lhs), sub(e, node.rhs));
+  return Expr::binary(node.op, subtree(e, node.lhs), subtree(e, node.rhs));
 }
 
 // e with every subexpression whose key is in `regs` replaced by that register.
 Expr replace(const Expr& e, std::uint32_t n, const Keyer& k, const std::map<std::string, std::string>& regs, bool top) {
   const auto& node = e.nodes[n];
-  if (is_leaf(node)) return sub(e, n);
+  if (is_leaf(node)) return subtree(e, n);
   if (!top)
     if (auto it = regs.find(k.key(e, n)); it != regs.end()) return Expr::reg(it->second);
   return Expr::binary(node.op, replace(e, node.lhs, k, regs, false), replace(e, node.rhs, k, regs, false));
@@ -68,7 +68,8 @@ Expr distribute(const Expr& e) {
     const auto& mn = e.nodes[m];
     const auto& xn = e.nodes[x];
     if (mn.op == ExprOp::IsGt && xn.op == ExprOp::Sub && e.nodes[xn.rhs].op == ExprOp::Const)
-      return Expr::binary(ExprOp::Sub, Expr::binary(ExprOp::Mul, sub(e, m), sub(e, xn.lhs)), sub(e, xn.rhs));
+      return Expr::binary(ExprOp::Sub, Expr::binary(ExprOp::Mul, subtree(e, m), subtree(e, xn.lhs)),
+                          subtree(e, xn.rhs));
   }
   return e;
 }
@@ -101,7 +102,7 @@ struct Stream {
       for (std::uint32_t n = 0; n < r->expr.nodes.size(); ++n) {
         if (is_leaf(r->expr.nodes[n])) continue;
         const auto key = k.key(r->expr, n);
-        if (++count[key] == 1) first.emplace(key, std::make_pair(i, sub(r->expr, n)));
+        if (++count[key] == 1) first.emplace(key, std::make_pair(i, subtree(r->expr, n)));
       }
       ++version[r->dst];
     }

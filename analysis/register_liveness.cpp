@@ -53,8 +53,10 @@ class EngineWalk {
     const auto n = out_.registers.size();
     out_.interference.assign(n, {});
     dedup_at_.assign(n, 16);
+    out_.peak_by_statement.assign(impl.body.size(), 0);
     Live entry;
     for (std::size_t i = impl.body.size(); i-- > 0;) {
+      top_ = i;
       entry = stmt(impl.body[i], std::move(entry));
       if (!zero_) continue;
       for (auto r : first_named_in_[i])
@@ -90,6 +92,7 @@ class EngineWalk {
   std::vector<std::vector<std::uint32_t>> first_named_in_;  // top-level statement -> registers
   std::unordered_map<std::string, std::uint32_t> id_;
   std::vector<std::size_t> dedup_at_;
+  std::size_t top_ = 0;  // the top-level statement being walked
 
   std::uint32_t intern(const std::string& name) {
     auto [it, fresh] = id_.emplace(name, static_cast<std::uint32_t>(out_.registers.size()));
@@ -123,7 +126,9 @@ class EngineWalk {
   }
 
   void note_peak(const Live& live) {
-    out_.peak_live = std::max(out_.peak_live, static_cast<std::uint32_t>(live.regs.size()));
+    const auto n = static_cast<std::uint32_t>(live.regs.size());
+    out_.peak_live = std::max(out_.peak_live, n);
+    out_.peak_by_statement[top_] = std::max(out_.peak_by_statement[top_], n);
   }
 
   // `d` is written where `live` (the set after the write) is live: they interfere. Adjacency

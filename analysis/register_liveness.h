@@ -26,6 +26,9 @@ struct EngineRegisterLiveness {
   std::vector<bool> written;
   // The most registers live at one point of the engine's stream.
   std::uint32_t peak_live = 0;
+  // The same, per top-level statement of the impl (the points inside it): where a budget below
+  // the peak bites (allocator/pressure_fit.h).
+  std::vector<std::uint32_t> peak_by_statement;
   // With `zero_before_first_use`: the registers whose initial 0 is read, each with the
   // top-level statement that first names it, before which an `x := 0` was assumed.
   std::vector<std::pair<std::uint32_t, std::size_t>> zeroed;

@@ -3,6 +3,7 @@
 
 #include <z3++.h>
 
+#include <optional>
 #include <stdexcept>
 
 namespace syncbisim::prover::smt {
@@ -31,14 +32,47 @@ struct TermAccess {
   }
 };
 
+// Sums, differences and products fold where an operand is a numeral or both are one term: the
+// encodings build many counts that cancel (`N - N` where a point and the statement's start meet,
+// `1 * (...)`, `0 + ...`), and a long kernel's terms were mostly such (docs/prover.md
+// "Complexity"). Only identities of integer arithmetic, so the formulas mean what they did.
+namespace {
+std::optional<std::int64_t> small_numeral(const z3::expr& e) {
+  std::int64_t v = 0;
+  if (e.is_numeral_i64(v) && v > -(std::int64_t{1} << 62) && v < (std::int64_t{1} << 62)) return v;
+  return std::nullopt;
+}
+}  // namespace
+
 Term operator+(const Term& a, const Term& b) {
-  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x + y; });
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) -> z3::expr {
+    const auto nx = small_numeral(x), ny = small_numeral(y);
+    if (nx && ny) return x.ctx().int_val(*nx + *ny);
+    if (nx == 0) return y;
+    if (ny == 0) return x;
+    return x + y;
+  });
 }
 Term operator-(const Term& a, const Term& b) {
-  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x - y; });
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) -> z3::expr {
+    const auto nx = small_numeral(x), ny = small_numeral(y);
+    if (nx && ny) return x.ctx().int_val(*nx - *ny);
+    if (ny == 0) return x;
+    if (z3::eq(x, y)) return x.ctx().int_val(0);
+    return x - y;
+  });
 }
 Term operator*(const Term& a, const Term& b) {
-  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x * y; });
+  return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) -> z3::expr {
+    const auto nx = small_numeral(x), ny = small_numeral(y);
+    if ((nx == 0) || (ny == 0)) return x.ctx().int_val(0);
+    if (nx == 1) return y;
+    if (ny == 1) return x;
+    if (nx && ny && *nx > -(std::int64_t{1} << 30) && *nx < (std::int64_t{1} << 30) && *ny > -(std::int64_t{1} << 30) &&
+        *ny < (std::int64_t{1} << 30))
+      return x.ctx().int_val(*nx * *ny);
+    return x * y;
+  });
 }
 Term operator>=(const Term& a, const Term& b) {
   return TermAccess::binary(a, b, [](const z3::expr& x, const z3::expr& y) { return x >= y; });
@@ -77,7 +111,12 @@ Term operator<(const Term& a, std::uint64_t b) { return a < TermAccess::ctx(a)->
 Term operator==(const Term& a, std::uint64_t b) { return a == TermAccess::ctx(a)->nat(b); }
 
 Term ite(const Term& c, const Term& a, const Term& b) {
-  return TermAccess::put(TermAccess::ctx(c), z3::ite(TermAccess::get(c), TermAccess::get(a), TermAccess::get(b)));
+  const auto& x = TermAccess::get(a);
+  const auto& y = TermAccess::get(b);
+  const auto& k = TermAccess::get(c);
+  if (k.is_true() || z3::eq(x, y)) return a;
+  if (k.is_false()) return b;
+  return TermAccess::put(TermAccess::ctx(c), z3::ite(k, x, y));
 }
 
 Term implies(const Term& a, const Term& b) {

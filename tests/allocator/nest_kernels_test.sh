@@ -161,4 +161,46 @@ z3 = [o["name"] + " on " + o["engine"] for o in regs if o["found_by"] != "trip b
 assert not z3, z3
 PY
 fi
+# Budgets below the peak (docs/allocator.md "Below the peak"): 30 nests (420 dependencies, past
+# the search's 64) under registers and semaphores fewer than are ever live at once. Each answer is
+# within its budget, names the dependencies that lost exactness (only a few: the ones crossing a
+# resetting barrier between nests), and no run of the pair finds an under-synchronization. The
+# small nests the same under 3 registers and 3 semaphores, checked exhaustively.
+below=$tmp/below.sb
+python3 "$gen" --nests 30 --seed 4 -o "$below" || bad "gen_nest_kernel.py --nests 30"
+for budget in "--max-registers 12" "--max-semaphores 6" "--max-registers 8 --max-semaphores 6"; do
+  impl=$tmp/below.${budget// /_}.json
+  # shellcheck disable=SC2086 # a budget's options, split on purpose
+  if ! "$tool" allocate "$below" --strategy per-loop $budget -o "$impl" 2>"$tmp/alloc.err"; then
+    bad "allocate 30 nests $budget: $(tail -2 "$tmp/alloc.err")"
+    continue
+  fi
+  grep -Eq '^note: budget: .* with reuse.* in [0-9]+ allocations' "$tmp/alloc.err" ||
+    bad "30 nests $budget: not fitted by pressure: $(grep '^note' "$tmp/alloc.err" | head -3)"
+  inexact=$(grep -Eo '^note: budget: [0-9]+ dependencies not exact' "$tmp/alloc.err" | grep -Eo '[0-9]+' | head -1)
+  [ "${inexact:-0}" -le 60 ] || bad "30 nests $budget: $inexact dependencies not exact, more than 2 a nest"
+  "$tool" stats "$impl" --json >"$tmp/below.stats.json" || bad "stats 30 nests $budget"
+  python3 - "$tmp/below.stats.json" $budget <<'PY' || bad "30 nests $budget: over the budget"
+import json, sys
+d = json.load(open(sys.argv[1]))
+args = sys.argv[2:]
+limits = {args[k]: int(args[k + 1]) for k in range(0, len(args), 2)}
+assert d["registers_max"] <= limits.get("--max-registers", 64), d["registers_max"]
+assert d["semaphores"] <= limits.get("--max-semaphores", 256), d["semaphores"]
+PY
+  "$tool" check "$below" "$impl" --threads 1 --random 40 --seed 4 >"$tmp/below.check" 2>&1
+  grep -q 'under-sync' "$tmp/below.check" && bad "30 nests $budget: an under-synchronization: $(grep -m1 under-sync "$tmp/below.check")"
+done
+small=$tmp/below_small.sb
+python3 "$gen" --nests 5 --seed 2 --instructions 6 --engines 3 --deps 3 --outer-trips 1..2 --inner-trips 1..2 -o "$small" ||
+  bad "gen_nest_kernel.py (small, below the peak)"
+for budget in "--max-registers 3" "--max-semaphores 3"; do
+  impl=$tmp/below_small.${budget// /_}.json
+  # shellcheck disable=SC2086 # a budget's options, split on purpose
+  "$tool" allocate "$small" --strategy per-loop $budget -o "$impl" 2>"$tmp/alloc.err" ||
+    { bad "allocate small $budget: $(tail -2 "$tmp/alloc.err")"; continue; }
+  "$tool" check "$small" "$impl" --threads 1 >"$tmp/below.check" 2>&1
+  grep -q 'exhaustive' "$tmp/below.check" || bad "small $budget: the check was not exhaustive"
+  grep -q 'under-sync' "$tmp/below.check" && bad "small $budget: an under-synchronization: $(grep -m1 under-sync "$tmp/below.check")"
+done
 exit $fail
