@@ -35,9 +35,10 @@ std::vector<RangeLoop> range_loops(const model::Program& spec, const model::Prog
 
 }  // namespace
 
-model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& spec, const model::ProgramIndex& spec_ix,
-                                                          const model::Program& impl, const model::ProgramIndex& impl_ix,
-                                                          const CostTable& table,
+model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& spec,
+                                                          const model::ProgramIndex& spec_ix,
+                                                          const model::Program& impl,
+                                                          const model::ProgramIndex& impl_ix, const CostTable& table,
                                                           const std::map<std::string, std::uint32_t>& given,
                                                           const Simulation& largest, const SimOptions& options) {
   std::vector<RangeMakespan> out;
@@ -78,9 +79,15 @@ model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& 
 std::string range_makespans_text(const std::vector<RangeMakespan>& r) {
   if (r.empty()) return "";
   std::string loops;
-  for (const auto& [name, v] : r.front().trips)
+  std::size_t listed = 0;
+  for (const auto& [name, v] : r.front().trips) {
+    if (listed++ == kLoopsListed) {
+      loops += ", ... and " + std::to_string(r.front().trips.size() - kLoopsListed) + " more";
+      break;
+    }
     loops +=
         (loops.empty() ? "" : ", ") + name + " " + std::to_string(v) + ".." + std::to_string(r.back().trips.at(name));
+  }
   std::string out = "over the dynamic ranges (" + loops + "):";
   for (std::size_t i = 0; i < r.size(); ++i) {
     const auto& m = r[i];

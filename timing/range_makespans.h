@@ -18,6 +18,10 @@
 
 namespace syncbisim::timing {
 
+// Loops named one by one in the text reports (the trips line, the dynamic ranges); past it, how
+// many more (--json lists every one).
+inline constexpr std::size_t kLoopsListed = 16;
+
 struct RangeMakespan {
   std::string at;                              // "smallest", "median", "largest"
   std::map<std::string, std::uint32_t> trips;  // the range loops' values
@@ -30,9 +34,10 @@ struct RangeMakespan {
 // options (its range loops at their largest values, TripPlan's default): it is not run again.
 // The median is not run when that one was cut at the step limit (it would be cut too, at the same
 // cost); it is then left out. Errors: bad trips (as simulate_pair).
-model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& spec, const model::ProgramIndex& spec_ix,
-                                                          const model::Program& impl, const model::ProgramIndex& impl_ix,
-                                                          const CostTable& table,
+model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& spec,
+                                                          const model::ProgramIndex& spec_ix,
+                                                          const model::Program& impl,
+                                                          const model::ProgramIndex& impl_ix, const CostTable& table,
                                                           const std::map<std::string, std::uint32_t>& given,
                                                           const Simulation& largest, const SimOptions& options = {});
 
