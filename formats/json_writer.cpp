@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/json_format.h"
-#include "formats/load.h"
 
 namespace syncbisim::formats {
 
@@ -170,7 +169,7 @@ ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
 
 }  // namespace
 
-std::string write_json(const Program& p) {
+std::string write_json(const Program& p, std::uint64_t compact_past) {
   ordered_json o = ordered_json::object();
   o["syncbisim"] = p.kind == ProgramKind::Spec ? "spec/1" : "impl/1";
   o["engines"] = p.engines;
@@ -207,7 +206,7 @@ std::string write_json(const Program& p) {
   // size limit (a kernel of 10,000 nests: 133 MB, 65% of it spaces) is written compact instead,
   // so that what the tool writes it can read back (docs/formats.md "Input size").
   auto out = o.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
-  if (out.size() > kMaxInputBytes) out = o.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  if (out.size() > compact_past) out = o.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
   return out;
 }
 

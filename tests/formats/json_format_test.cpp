@@ -99,6 +99,17 @@ TEST_CASE("json: the impl example of formats.md") {
   CHECK(std::get<RegOp>(std::get<Block>(p.body[0].node).streams[0].items[0]).expr == Expr::constant(0));
 }
 
+TEST_CASE("json: a program whose indented form passes the limit is written compact, and reads back the same") {
+  const auto p = read_ok(kImplExample);
+  const auto indented = syncbisim::formats::write_json(p);
+  CHECK(indented.find("\n  ") != std::string::npos);
+  const auto compact = syncbisim::formats::write_json(p, indented.size() - 1);
+  CHECK(compact.size() < indented.size());
+  CHECK(compact.find('\n') == compact.size() - 1);  // one line
+  CHECK(read_ok(compact) == p);
+  CHECK(syncbisim::formats::write_json(p, indented.size()) == indented);  // at the limit: indented
+}
+
 TEST_CASE("json: trip forms, cond forms, extras, signals with add") {
   const auto p = read_ok(kHead + R"("program": [
     {"loop": "A", "trip": {"min": 1, "max": 3}, "body": [
