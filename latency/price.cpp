@@ -2,6 +2,7 @@
 
 #include "allocator/allocate.h"
 #include "analysis/dependency_analysis.h"
+#include "timing/range_makespans.h"
 #include "timing/simulate.h"
 
 namespace syncbisim::latency {
@@ -47,8 +48,11 @@ Price price_over_synchronization(const model::Program& spec, const model::Progra
 
 std::string price_text(const Price& p) {
   if (!p.available) return "price on the timing model: not computed: " + p.why_not + "\n";
-  std::string trips;
-  for (const auto& t : p.trips) trips += (trips.empty() ? "" : ", ") + t;
+  std::string trips;  // the first loops, then how many more (--json lists every one)
+  for (std::size_t k = 0; k < p.trips.size() && k < timing::kLoopsListed; ++k)
+    trips += (trips.empty() ? "" : ", ") + p.trips[k];
+  if (p.trips.size() > timing::kLoopsListed)
+    trips += ", ... and " + std::to_string(p.trips.size() - timing::kLoopsListed) + " more loops";
   if (p.impl_deadlocks)
     return "price on the timing model: the impl deadlocks (after " + std::to_string(p.impl_makespan) +
            " cycles), the exact " + p.exact + " allocation finishes in " + std::to_string(p.exact_makespan) +
