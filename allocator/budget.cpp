@@ -10,6 +10,23 @@
 
 namespace syncbisim::allocator {
 
+void add_fit_notes(Allocation& a, const std::set<std::uint32_t>& boundaries) {
+  if (!boundaries.empty()) {
+    std::string b;
+    for (auto s : boundaries) b += (b.empty() ? "" : ", ") + std::to_string(s);
+    a.notes.push_back("budget: semaphores recycled behind barriers before top-level statements " + b +
+                      " (not exact: such a barrier orders every engine, more than the dependencies ask)");
+  }
+  std::size_t inexact = 0;
+  std::string which;
+  for (const auto& d : a.decisions)
+    if (!d.exact) {
+      ++inexact;
+      which += (which.empty() ? "" : ", ") + d.label;
+    }
+  if (inexact > 0) a.notes.push_back("budget: " + std::to_string(inexact) + " dependencies not exact: " + which);
+}
+
 std::size_t Usage::registers_max() const {
   return registers.empty() ? 0 : *std::max_element(registers.begin(), registers.end());
 }
@@ -39,11 +56,11 @@ using Pair = std::pair<model::LoopId, model::EngineId>;
 // semaphore step. Scores never read the impl, so they are those of the finished allocation.
 struct Trial {
   Mix mix;
-  Options options;  // prune, licm, cse as fitted
+  Options options;                           // prune, licm, cse as fitted
   std::optional<DecidedAllocation> decided;  // until finished
   std::optional<Allocation> allocation;      // once finished
   Usage usage;                               // registers once finished
-  std::uint64_t alu = 0;  // Σ operators of the thresholds (before the reductions)
+  std::uint64_t alu = 0;                     // Σ operators of the thresholds (before the reductions)
   std::uint64_t barrier_cost = 0;
   const std::vector<Decision>& decisions() const { return allocation ? allocation->decisions : decided->decisions(); }
   std::size_t over(const Options& limits) const {  // how far above the register budget, summed
@@ -233,7 +250,8 @@ class Fitter {
       std::map<std::pair<model::EngineId, std::string>, std::vector<std::size_t>> by_mask;
       for (const auto& d : t.decisions()) {
         const auto& info = facts_.dep(d.dep);
-        if (!d.wait || t.mix.unmasked.contains(d.dep) || t.usage.registers[info.consumer_engine] <= limits_.max_registers)
+        if (!d.wait || t.mix.unmasked.contains(d.dep) ||
+            t.usage.registers[info.consumer_engine] <= limits_.max_registers)
           continue;
         if (exact != mask_is_one(info)) continue;
         for (const auto& r : d.wait->registers())
@@ -293,25 +311,12 @@ class Fitter {
 
   model::Result<Allocation> finish(Trial t) {
     auto& a = *t.allocation;  // finished by run()
-    std::size_t inexact = 0;
-    std::string which;
-    for (const auto& d : a.decisions)
-      if (!d.exact) {
-        ++inexact;
-        which += (which.empty() ? "" : ", ") + d.label;
-      }
     a.notes.push_back("budget: " + std::to_string(t.usage.semaphores) + " of " +
                       std::to_string(limits_.max_semaphores) + " semaphores, " +
                       std::to_string(t.usage.registers_max()) + " of " + std::to_string(limits_.max_registers) +
                       " registers per engine (largest)" + (t.options.prune_registers ? ", registers pruned" : "") +
                       (!t.options.cse ? ", no CSE" : "") + (!t.options.licm ? ", no LICM" : ""));
-    if (!t.mix.boundaries.empty()) {
-      std::string b;
-      for (auto s : t.mix.boundaries) b += (b.empty() ? "" : ", ") + std::to_string(s);
-      a.notes.push_back("budget: semaphores recycled behind barriers before top-level statements " + b +
-                        " (not exact: such a barrier orders every engine, more than the dependencies ask)");
-    }
-    if (inexact > 0) a.notes.push_back("budget: " + std::to_string(inexact) + " dependencies not exact: " + which);
+    add_fit_notes(a, t.mix.boundaries);
     if (coarse_)
       a.notes.push_back("budget: more than " + std::to_string(kFineGiveUp) +
                         " dependencies could go to barriers: whole engines' dependencies were tried, not each one "

@@ -5,6 +5,8 @@
 // recycling semaphores across top-level phases behind a resetting barrier, dropping masks,
 // leaving dependencies to barriers. Every step is re-allocated and measured: by its decisions
 // (semaphores, ALU, barriers; allocator/decide.h) or, for registers, from the finished impl.
+#include <set>
+
 #include "allocator/allocate.h"
 #include "allocator/decide.h"
 #include "allocator/mixed.h"
@@ -20,6 +22,10 @@ struct Usage {
   bool fits(const Options& o) const;
 };
 Usage usage_of(const model::Program& impl, const model::ProgramIndex& spec_ix);
+
+// The notes every budget fit ends with: the recycling barriers before top-level statements
+// `boundaries` (when any), and the dependencies whose decisions are not exact, named.
+void add_fit_notes(Allocation& a, const std::set<std::uint32_t>& boundaries);
 
 // The strategy's assignment as a mix (per-instruction: own; per-loop and auto: loop; per-engine:
 // engine; mixed: own), then fitted. Notes say what the budget cost.

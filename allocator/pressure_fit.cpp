@@ -91,8 +91,6 @@ std::optional<Allocation> fit_by_pressure(const SpecFacts& facts, const Options&
     reuse(*a);
     const auto usage = usage_of(a->impl, facts.ix);
     if (usage.fits(options)) {
-      std::string b;
-      for (const auto s : mix.boundaries) b += (b.empty() ? "" : ", ") + std::to_string(s);
       a->notes.push_back("budget: " + std::to_string(usage.registers_max()) + " of " +
                          std::to_string(options.max_registers) + " registers per engine (largest) with reuse" +
                          (o.prune_registers ? ", registers pruned" : "") + (!o.cse ? ", no CSE" : "") +
@@ -100,17 +98,7 @@ std::optional<Allocation> fit_by_pressure(const SpecFacts& facts, const Options&
                          std::to_string(round + 1) + " allocations; " + std::to_string(mix.boundaries.size()) +
                          " resetting barriers between top-level statements and " + std::to_string(given_up) +
                          " dependencies on barriers where the budget bit");
-      if (!b.empty())
-        a->notes.push_back("budget: semaphores recycled behind barriers before top-level statements " + b +
-                           " (not exact: such a barrier orders every engine, more than the dependencies ask)");
-      std::string which;
-      std::size_t inexact = 0;
-      for (const auto& d : a->decisions)
-        if (!d.exact) {
-          ++inexact;
-          which += (which.empty() ? "" : ", ") + d.label;
-        }
-      if (inexact > 0) a->notes.push_back("budget: " + std::to_string(inexact) + " dependencies not exact: " + which);
+      add_fit_notes(*a, mix.boundaries);
       return std::move(*a);
     }
     if (usage.semaphores > options.max_semaphores) {
