@@ -48,11 +48,7 @@ Price price_over_synchronization(const model::Program& spec, const model::Progra
 
 std::string price_text(const Price& p) {
   if (!p.available) return "price on the timing model: not computed: " + p.why_not + "\n";
-  std::string trips;  // the first loops, then how many more (--json lists every one)
-  for (std::size_t k = 0; k < p.trips.size() && k < timing::kLoopsListed; ++k)
-    trips += (trips.empty() ? "" : ", ") + p.trips[k];
-  if (p.trips.size() > timing::kLoopsListed)
-    trips += ", ... and " + std::to_string(p.trips.size() - timing::kLoopsListed) + " more loops";
+  const auto trips = timing::listed_loops(p.trips, ", ", " loops");  // --json lists every one
   if (p.impl_deadlocks)
     return "price on the timing model: the impl deadlocks (after " + std::to_string(p.impl_makespan) +
            " cycles), the exact " + p.exact + " allocation finishes in " + std::to_string(p.exact_makespan) +

@@ -16,18 +16,11 @@ namespace syncbisim::prover {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::uint64_t kInf = kNoBound;
-
-std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a > kInf - b ? kInf : a + b; }
-std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) {
-  if (a == 0 || b == 0) return 0;
-  return a > kInf / b ? kInf : a * b;
-}
 
 // Upper bounds from the trip rules' largest values alone: an item runs at most the product of
 // the largest trips of the loops around it, so a register is at most its largest assignment plus
 // every increment's runs, a semaphore at most all its signals' runs. When that is within the
-// width, the question is proved without Z3 (the common case: small trips); kInf where no bound
+// width, the question is proved without Z3 (the common case: small trips); kNoBound where no bound
 // is known (a loop without a rule, an assignment that reads itself).
 class TripBounds {
  public:
@@ -42,11 +35,11 @@ class TripBounds {
   // A bound is kept and reused: a register whose writes read registers with many writes of their
   // own (cells shared by liveness, docs/allocator.md "Reusing registers and semaphores") was
   // evaluated again along every path to it, exponentially many. A finite bound never came from a
-  // cycle cut (that gives kInf, which saturates); a kInf one may have, and is kept too: kInf only
+  // cycle cut (that gives kNoBound, which saturates); a kNoBound one may have, and is kept too: kNoBound only
   // sends the question to Z3, so a bound less tight than it could be is never a wrong answer.
   std::uint64_t reg(const std::string& r, model::EngineId e, std::set<std::string>& visiting) const {
     if (const auto it = known_.find({e, r}); it != known_.end()) return it->second;
-    if (visiting.count(r)) return kInf;
+    if (visiting.count(r)) return kNoBound;
     visiting.insert(r);
     std::uint64_t assigned = 0, increments = 0;
     for (const auto* w : writes_of(e, r)) {
@@ -90,7 +83,7 @@ class TripBounds {
     if (it == peaks_.end())
       it = peaks_.emplace(e, register_peaks(places_, e, [&](model::LoopId l) { return loop_hi(l, e); })).first;
     const auto p = it->second.find(r);
-    return p == it->second.end() ? kInf : p->second;
+    return p == it->second.end() ? kNoBound : p->second;
   }
 
  private:
@@ -98,7 +91,7 @@ class TripBounds {
     const auto& info = places_.index().loops[l];
     if (info.kind != model::LoopKind::Loop) return 1;  // a cond's branch: once per iteration around
     const auto sl = spec_ix_.loop(info.name);
-    if (!sl || !spec_ix_.loops[*sl].trip) return kInf;
+    if (!sl || !spec_ix_.loops[*sl].trip) return kNoBound;
     const auto& c = spec_ix_.loops[*sl].trip->for_engine(places_.index().engines[e]);
     if (const auto* k = std::get_if<model::ConstTrip>(&c)) return k->n;
     if (const auto* r = std::get_if<model::RangeTrip>(&c)) return r->max;
@@ -123,9 +116,9 @@ class TripBounds {
   const std::vector<const RegWrite*> none_;
 };
 
-// A bound proves the question only when it is no saturated kInf (which stands for "2^64 - 1 or
+// A bound proves the question only when it is no saturated kNoBound (which stands for "2^64 - 1 or
 // more, or unknown": at 64-bit registers that is past the width too).
-bool within(std::uint64_t bound, std::uint64_t max) { return bound < kInf && bound <= max; }
+bool within(std::uint64_t bound, std::uint64_t max) { return bound < kNoBound && bound <= max; }
 
 std::string width_text(bool semaphore, const model::ValueWidths& w) {
   return semaphore ? "signed " + std::to_string(w.semaphore_bits) + "-bit semaphore"

@@ -7,12 +7,6 @@ namespace syncbisim::prover {
 
 namespace {
 
-std::uint64_t add_sat(std::uint64_t a, std::uint64_t b) { return a > kNoBound - b ? kNoBound : a + b; }
-std::uint64_t mul_sat(std::uint64_t a, std::uint64_t b) {
-  if (a == 0 || b == 0) return 0;
-  return a > kNoBound / b ? kNoBound : a * b;
-}
-
 // The abstract state: per register of the engine, the largest value it can hold here.
 using Bounds = std::vector<std::uint64_t>;
 
@@ -121,12 +115,12 @@ class AbstractRun {
           break;
         }
         case model::ExprOp::Add:
-          v.push_back(add_sat(v[n.lhs], v[n.rhs]));
+          v.push_back(sat_add(v[n.lhs], v[n.rhs]));
           most = std::max(most, v.back());
           break;
         case model::ExprOp::Sub: v.push_back(v[n.lhs]); break;  // truncated at 0: at most the left operand
         case model::ExprOp::Mul:
-          v.push_back(mul_sat(v[n.lhs], v[n.rhs]));
+          v.push_back(sat_mul(v[n.lhs], v[n.rhs]));
           most = std::max(most, v.back());
           break;
         case model::ExprOp::IsGt: v.push_back(1); break;

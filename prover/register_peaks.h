@@ -18,6 +18,14 @@ namespace syncbisim::prover {
 
 inline constexpr std::uint64_t kNoBound = UINT64_MAX;  // saturated: 2^64 - 1 or more, or unknown
 
+// Sums and products of bounds, saturating at kNoBound (the overflow questions' trip bounds use
+// them too, prover/overflow.cpp).
+inline std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a > kNoBound - b ? kNoBound : a + b; }
+inline std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > kNoBound / b ? kNoBound : a * b;
+}
+
 struct RegisterPeaksOptions {
   // Iterations of one loop run one by one before the registers still changing are given up
   // (kNoBound); a loop whose state stops changing earlier ends there.

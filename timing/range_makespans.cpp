@@ -76,18 +76,20 @@ model::Result<std::vector<RangeMakespan>> range_makespans(const model::Program& 
   return out;
 }
 
+std::string listed_loops(const std::vector<std::string>& items, const std::string& sep, const std::string& tail) {
+  std::string out;
+  for (std::size_t k = 0; k < items.size() && k < kLoopsListed; ++k) out += (k ? sep : "") + items[k];
+  if (items.size() > kLoopsListed)
+    out += sep + "... and " + std::to_string(items.size() - kLoopsListed) + " more" + tail;
+  return out;
+}
+
 std::string range_makespans_text(const std::vector<RangeMakespan>& r) {
   if (r.empty()) return "";
-  std::string loops;
-  std::size_t listed = 0;
-  for (const auto& [name, v] : r.front().trips) {
-    if (listed++ == kLoopsListed) {
-      loops += ", ... and " + std::to_string(r.front().trips.size() - kLoopsListed) + " more";
-      break;
-    }
-    loops +=
-        (loops.empty() ? "" : ", ") + name + " " + std::to_string(v) + ".." + std::to_string(r.back().trips.at(name));
-  }
+  std::vector<std::string> ranges;
+  for (const auto& [name, v] : r.front().trips)
+    ranges.push_back(name + " " + std::to_string(v) + ".." + std::to_string(r.back().trips.at(name)));
+  const auto loops = listed_loops(ranges, ", ");
   std::string out = "over the dynamic ranges (" + loops + "):";
   for (std::size_t i = 0; i < r.size(); ++i) {
     const auto& m = r[i];

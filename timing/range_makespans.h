@@ -18,9 +18,11 @@
 
 namespace syncbisim::timing {
 
-// Loops named one by one in the text reports (the trips line, the dynamic ranges); past it, how
-// many more (--json lists every one).
+// Loops named one by one in the text reports (the trips line, the dynamic ranges, the price);
+// past it, how many more (--json lists every one).
 inline constexpr std::size_t kLoopsListed = 16;
+// `items` joined with `sep`, the first kLoopsListed of them, then "<sep>... and N more<tail>".
+std::string listed_loops(const std::vector<std::string>& items, const std::string& sep, const std::string& tail = "");
 
 struct RangeMakespan {
   std::string at;                              // "smallest", "median", "largest"

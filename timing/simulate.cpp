@@ -371,7 +371,9 @@ class Simulator {
                                  std::to_string(threshold(g, w));
       }
     }
-    if (cut_) s.limit = "steps " + std::to_string(o_.max_steps) + " (the timing model at these trips; --trips sets smaller ones)";
+    if (cut_)
+      s.limit =
+          "steps " + std::to_string(o_.max_steps) + " (the timing model at these trips; --trips sets smaller ones)";
     for (const auto& [k, v] : stalls_) s.stalls.push_back(v);
     std::stable_sort(s.stalls.begin(), s.stalls.end(),
                      [](const StallEntry& a, const StallEntry& b) { return a.total > b.total; });

@@ -32,11 +32,7 @@ std::string simulation_text(const Simulation& s, const semantics::CompiledProgra
   if (!s.limit.empty()) out += "limit: " + s.limit + "; the figures are those of the run so far\n";
   // A kernel of thousands of loops would print thousands here (issue 39: 20,000 on one line):
   // the first ones, then how many more; --json lists every one.
-  out += "trips:";
-  for (std::size_t k = 0; k < s.trips.size() && k < kLoopsListed; ++k) out += " " + s.trips[k];
-  if (s.trips.size() > kLoopsListed)
-    out += " ... and " + std::to_string(s.trips.size() - kLoopsListed) + " more loops (--json lists every one)";
-  out += "\n";
+  out += "trips:" + (s.trips.empty() ? "" : " " + listed_loops(s.trips, " ", " loops (--json lists every one)")) + "\n";
   std::snprintf(line, sizeof line, "%-8s %12s %12s %12s %12s\n", "engine", "busy", "stalled", "barrier", "idle");
   out += line;
   for (const auto& e : s.engines) {

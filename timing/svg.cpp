@@ -180,7 +180,8 @@ class Drawer {
     for (std::size_t l = 0; l < by_lane.size(); ++l) {
       bool first = true;
       for (const auto& [name, n] : by_lane[l]) {
-        const auto item = (first ? " " + t_.lanes[l] + ": " : ", ") + name + (n > 1 ? " \u00d7" + std::to_string(n) : "");
+        const auto item =
+            (first ? " " + t_.lanes[l] + ": " : ", ") + name + (n > 1 ? " \u00d7" + std::to_string(n) : "");
         if (line.size() + item.size() > chars) {
           if (legend_.size() + 1 >= kLegendLines) {
             left_out += n;

@@ -68,8 +68,9 @@ Timeline simulation_timeline(const Simulation& s, const semantics::CompiledProgr
       if (static_cast<double>(in.issue) >= from && static_cast<double>(in.issue) < to && ++n > w.max_page) {
         to = static_cast<double>(in.issue);
         t.next_page = to;
-        t.notes.push_back("the first " + std::to_string(w.max_page) + " instructions of the range asked for; the next page: --svg-range " +
-                          cycles_text(to) + ":" + cycles_text(w.to));
+        t.notes.push_back("the first " + std::to_string(w.max_page) +
+                          " instructions of the range asked for; the next page: --svg-range " + cycles_text(to) + ":" +
+                          cycles_text(w.to));
         break;
       }
   }
