@@ -27,6 +27,15 @@ void add_fit_notes(Allocation& a, const std::set<std::uint32_t>& boundaries) {
   if (inexact > 0) a.notes.push_back("budget: " + std::to_string(inexact) + " dependencies not exact: " + which);
 }
 
+Mix strategy_mix(const SpecFacts& facts, Strategy strategy) {
+  Mix m;
+  if (strategy == Strategy::PerInstruction || strategy == Strategy::Mixed) return m;  // every producer its own
+  for (const auto& d : facts.analysis.deps)
+    m.pairs[{facts.ix.instrs[d.producer].parent, d.producer_engine}] =
+        strategy == Strategy::PerEngine ? GroupKind::Engine : GroupKind::Loop;
+  return m;
+}
+
 std::size_t Usage::registers_max() const {
   return registers.empty() ? 0 : *std::max_element(registers.begin(), registers.end());
 }
@@ -105,16 +114,7 @@ class Fitter {
   }
 
  private:
-  Mix initial_mix() const {
-    Mix m;
-    const auto s = limits_.strategy;
-    if (s == Strategy::PerInstruction || s == Strategy::Mixed) return m;  // every producer its own
-    for (const auto& d : facts_.analysis.deps) {
-      const Pair p{facts_.ix.instrs[d.producer].parent, d.producer_engine};
-      m.pairs[p] = s == Strategy::PerEngine ? GroupKind::Engine : GroupKind::Loop;
-    }
-    return m;
-  }
+  Mix initial_mix() const { return strategy_mix(facts_, limits_.strategy); }
 
   // `finished`: also emitted and its registers counted (else only decided; finish() it later).
   std::optional<Trial> trial(Mix mix, const Options& options, bool finished) {

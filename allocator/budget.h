@@ -27,6 +27,10 @@ Usage usage_of(const model::Program& impl, const model::ProgramIndex& spec_ix);
 // `boundaries` (when any), and the dependencies whose decisions are not exact, named.
 void add_fit_notes(Allocation& a, const std::set<std::uint32_t>& boundaries);
 
+// `strategy`'s assignment as a mix: per-instruction and mixed every producer its own
+// semaphore, per-engine every producer pair its engine's, the others every pair its loop's.
+Mix strategy_mix(const SpecFacts& facts, Strategy strategy);
+
 // The strategy's assignment as a mix (per-instruction: own; per-loop and auto: loop; per-engine:
 // engine; mixed: own), then fitted. Notes say what the budget cost.
 model::Result<Allocation> fit_budget(const SpecFacts& facts, const Options& options);

@@ -51,9 +51,7 @@ std::size_t registers_named(const model::Expr& e) {
 
 std::optional<Allocation> fit_by_pressure(const SpecFacts& facts, const Options& options,
                                           const std::function<void(Allocation&)>& reuse) {
-  Mix mix;  // per-loop: every producer pair on its loop's semaphore
-  for (const auto& d : facts.analysis.deps)
-    mix.pairs[{facts.ix.instrs[d.producer].parent, d.producer_engine}] = GroupKind::Loop;
+  auto mix = strategy_mix(facts, Strategy::PerLoop);  // every producer pair on its loop's semaphore
   Options o = options;
   o.strategy = Strategy::Mixed;
   // The dependencies that can go to barriers, by consumer engine and top-level statement.
