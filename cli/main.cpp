@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "cli/commands.h"
+#include "cli/malloc_choice.h"
 #include "cli/number_options.h"
 #include "model/quote.h"
 #include "parallel/threads_refused.h"
@@ -41,6 +42,7 @@ constexpr char kOutOfMemory[] =
 }  // namespace
 
 int main(int argc, char** argv) {
+  syncbisim::cli::choose_malloc(argc, argv);  // may start the run again, with tcmalloc
   std::set_terminate(on_terminate);
   CLI::App app{"syncbisim: check semaphore synchronization of multi-engine accelerator programs"};
   app.require_subcommand(1);
