@@ -7,8 +7,8 @@ namespace syncbisim::semantics {
 void hash_into(Hasher& h, const ControlState& s) {
   for (const auto& e : s.engines) {
     h.add(e.pc);
-    for (const auto& f : e.frames) h.add((std::uint64_t{f.iter} << 32) | f.trip);
-    for (auto t : e.trips_started) h.add(t);
+    h.add_run(e.frames.data(), e.frames.size());
+    h.add_run(e.trips_started.data(), e.trips_started.size());
     h.add(e.inflight.size());
     for (const auto& i : e.inflight) h.add((std::uint64_t{i.instr} << 1) | (i.committed ? 1 : 0));
   }

@@ -5,8 +5,7 @@ namespace syncbisim::semantics {
 std::uint64_t ImplState::hash() const {
   Hasher h;
   hash_into(h, control);
-  for (const auto& r : regs)
-    for (auto v : r) h.add(v);
+  for (const auto& r : regs) h.add_run(r.data(), r.size());
   for (auto v : sems) h.add(v);
   for (auto a : arrived) h.add(a);
   for (auto o : overflow) h.add(o);

@@ -7,13 +7,9 @@ namespace syncbisim::semantics {
 std::uint64_t SpecState::hash() const {
   Hasher h;
   hash_into(h, control);
-  for (auto r : retired) h.add(r);
-  for (const auto& e : entries)
-    for (auto v : e) h.add(v);
-  for (const auto& d : history) {
-    h.add(d.size());
-    for (auto v : d) h.add(v);
-  }
+  h.add_run(retired.data(), retired.size());
+  for (const auto& e : entries) h.add_run(e.data(), e.size());
+  for (const auto& d : history) h.add_run(d.data(), d.size());
   return h.h;
 }
 
