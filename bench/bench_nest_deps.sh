@@ -19,7 +19,7 @@
 #   SEED         generator seed (default 1)
 #   GEN_ARGS     more generator options (--engines 8 --depth 3 --max-offset 1 ...)
 #   NO_EXACT=1   skip the --no-reduce run
-#   NO_COMPARE=1 skip --compare (it grows with the square of the dependencies: 12 s at 1,000 nests)
+#   NO_COMPARE=1 skip --compare
 #   KEEP=DIR     keep the specs, outputs and reports in DIR (default: a temporary directory, removed)
 # One process at a time, every command under `timeout`.
 set -u

@@ -804,6 +804,10 @@ std::string ImplicationIndex::implied_by(const model::Dependency& d, std::size_t
 std::vector<model::Dependency> chain_closure(const Kernel& k, const std::vector<model::Dependency>& graph,
                                              std::size_t max_added) {
   std::vector<model::Dependency> out = graph;
+  // What is known already, by (producer, consumer): only a dependency of the same two ends can
+  // imply a composed one (implies()); scanning the whole graph for each was quadratic.
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> of_pair;
+  for (std::size_t i = 0; i < out.size(); ++i) of_pair[{out[i].producer, out[i].consumer}].push_back(i);
   std::size_t added = 0;
   for (bool grew = true; grew && added < max_added;) {
     grew = false;
@@ -816,13 +820,9 @@ std::vector<model::Dependency> chain_closure(const Kernel& k, const std::vector<
       for (auto j : next->second) {
         auto c = compose(k, out[i], out[j]);
         if (!c) continue;
-        bool known = false;
-        for (const auto& x : out)
-          if (x.producer == c->producer && x.consumer == c->consumer && implies(k, x, *c)) {
-            known = true;
-            break;
-          }
-        if (known) continue;
+        auto& same = of_pair[{c->producer, c->consumer}];
+        if (std::any_of(same.begin(), same.end(), [&](std::size_t x) { return implies(k, out[x], *c); })) continue;
+        same.push_back(out.size());
         out.push_back(std::move(*c));
         grew = true;
         if (++added >= max_added) break;

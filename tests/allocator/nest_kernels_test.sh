@@ -11,6 +11,8 @@
 # 3 engines, 3 dependencies each, trips 1..2 (5 such nests take more than 20 s).
 # The same with registers and semaphores reused by liveness (--reuse always), every strategy: still
 # exact, proved, and bisimilar on the small nests.
+# With --footprints: `deps --no-reduce` derives exactly the written graph and `deps --compare`
+# calls it ordered, at several shapes (depth, offsets, engines).
 # One process at a time (check --threads 1, prove --jobs 1).
 # Usage: nest_kernels_test.sh SYNCBISIM SOURCE_DIR
 set -u
@@ -202,5 +204,20 @@ for budget in "--max-registers 3" "--max-semaphores 3"; do
   "$tool" check "$small" "$impl" --threads 1 >"$tmp/below.check" 2>&1
   grep -q 'exhaustive' "$tmp/below.check" || bad "small $budget: the check was not exhaustive"
   grep -q 'under-sync' "$tmp/below.check" && bad "small $budget: an under-synchronization: $(grep -m1 under-sync "$tmp/below.check")"
+done
+
+# Footprints: the derivation gets the written graph back, dependency for dependency.
+for shape in "--nests 12 --seed 1" "--nests 6 --seed 2 --depth 3 --max-offset 1" "--nests 8 --seed 3 --depth 1 --engines 2" \
+             "--nests 5 --seed 4 --deps 12 --max-offset 2"; do
+  fp=$tmp/fp.sb
+  # shellcheck disable=SC2086 # generator options, split on purpose
+  python3 "$gen" $shape --footprints -o "$fp" || { bad "gen_nest_kernel.py $shape --footprints"; continue; }
+  "$tool" deps "$fp" --no-reduce -o "$tmp/fp.derived.sb" 2>"$tmp/fp.err" || { bad "deps $shape: $(tail -2 "$tmp/fp.err")"; continue; }
+  written=$(grep '^dep ' "$fp" | sort)
+  derived=$(grep '^dep ' "$tmp/fp.derived.sb" | sed 's/ *#.*//' | sort)  # without the reasons
+  [ -n "$written" ] || bad "footprints $shape: no written dependency"
+  [ "$written" = "$derived" ] ||
+    bad "footprints $shape: derived graph differs: $(diff <(echo "$written") <(echo "$derived") | head -4 | tr '\n' ' ')"
+  run 0 '^ordered' "$tool" deps "$fp" --compare
 done
 exit $fail
