@@ -74,6 +74,12 @@ CountedInstrs::CountedInstrs(const SpecFacts& facts, const std::vector<bool>& co
   } else {
     for (LoopId l = 0; l < ix.loops.size(); ++l) all_loops_.push_back(l);
   }
+  direct_.resize(ix.loops.size());
+  engine_of_.resize(ix.instrs.size());
+  for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
+    direct_[ix.instrs[i].parent].push_back(i);
+    engine_of_[i] = ix.instrs[i].engine;
+  }
   for (model::InstrId i = 0; i < facts.ix.instrs.size(); ++i) {
     if (!counted[i]) continue;
     const auto& in = facts.ix.instrs[i];
@@ -83,6 +89,14 @@ CountedInstrs::CountedInstrs(const SpecFacts& facts, const std::vector<bool>& co
   for (auto* table : {&stmts_, &ranks_})
     for (auto& by_loop : *table)
       for (auto& v : by_loop) std::sort(v.begin(), v.end());
+}
+
+void CountedInstrs::uncount(model::EngineId e, model::LoopId l) {
+  // stmts_[e][l] and ranks_[e][l] hold exactly the counted ones of engine e directly in l.
+  stmts_[e][l].clear();
+  ranks_[e][l].clear();
+  for (const auto i : direct_[l])
+    if (engine_of_[i] == e) counted_[i] = false;
 }
 
 std::uint64_t CountedInstrs::before_stmt(model::EngineId e, model::LoopId l, std::uint32_t stmt) const {
@@ -216,7 +230,7 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
   std::vector<std::string> why(facts.analysis.deps.size());
   for (bool changed = true; changed;) {
     changed = false;
-    std::optional<CountedInstrs> index;  // built again only after `counted` changed
+    std::optional<CountedInstrs> index;  // built at the first decode, then kept up to date
     for (auto d : deps) {
       const auto& info = facts.dep(d);
       if (!why[d].empty()) continue;
@@ -231,7 +245,7 @@ void allocate_per_engine(const SpecFacts& facts, Draft& draft, LoopSemaphores& s
       if (counted[info.producer_engine][info.P]) {
         counted[info.producer_engine][info.P] = false;
         changed = true;
-        index.reset();
+        index->uncount(info.producer_engine, info.P);
       }
     }
   }

@@ -71,9 +71,15 @@ class CountedInstrs {
   std::uint64_t before_stmt(model::EngineId e, model::LoopId l, std::uint32_t stmt) const;
   // Those whose rank among e's direct instructions of l (BodyCounts::k) is at most `k`.
   std::uint64_t up_to_rank(model::EngineId e, model::LoopId l, std::uint32_t k) const;
+  // Engine e's instructions directly in loop l no longer counted: the same index as one built
+  // with them not counted, without building it again (the per-engine decode drops one such pair
+  // at a time, thousands of times on a kernel of thousands of nests).
+  void uncount(model::EngineId e, model::LoopId l);
 
  private:
   std::vector<bool> counted_;
+  std::vector<std::vector<model::InstrId>> direct_;  // [loop]: the instructions directly in it
+  std::vector<model::EngineId> engine_of_;          // [instruction]
   std::vector<std::vector<std::vector<std::uint32_t>>> stmts_, ranks_;  // [engine][loop], sorted
   bool segmented_ = false, divergent_ = false;
   std::vector<std::uint32_t> instr_segment_;
