@@ -42,7 +42,7 @@ constexpr char kOutOfMemory[] =
 }  // namespace
 
 int main(int argc, char** argv) {
-  syncbisim::cli::choose_malloc(argc, argv);  // may start the run again, with tcmalloc
+  syncbisim::cli::choose_malloc(argc, argv);  // may start the run again, tuned for large inputs
   std::set_terminate(on_terminate);
   CLI::App app{"syncbisim: check semaphore synchronization of multi-engine accelerator programs"};
   app.require_subcommand(1);

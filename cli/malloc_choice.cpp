@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -11,14 +12,15 @@ namespace syncbisim::cli {
 
 namespace {
 
-// Set in the environment of the second start; LD_PRELOAD as it was before (when there was one)
-// is given back from this, so that programs the run starts do not inherit the preload.
-constexpr char kLoaded[] = "SYNCBISIM_MALLOC_LOADED";
-constexpr char kPreloadWas[] = "SYNCBISIM_MALLOC_PRELOAD_WAS";
+// Set in the environment of the second start; GLIBC_TUNABLES as it was before (when there was
+// one) is given back from this, so that programs the run starts (an allocator under `fuzz
+// --allocator`) do not inherit the settings.
+constexpr char kTuned[] = "SYNCBISIM_MALLOC_TUNED";
+constexpr char kTunablesWas[] = "SYNCBISIM_MALLOC_TUNABLES_WAS";
 
-bool wants_tcmalloc(int argc, char** argv) {
+bool wants_tuned(int argc, char** argv) {
   const char* choice = std::getenv("SYNCBISIM_MALLOC");
-  if (choice && std::strcmp(choice, "tcmalloc") == 0) return true;
+  if (choice && std::strcmp(choice, "tuned") == 0) return true;
   if (choice && std::strcmp(choice, "system") == 0) return false;
   // A fuzz campaign draws, allocates and checks program after program for as long as it is let.
   for (int i = 1; i < argc; ++i) {
@@ -33,34 +35,44 @@ bool wants_tcmalloc(int argc, char** argv) {
   return false;
 }
 
+void restore(const char* was) {
+  if (was)
+    ::setenv("GLIBC_TUNABLES", was, 1);
+  else
+    ::unsetenv("GLIBC_TUNABLES");
+  ::unsetenv(kTunablesWas);
+  ::unsetenv(kTuned);
+}
+
+void say(const char* what, const char* tunables) {
+  if (const char* s = std::getenv("SYNCBISIM_MALLOC_SAY"); s && std::strcmp(s, "1") == 0)
+    std::fprintf(stderr, "syncbisim: malloc: %s%s%s\n", what, tunables ? ", GLIBC_TUNABLES=" : "",
+                 tunables ? tunables : "");
+}
+
 }  // namespace
 
-void choose_malloc([[maybe_unused]] int argc, [[maybe_unused]] char** argv) {
-#if defined(SYNCBISIM_TCMALLOC_PATH) && !defined(__SANITIZE_ADDRESS__)
-  if (std::getenv(kLoaded)) {  // the second start: tcmalloc is in; put LD_PRELOAD back
-    if (const char* was = std::getenv(kPreloadWas))
-      ::setenv("LD_PRELOAD", was, 1);
-    else
-      ::unsetenv("LD_PRELOAD");
-    ::unsetenv(kPreloadWas);
-    ::unsetenv(kLoaded);
+void choose_malloc(int argc, char** argv) {
+  if (std::getenv(kTuned)) {  // the second start: tuned; put GLIBC_TUNABLES back
+    say("tuned", std::getenv("GLIBC_TUNABLES"));
+    restore(std::getenv(kTunablesWas));
     return;
   }
-  if (!wants_tcmalloc(argc, argv) || ::access(SYNCBISIM_TCMALLOC_PATH, R_OK) != 0) return;
-  const char* old = std::getenv("LD_PRELOAD");
-  const std::string preload = old && *old ? std::string(SYNCBISIM_TCMALLOC_PATH) + ":" + old : SYNCBISIM_TCMALLOC_PATH;
-  if (old) ::setenv(kPreloadWas, old, 1);
-  ::setenv(kLoaded, "1", 1);
-  ::setenv("LD_PRELOAD", preload.c_str(), 1);
+  if (!wants_tuned(argc, argv)) {
+    say("system", nullptr);
+    return;
+  }
+  const char* env = std::getenv("GLIBC_TUNABLES");
+  const bool had = env != nullptr;
+  const std::string old = had ? env : "";
+  const std::string tunables = old.empty() ? kTunedMalloc : std::string(kTunedMalloc) + ":" + old;
+  if (had) ::setenv(kTunablesWas, old.c_str(), 1);
+  ::setenv(kTuned, "1", 1);
+  ::setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
   ::execv("/proc/self/exe", argv);
-  // Not replaced (no /proc, say): go on here, on glibc's malloc, with the environment as it was.
-  if (old)
-    ::setenv("LD_PRELOAD", old, 1);
-  else
-    ::unsetenv("LD_PRELOAD");
-  ::unsetenv(kPreloadWas);
-  ::unsetenv(kLoaded);
-#endif
+  // Not replaced (no /proc, say): go on here, untuned, with the environment as it was.
+  restore(had ? old.c_str() : nullptr);
+  say("system (the second start failed)", nullptr);
 }
 
 }  // namespace syncbisim::cli
