@@ -78,6 +78,11 @@ class EngineWalk {
       for (auto a : at_entry)
         for (auto b : at_entry)
           if (a != b) out_.interference[a].push_back(b);
+    // Each pair was recorded once, under its greater register: now under both.
+    for (std::uint32_t r = 0; r < n; ++r) dedup(r);
+    for (std::uint32_t r = 0; r < n; ++r)
+      for (const auto o : out_.interference[r])
+        if (o < r) out_.interference[o].push_back(r);
     for (auto& adj : out_.interference) {
       std::sort(adj.begin(), adj.end());
       adj.erase(std::unique(adj.begin(), adj.end()), adj.end());
@@ -131,18 +136,19 @@ class EngineWalk {
     out_.peak_by_statement[top_] = std::max(out_.peak_by_statement[top_], n);
   }
 
-  // `d` is written where `live` (the set after the write) is live: they interfere. Adjacency
-  // lists are deduplicated as they grow, so a loop walked several times keeps them short.
+  // `d` is written where `live` (the set after the write) is live: they interfere. A pair is
+  // recorded once, under its greater register (run() adds the other side at the end: half the
+  // pushes and sorts). Adjacency lists are deduplicated as they grow, so a loop walked several
+  // times keeps them short.
   void written_at(std::uint32_t d, const Live& live) {
     if (!interference_ || !recording_) return;
-    auto& adj = out_.interference[d];
-    for (const auto i : live.regs)
-      if (i != d) {
-        adj.push_back(i);
-        out_.interference[i].push_back(d);
-        if (out_.interference[i].size() > dedup_at_[i]) dedup(i);
-      }
-    if (adj.size() > dedup_at_[d]) dedup(d);
+    for (const auto i : live.regs) {
+      if (i == d) continue;
+      const auto hi = std::max(i, d);
+      auto& adj = out_.interference[hi];
+      adj.push_back(std::min(i, d));
+      if (adj.size() > dedup_at_[hi]) dedup(hi);
+    }
   }
 
   void dedup(std::uint32_t r) {
