@@ -33,23 +33,9 @@ nests=${*:-100 1000 10000}
 limit=${TIMEOUT:-120}
 seed=${SEED:-1}
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${KEEP:-}" ]; then
-  work=$KEEP
-  mkdir -p "$work"
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
-
-# Runs a command under GNU time and timeout; sets t_sec, t_mib, t_rc.
-timed() {
-  /usr/bin/time -f '%e %M' -o "$work/time" timeout "$limit" "$@"
-  t_rc=$?
-  local line
-  line=$(tail -n 1 "$work/time")
-  t_sec=${line% *}
-  t_mib=$(( ${line#* } / 1024 ))
-}
+# shellcheck source=bench/bench_common.sh
+. "$here/bench_common.sh"
+bench_workdir
 
 # The dep lines of a spec, without the derivation's reasons ("  # RAW on ..."), sorted.
 dep_lines() { grep '^dep ' "$1" | sed 's/  #.*//' | LC_ALL=C sort; }
@@ -64,7 +50,7 @@ for n in $nests; do
   ndeps=$(grep -c '^dep ' "$spec")
   nbuf=$(grep -c '^buffer ' "$spec")
 
-  timed "$sb" deps "$spec" -o "$work/nests$n.derived.sb" >"$work/nests$n.report" 2>"$work/nests$n.err"
+  timed "$limit" "$sb" deps "$spec" -o "$work/nests$n.derived.sb" >"$work/nests$n.report" 2>"$work/nests$n.err"
   if [ "$t_rc" = 124 ]; then
     d_sec="timeout (>$limit)" kept="-"
   else
@@ -77,7 +63,7 @@ for n in $nests; do
 
   exact="-"
   if [ -z "${NO_EXACT:-}" ]; then
-    timed "$sb" deps "$spec" --no-reduce -o "$work/nests$n.noreduce.sb" >/dev/null 2>"$work/nests$n.noreduce.err"
+    timed "$limit" "$sb" deps "$spec" --no-reduce -o "$work/nests$n.noreduce.sb" >/dev/null 2>"$work/nests$n.noreduce.err"
     if [ "$t_rc" = 124 ]; then
       exact="timeout"
     elif [ "$t_rc" != 0 ]; then
@@ -90,7 +76,7 @@ for n in $nests; do
 
   c_sec="-" c_mib="-" verdict="-" findings="-"
   if [ -z "${NO_COMPARE:-}" ]; then
-    timed "$sb" deps "$spec" --compare >"$work/nests$n.compare" 2>"$work/nests$n.compare.err"
+    timed "$limit" "$sb" deps "$spec" --compare >"$work/nests$n.compare" 2>"$work/nests$n.compare.err"
     c_mib=$t_mib
     if [ "$t_rc" = 124 ]; then
       c_sec="timeout (>$limit)"

@@ -38,13 +38,9 @@ prove_limit=${PROVE_TIMEOUT:-$limit}
 strategies=${STRATEGIES:-per-loop per-engine auto expert}
 seed=${SEED:-1}
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${KEEP:-}" ]; then
-  work=$KEEP
-  mkdir -p "$work"
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
-fi
+# shellcheck source=bench/bench_common.sh
+. "$here/bench_common.sh"
+bench_workdir
 
 # "exact inexact semaphores registers" of one allocation: from its allocate stderr log (decision
 # lines that say "not exact"; a recycling note "(not exact: ...)" makes the whole inexact) and from
@@ -114,18 +110,6 @@ except Exception:
     live = "? ?"
 print("yes" if inexact == 0 and whole else "no", inexact, res, live)
 EOF
-}
-
-# Runs a command under GNU time and timeout; sets t_sec, t_mib, t_rc.
-timed() {
-  local cut=$1
-  shift
-  /usr/bin/time -f '%e %M' -o "$work/time" timeout "$cut" "$@"
-  t_rc=$?
-  local line
-  line=$(tail -n 1 "$work/time")
-  t_sec=${line% *}
-  t_mib=$(( ${line#* } / 1024 ))
 }
 
 echo "| nests | instructions | deps | strategy | seconds | peak MiB | exact | inexact deps | semaphores (live) | registers max/engine (live) | prove |"
