@@ -2,6 +2,10 @@
 // read_json(write_json(p)) == p for every normalized program.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include "formats/json_format.h"
 
 namespace syncbisim::formats {
@@ -169,11 +173,52 @@ ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
 
 }  // namespace
 
-std::string write_json(const Program& p, std::uint64_t compact_past) {
-  ordered_json o = ordered_json::object();
-  o["syncbisim"] = p.kind == ProgramKind::Spec ? "spec/1" : "impl/1";
-  o["engines"] = p.engines;
-  if (p.kind == ProgramKind::Impl || !p.semaphores.empty()) o["semaphores"] = p.semaphores;
+namespace {
+
+// `text` (a value dumped at indent 2) placed at `by` spaces: every line after the first moved
+// right, as nlohmann places a nested value.
+void append_indented(std::string& out, const std::string& text, std::size_t by) {
+  const std::string pad(by, ' ');
+  std::size_t from = 0;
+  for (auto nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    out.append(text, from, nl + 1 - from);
+    out += pad;
+    from = nl + 1;
+  }
+  out.append(text, from, std::string::npos);
+}
+
+// The document, pretty (indent 2) or compact (indent -1), byte for byte as nlohmann would dump
+// one tree of it. The program is dumped statement by statement: one tree of a whole impl of
+// thousands of loop nests was a fifth of `allocate`'s time there, and as large again as the text.
+// Nothing once the text passes `limit` bytes (then it is not wanted).
+std::optional<std::string> render(const Program& p, int indent, std::uint64_t limit) {
+  const bool pretty = indent >= 0;
+  const auto dump = [&](const ordered_json& v) {
+    return v.dump(indent, ' ', false, ordered_json::error_handler_t::replace);
+  };
+  std::string out = "{";
+  bool first = true;
+  const auto member = [&](const char* key) {
+    out += first ? "" : ",";
+    first = false;
+    if (pretty) out += "\n  ";
+    out += "\"";
+    out += key;
+    out += pretty ? "\": " : "\":";
+  };
+  const auto value = [&](const ordered_json& v) {
+    if (pretty) append_indented(out, dump(v), 2);
+    else out += dump(v);
+  };
+  member("syncbisim");
+  value(p.kind == ProgramKind::Spec ? "spec/1" : "impl/1");
+  member("engines");
+  value(p.engines);
+  if (p.kind == ProgramKind::Impl || !p.semaphores.empty()) {
+    member("semaphores");
+    value(p.semaphores);
+  }
   if (!p.buffers.empty()) {
     ordered_json bufs = ordered_json::array();
     for (const auto& b : p.buffers) {
@@ -183,9 +228,30 @@ std::string write_json(const Program& p, std::uint64_t compact_past) {
       bj["shape"] = b.shape;
       bufs.push_back(std::move(bj));
     }
-    o["buffers"] = std::move(bufs);
+    member("buffers");
+    value(bufs);
   }
-  o["program"] = body(p.body, p.kind);
+  member("program");
+  out += "[";
+  bool any = false;
+  for (const auto& s : p.body) {
+    ordered_json elems = ordered_json::array();  // a block with an order may write several
+    if (const auto* b = std::get_if<Block>(&s.node); b && !b->order.empty()) ordered_block(elems, *b, p.kind);
+    else elems.push_back(stmt(s, p.kind));
+    for (const auto& e : elems) {
+      out += any ? "," : "";
+      any = true;
+      if (pretty) {
+        out += "\n    ";
+        append_indented(out, dump(e), 4);
+      } else {
+        out += dump(e);
+      }
+    }
+    if (out.size() > limit) return std::nullopt;
+  }
+  if (any && pretty) out += "\n  ";
+  out += "]";
   if (p.kind == ProgramKind::Spec || !p.deps.empty()) {
     ordered_json deps = ordered_json::array();
     for (const auto& d : p.deps) {
@@ -200,14 +266,22 @@ std::string write_json(const Program& p, std::uint64_t compact_past) {
       }
       deps.push_back(std::move(dj));
     }
-    o["deps"] = std::move(deps);
+    member("deps");
+    value(deps);
   }
+  out += pretty ? "\n}\n" : "}\n";
+  if (out.size() > limit) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::string write_json(const Program& p, std::uint64_t compact_past) {
   // Indented for people; a program so large that its indentation would take it past the input
   // size limit (a kernel of 10,000 nests: 133 MB, 65% of it spaces) is written compact instead,
   // so that what the tool writes it can read back (docs/formats.md "Input size").
-  auto out = o.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
-  if (out.size() > compact_past) out = o.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
-  return out;
+  if (auto pretty = render(p, 2, compact_past)) return std::move(*pretty);
+  return *render(p, -1, UINT64_MAX);
 }
 
 }  // namespace syncbisim::formats
