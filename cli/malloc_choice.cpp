@@ -18,7 +18,15 @@ namespace {
 constexpr char kTuned[] = "SYNCBISIM_MALLOC_TUNED";
 constexpr char kTunablesWas[] = "SYNCBISIM_MALLOC_TUNABLES_WAS";
 
+// Under Valgrind (its preload is in LD_PRELOAD) a second start would leave it: its launcher
+// refuses an exec of /proc/self/exe, and what it would start is not under Valgrind.
+bool under_valgrind() {
+  const char* preload = std::getenv("LD_PRELOAD");
+  return preload && std::strstr(preload, "vgpreload");
+}
+
 bool wants_tuned(int argc, char** argv) {
+  if (under_valgrind()) return false;
   const char* choice = std::getenv("SYNCBISIM_MALLOC");
   if (choice && std::strcmp(choice, "tuned") == 0) return true;
   if (choice && std::strcmp(choice, "system") == 0) return false;

@@ -24,8 +24,8 @@ inline constexpr char kTunedMalloc[] =
 // already); otherwise it does not return (the process is replaced). The environment variable
 // SYNCBISIM_MALLOC chooses: `tuned`, `system`, or `auto` (the default: tuned for `fuzz` and for
 // inputs of at least kLargeInputBytes). GLIBC_TUNABLES of the user's own come after ours, so they
-// win. SYNCBISIM_MALLOC_SAY=1 prints on stderr which it was. An exec that fails leaves the run
-// untuned.
+// win. SYNCBISIM_MALLOC_SAY=1 prints on stderr which it was. Under Valgrind, or when the exec
+// fails, the run stays untuned.
 void choose_malloc(int argc, char** argv);
 
 }  // namespace syncbisim::cli

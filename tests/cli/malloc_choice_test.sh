@@ -30,6 +30,13 @@ args=(fuzz --help);            check "fuzz: tuned" 'said | grep -q "^syncbisim: 
 args=(show "$work/large.sb")
 check "the user's GLIBC_TUNABLES kept, after ours" \
   'said GLIBC_TUNABLES=glibc.malloc.hugetlb=0 | grep -q "GLIBC_TUNABLES=glibc.malloc.hugetlb=1:.*:glibc.malloc.hugetlb=0$"'
+# Under Valgrind no second start (its launcher refuses it, and what started would not be under it):
+# its preload in LD_PRELOAD says so (a name the loader cannot find only draws its warning).
+check "Valgrind's preload: system" '[ "$(said LD_PRELOAD=/nowhere/vgpreload_core-amd64-linux.so)" = "syncbisim: malloc: system" ]'
+if command -v valgrind >/dev/null; then
+  check "under valgrind: system, and the run ends well" \
+    'SYNCBISIM_MALLOC_SAY=1 valgrind --tool=none -q "$tool" show "$work/large.sb" 2>"$work/vg.err" >/dev/null && grep -q "^syncbisim: malloc: system$" "$work/vg.err"'
+fi
 # The second start gives the environment back: an allocator `fuzz` runs sees none of it.
 cat > "$work/alloc.sh" <<'SH'
 #!/bin/sh
