@@ -49,7 +49,8 @@ std::uint32_t min_trip(const model::LoopInfo& l) {
 
 // counted[i]: whether instruction i signals its engine's semaphore (only E's matter).
 CountedInstrs::CountedInstrs(const SpecFacts& facts, const std::vector<bool>& counted, bool segmented)
-    : counted_(counted),
+    : facts_(&facts),
+      counted_(counted),
       stmts_(facts.ix.engines.size(), std::vector<std::vector<std::uint32_t>>(facts.ix.loops.size())),
       ranks_(stmts_),
       segmented_(segmented) {
@@ -74,12 +75,6 @@ CountedInstrs::CountedInstrs(const SpecFacts& facts, const std::vector<bool>& co
   } else {
     for (LoopId l = 0; l < ix.loops.size(); ++l) all_loops_.push_back(l);
   }
-  direct_.resize(ix.loops.size());
-  engine_of_.resize(ix.instrs.size());
-  for (model::InstrId i = 0; i < ix.instrs.size(); ++i) {
-    direct_[ix.instrs[i].parent].push_back(i);
-    engine_of_[i] = ix.instrs[i].engine;
-  }
   for (model::InstrId i = 0; i < facts.ix.instrs.size(); ++i) {
     if (!counted[i]) continue;
     const auto& in = facts.ix.instrs[i];
@@ -95,8 +90,8 @@ void CountedInstrs::uncount(model::EngineId e, model::LoopId l) {
   // stmts_[e][l] and ranks_[e][l] hold exactly the counted ones of engine e directly in l.
   stmts_[e][l].clear();
   ranks_[e][l].clear();
-  for (const auto i : direct_[l])
-    if (engine_of_[i] == e) counted_[i] = false;
+  for (const auto i : facts_->direct[l])
+    if (facts_->ix.instrs[i].engine == e) counted_[i] = false;
 }
 
 std::uint64_t CountedInstrs::before_stmt(model::EngineId e, model::LoopId l, std::uint32_t stmt) const {

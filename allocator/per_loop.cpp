@@ -10,11 +10,7 @@ const std::string& LoopSemaphores::of(model::LoopId l, model::EngineId e) {
   const auto key = std::make_pair(l, e);
   if (auto it = names_.find(key); it != names_.end()) return it->second;
   const auto& name = names_[key] = draft_.semaphore("s_", facts_.ix.loops[l].name + "_" + facts_.ix.engines[e]);
-  if (direct_.empty()) {
-    direct_.resize(facts_.ix.loops.size());
-    for (model::InstrId i = 0; i < facts_.ix.instrs.size(); ++i) direct_[facts_.ix.instrs[i].parent].push_back(i);
-  }
-  for (const auto i : direct_[l])
+  for (const auto i : facts_.direct[l])
     if (facts_.ix.instrs[i].engine == e) draft_.signal(i, name);
   return name;
 }

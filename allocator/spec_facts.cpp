@@ -7,7 +7,10 @@ SpecFacts::SpecFacts(const model::Program& s, const model::ProgramIndex& i)
       ix(i),
       analysis(analysis::analyze_dependencies(s, i)),
       layout(analysis::layout_of(s, i)),
-      counts(count_bodies(s, i)) {}
+      counts(count_bodies(s, i)),
+      direct(i.loops.size()) {
+  for (model::InstrId n = 0; n < i.instrs.size(); ++n) direct[i.instrs[n].parent].push_back(n);
+}
 
 std::string dep_label(const model::Dependency& d) {
   std::string s = d.producer + " -> " + d.consumer + " {";

@@ -2,6 +2,7 @@
 // What every strategy reads about the spec, computed once per allocation and never changed:
 // the dependency classes (paper §5.2), where each instruction sits, and the body counts N, K.
 #include <string>
+#include <vector>
 
 #include "allocator/body_counts.h"
 #include "analysis/body_position.h"
@@ -17,6 +18,9 @@ struct SpecFacts {
   analysis::DependencyAnalysis analysis;
   analysis::BodyLayout layout;
   BodyCounts counts;
+  // The instructions directly in each loop's body, in InstrId order (by LoopId): what a loop's
+  // semaphore counts, found once instead of by scanning the program per loop.
+  std::vector<std::vector<model::InstrId>> direct;
 
   // `spec` normalized and `ix` built from it; both must outlive the facts.
   SpecFacts(const model::Program& s, const model::ProgramIndex& i);

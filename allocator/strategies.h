@@ -30,9 +30,6 @@ class LoopSemaphores {
   const SpecFacts& facts_;
   Draft& draft_;
   std::map<std::pair<model::LoopId, model::EngineId>, std::string> names_;
-  // The instructions directly in each loop's body, in InstrId order: found once, so that
-  // declaring every pair is linear in the program, not loops times instructions.
-  std::vector<std::vector<model::InstrId>> direct_;
 };
 // `why` is appended to each decision (e.g. why per-engine gave the dependency per-loop).
 void allocate_per_loop(const SpecFacts& facts, Draft& draft, LoopSemaphores& sems, const std::vector<std::size_t>& deps,
@@ -77,9 +74,8 @@ class CountedInstrs {
   void uncount(model::EngineId e, model::LoopId l);
 
  private:
+  const SpecFacts* facts_;
   std::vector<bool> counted_;
-  std::vector<std::vector<model::InstrId>> direct_;  // [loop]: the instructions directly in it
-  std::vector<model::EngineId> engine_of_;          // [instruction]
   std::vector<std::vector<std::vector<std::uint32_t>>> stmts_, ranks_;  // [engine][loop], sorted
   bool segmented_ = false, divergent_ = false;
   std::vector<std::uint32_t> instr_segment_;

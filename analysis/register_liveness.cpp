@@ -78,8 +78,8 @@ class EngineWalk {
       for (auto a : at_entry)
         for (auto b : at_entry)
           if (a != b) out_.interference[a].push_back(b);
-    // Each pair was recorded once, under its greater register: now under both.
-    for (std::uint32_t r = 0; r < n; ++r) dedup(r);
+    // Each pair was recorded once, under its greater register: now under both (duplicates go
+    // with the sort below).
     for (std::uint32_t r = 0; r < n; ++r)
       for (const auto o : out_.interference[r])
         if (o < r) out_.interference[o].push_back(r);

@@ -162,12 +162,15 @@ void ordered_block(ordered_json& out, const Block& b, ProgramKind kind) {
   flush();
 }
 
+// A statement's elements of a body array: one, or several for a block with an order.
+void append_stmt(ordered_json& out, const Stmt& s, ProgramKind kind) {
+  if (const auto* b = std::get_if<Block>(&s.node); b && !b->order.empty()) ordered_block(out, *b, kind);
+  else out.push_back(stmt(s, kind));
+}
+
 ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
   ordered_json out = ordered_json::array();
-  for (const auto& s : stmts) {
-    if (const auto* b = std::get_if<Block>(&s.node); b && !b->order.empty()) ordered_block(out, *b, kind);
-    else out.push_back(stmt(s, kind));
-  }
+  for (const auto& s : stmts) append_stmt(out, s, kind);
   return out;
 }
 
@@ -235,9 +238,8 @@ std::optional<std::string> render(const Program& p, int indent, std::uint64_t li
   out += "[";
   bool any = false;
   for (const auto& s : p.body) {
-    ordered_json elems = ordered_json::array();  // a block with an order may write several
-    if (const auto* b = std::get_if<Block>(&s.node); b && !b->order.empty()) ordered_block(elems, *b, p.kind);
-    else elems.push_back(stmt(s, p.kind));
+    ordered_json elems = ordered_json::array();
+    append_stmt(elems, s, p.kind);
     for (const auto& e : elems) {
       out += any ? "," : "";
       any = true;
