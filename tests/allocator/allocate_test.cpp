@@ -110,7 +110,7 @@ TEST_CASE("Figure 8: per-loop, w := isgt(rhA, 0) * (2 * rA) on the (A, E0) semap
   CHECK(a.impl.semaphores.size() == 2);
 }
 
-TEST_CASE("Figure 1: offset 2 on A; every strategy's wait") {
+TEST_CASE("Figure 1: offset 2 on A, every strategy's wait") {
   const auto spec = figure("fig1_motivating.json");
   // per-instruction: s_I3 >= isgt(rh_A, 2) * (r_A - 2)
   same_threshold(waits_of(run(spec, Strategy::PerInstruction).impl, "I2").at(0).value,

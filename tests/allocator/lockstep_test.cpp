@@ -98,7 +98,7 @@ bool all_allocatable(const formats::LoadedProgram& spec) {
 
 }  // namespace
 
-TEST_CASE("every strategy: valid, corresponding impls; exact where the paper says so; never unsafe") {
+TEST_CASE("every strategy: valid, corresponding impls, exact where the paper says so, never unsafe") {
   for (const auto& c : cases()) {
     const bool allocatable = all_allocatable(c.spec) && !divergent(c.spec);
     for (auto strategy : allocator::all_strategies())

@@ -140,7 +140,7 @@ TEST_CASE("limits make a search inconclusive, never bisimilar") {
   CHECK(r.limit.find("max-states") != std::string::npos);
 }
 
-TEST_CASE("a trip cap that cuts a range makes the check inconclusive and names itself; violations still count") {
+TEST_CASE("a trip cap that cuts a range makes the check inconclusive and names itself, violations still count") {
   const std::string body = R"(
 engines E0 E1
 loop A trip 1..3 {

@@ -73,7 +73,7 @@ TEST_CASE("random walks find the overflow too") {
   CHECK(r.violations[0].overflow.value == 16);
 }
 
-TEST_CASE("a semaphore past its signed width is an overflow; at the default width the pair is bisimilar") {
+TEST_CASE("a semaphore past its signed width is an overflow, at the default width the pair is bisimilar") {
   const std::string spec = "syncbisim spec/1\nengines E0 E1\nloop A trip 10 {\n  E0: I0\n}\nE1: I1\ndep I0 -> I1\n";
   const std::string impl =
       "syncbisim impl/1\nengines E0 E1\nsemaphores s0\nloop A {\n  E0: I0 {s0 += 1}\n}\nE1: {s0 >= 10} I1\n";

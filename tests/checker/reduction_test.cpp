@@ -257,7 +257,7 @@ TEST_CASE("reductions keep verdicts and violations on exact allocations with bar
 }
 
 TEST_CASE(
-    "apply_touching settles exactly as apply does, names every engine it changed, and leaves no internal step; fused visible() agrees") {
+    "apply_touching settles exactly as apply does, names every engine it changed, and leaves no internal step, fused visible() agrees") {
   test::rc_check(
       "apply_touching == apply",
       [] {

@@ -134,7 +134,7 @@ E1: {u >= 1} I5
   CHECK(p.semaphores == std::vector<std::string>{"s", "t", "u"});
 }
 
-TEST_CASE("reuse: registers of separate nests share a cell; a counter gets its reset only where needed") {
+TEST_CASE("reuse: registers of separate nests share a cell, a counter gets its reset only where needed") {
   auto impl = test::load_text(R"(syncbisim impl/1
 engines E0
 semaphores s

@@ -10,7 +10,7 @@
 
 using syncbisim::checker::detail::RowCache;
 
-TEST_CASE("row cache: a row put is found; another row in its entry is not; a later put replaces it") {
+TEST_CASE("row cache: a row put is found, another row in its entry is not, a later put replaces it") {
   RowCache cache(3);
   const std::array<std::uint32_t, 3> a{1, 2, 3}, b{1, 2, 4};
   const std::uint64_t h = 77, same_entry = h + (std::uint64_t{1} << RowCache::kLog2Entries);
@@ -26,7 +26,7 @@ TEST_CASE("row cache: a row put is found; another row in its entry is not; a lat
   CHECK(cache.bytes() == (std::size_t{1} << RowCache::kLog2Entries) * 4 * sizeof(std::uint32_t));
 }
 
-TEST_CASE("row cache: rows of one word are cached; a cache of width 0 takes no memory") {
+TEST_CASE("row cache: rows of one word are cached, a cache of width 0 takes no memory") {
   RowCache one(1);
   const std::uint32_t a = 5, b = 6;
   one.put(&a, 3, 1);

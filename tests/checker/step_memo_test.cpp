@@ -90,7 +90,7 @@ TEST_CASE("step memo: a piece is known again under the same key, and not when an
   CHECK(memo.find(choose, 5, 9).known() != nullptr);
 }
 
-TEST_CASE("step memo: a commit or a retirement does not read the other engines' trip counts; an issue does") {
+TEST_CASE("step memo: a commit or a retirement does not read the other engines' trip counts, an issue does") {
   MemoFixture f;
   StepMemo memo(f.both);
   const auto p = *f.pair->spec_ix().instr("P");

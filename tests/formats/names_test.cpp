@@ -101,7 +101,7 @@ TEST_CASE("names: a bad declaration in a text file is reported at its line:col")
   CHECK(kind.error().place == "1:1");
 }
 
-TEST_CASE("extra fields: kept as JSON values; a whole number past 64 bits is refused, not rounded") {
+TEST_CASE("extra fields: kept as JSON values, a whole number past 64 bits is refused, not rounded") {
   const auto p =
       load_ok(R"({"syncbisim": "spec/1", "engines": ["E0"], "program": [{"block": {"E0": [)"
               R"({"id": "I0", "big": 18446744073709551615, "neg": -9223372036854775808, "f": 0.5, "s": "x"}]}}]})");

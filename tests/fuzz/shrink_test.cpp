@@ -107,7 +107,7 @@ TEST_CASE("by default every kept dependency keeps its kind, and the failing inst
   CHECK(r->kind_changes > 0);
 }
 
-TEST_CASE("--free lets a dependency change its kind; the failure is still the same") {
+TEST_CASE("--free lets a dependency change its kind, the failure is still the same") {
   const auto c = bug("fig5_trip_reg_in_expr.sb");
   const auto o = options_with(&fuzz::ShrinkOptions::free);
   auto r = fuzz::shrink(c.spec, fuzz::GivenImpl{c.impl}, std::nullopt, o);

@@ -110,7 +110,7 @@ TEST_CASE("prover: agrees with the explorer on generated pairs at small trips") 
   CHECK(ok);
 }
 
-TEST_CASE("prover: a wait that stops masking after 20 iterations is refuted; --max-trip 3 cannot see it") {
+TEST_CASE("prover: a wait that stops masking after 20 iterations is refuted, --max-trip 3 cannot see it") {
   // Offset 1 on A, whose trip is anything in 1..30. The mask isgt(rh, 1) * isgt(21, rh) drops
   // to 0 from iteration 21 on, so C then issues without waiting for P of the previous iteration.
   const auto spec = test::offset_one_spec(30);

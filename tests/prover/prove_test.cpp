@@ -133,7 +133,7 @@ TEST_CASE("prover: corpus impls get the answers of their `# prove:` lines, and e
 // docs/prover.md "Inside loops that ended": consumers after a loop nest whose bodies end with
 // barriers, so the last release before the consumer, the one before the barrier holding it and the
 // last reset of its semaphore lie inside the nest's last iterations.
-TEST_CASE("prover: after loop nests with barriers, impls get their `# prove:` answers; the explorer agrees") {
+TEST_CASE("prover: after loop nests with barriers, impls get their `# prove:` answers, the explorer agrees") {
   int files = 0, refuted = 0;
   for (const auto& f : test::files_in("tests/inputs/prover/ended_loops", ".impl.sb")) {
     refuted += test::check_prove_lines(f, 3).refuted;

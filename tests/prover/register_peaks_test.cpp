@@ -234,7 +234,7 @@ prover::ProveResult chain_of(int links) {
 
 }  // namespace
 
-TEST_CASE("prover registers: a chain of 1,500 assignments is proved; past 2,048 the consumer is unknown, saying why") {
+TEST_CASE("prover registers: a chain of 1,500 assignments is proved, past 2,048 the consumer is unknown, saying why") {
   // docs/prover.md "Registers": each (register, point) is built once, so the chain costs its
   // length; the depth limit keeps the recursion within the stack.
   const auto r = chain_of(1500);

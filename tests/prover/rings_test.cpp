@@ -70,7 +70,7 @@ TEST_CASE("prover: every corpus/nonallocatable spec, allocated with no barrier b
   CHECK(pairs >= 40);
 }
 
-TEST_CASE("prover: ring pairs get their `# prove:` answers; the explorer rejects every refuted one") {
+TEST_CASE("prover: ring pairs get their `# prove:` answers, the explorer rejects every refuted one") {
   int files = 0, refuted = 0;
   for (const auto& f : test::files_in("tests/inputs/prover/rings", ".impl.sb")) {
     const auto lines = test::check_prove_lines(f, 3);

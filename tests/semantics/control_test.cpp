@@ -137,7 +137,7 @@ loop A trip 4 {
   CHECK(s.retired[0] == 5);
 }
 
-TEST_CASE("a cond runs exactly one branch; its branches are loops of trip 0 or 1") {
+TEST_CASE("a cond runs exactly one branch, its branches are loops of trip 0 or 1") {
   const auto f = test::load(R"(
 syncbisim spec/1
 engines E0
