@@ -365,6 +365,19 @@ class Encoder {
   std::map<std::tuple<model::LoopId, model::LoopId, std::uint32_t>, smt::Term> W_;
   std::map<model::LoopId, smt::Term> T_;
   std::map<model::InstrId, smt::Term> R_;
+  // Whole top-level statements of one engine's signals of one semaphore, summed as one term
+  // (runs.cpp, docs/prover.md "Complexity"): `early` stands for those in statements before
+  // `cut`, which precede every instruction the query names on that engine (at most `full`, all
+  // of it once any later instruction of the engine has retired); `late` for those in statements
+  // after the consumer's (none retired while the engine's frontier is behind a landmark).
+  struct SignalSummary {
+    model::EngineId engine = 0;
+    std::uint32_t cut = 0;
+    std::optional<smt::Term> early, full, late;
+  };
+  std::vector<SignalSummary> summaries_;
+  // The facts tying the summaries to the instructions the query names (after every R is known).
+  void add_summary_facts();
   // Register values already built, by register and point: a register whose last assignment reads
   // registers with long histories of their own (a base register summed along a chain of reused
   // semaphores, cells shared by liveness) is reached along many paths; each is built once.

@@ -72,6 +72,7 @@ void Encoder::add_frontier_facts() {
   for (const auto& [i, r] : R_)
     if (places_.instr(i).engine == engine_) facts_.push_back(r <= count(i, c));
   for (std::size_t d = 0; d < deps_.size(); ++d) add_landmark(d);
+  add_summary_facts();
   if (places_.has_barrier() && places_.barrier_misalignment().empty() && barriers_shared_) add_barrier_bounds();
 }
 
@@ -85,7 +86,9 @@ void Encoder::add_landmark(std::size_t dep) {
   std::vector<model::InstrId> rel;
   for (const auto& [i, r] : R_)
     if (places_.instr(i).engine == E && countable(i)) rel.push_back(i);
-  if (rel.size() < 2) return;  // R(p) alone: nothing to relate
+  bool late = false;  // E's signals after the consumer's statement, summed (runs.cpp)
+  for (const auto& s : summaries_) late = late || (s.engine == E && s.late);
+  if (rel.size() < 2 && !late) return;  // R(p) alone: nothing to relate
   const auto cs = consumer_stmt_in(t.S);
   smt::Term guard = !t.underflow;
   std::vector<smt::Term> before_x;  // count(I, just before x), per rel
@@ -148,6 +151,10 @@ void Encoder::add_landmark(std::size_t dep) {
     past.push_back(r >= before_x[k] + (rel[k] == t.producer && !x_is_after ? 1 : 0));
     nonneg.push_back(before_x[k] >= 0);
   }
+  // E's signals of statements after the consumer's, summed as one term (runs.cpp): x lies in the
+  // consumer's statement or before, so behind it none of them has retired.
+  for (const auto& s : summaries_)
+    if (s.engine == E && s.late) behind.push_back(*s.late <= 0);
   facts_.push_back(implies(guard, ctx_.all(nonneg) && (ctx_.all(behind) || ctx_.all(past))));
 }
 

@@ -112,9 +112,64 @@ smt::Term Encoder::signal_sum(const std::string& sem) {
   // Signals of different amounts: a run's sum is not a multiple of one count.
   const bool barrier_facts = barriers_shared_ && places_.has_barrier() && places_.barrier_misalignment().empty();
   const auto item = [&](model::InstrId i) { return places_.instr(i).at.item; };
+  // Whole top-level statements: per engine E, the signals in statements before the first one
+  // where the query names an instruction of E (or the consumer's, if earlier) and those in
+  // statements after the consumer's each stand as one term (a chain of semaphores reused across
+  // loop nests, docs/allocator.md, collects a signal per nest: named one by one, every consumer's
+  // query grew with the kernel).
+  const auto top_stmt = [&](const ProgramTables::StreamKey& k) {
+    const auto l = std::get<0>(k);
+    return l == model::kTop ? std::get<1>(k) : places_.stmt_in(model::kTop, l);
+  };
+  const auto tc = consumer_stmt_in(model::kTop);
+  std::map<model::EngineId, std::size_t> summary_of;  // engine -> index in summaries_
+  std::map<model::EngineId, std::vector<smt::Term>> early_full;
+  std::map<model::EngineId, bool> has_late;
+  auto summary = [&](model::EngineId h) -> SignalSummary& {
+    if (const auto it = summary_of.find(h); it != summary_of.end()) return summaries_[it->second];
+    SignalSummary s{h, tc, {}, {}, {}};
+    for (const auto i : named_)
+      if (places_.instr(i).engine == h) s.cut = std::min(s.cut, places_.stmt_in(model::kTop, places_.instr(i).at));
+    summary_of.emplace(h, summaries_.size());
+    summaries_.push_back(s);
+    return summaries_.back();
+  };
+  auto is_pinned = [&](const ProgramTables::StreamKey& key, model::InstrId i) {
+    auto in = [&](const auto& m, const auto& k) {
+      const auto it = m.find(k);
+      return it != m.end() && std::find(it->second.begin(), it->second.end(), i) != it->second.end();
+    };
+    return in(t->pinned, key) || in(t->pinned_from, std::make_pair(key, engine_));
+  };
   for (const auto& [key, sig] : t->by_stream) {
     // The consumer's engine's own instructions are named by R(I) <= count(I, c) as well.
-    if (barrier_facts || !t->add || std::get<2>(key) == engine_) {
+    if (barrier_facts || std::get<2>(key) == engine_) {
+      for (const auto i : sig) own(i);
+      continue;
+    }
+    // A stream is one block statement, so all of its signals lie in one top-level statement.
+    if (const auto st = top_stmt(key); st != tc && countable(sig.front())) {
+      const auto h = std::get<2>(key);
+      auto& s = summary(h);
+      if (st < s.cut || st > tc) {
+        for (const auto i : sig) {
+          if (is_pinned(key, i)) {
+            own(i);
+            continue;
+          }
+          if (st > tc) {
+            has_late[h] = true;
+            continue;
+          }
+          // Every instance of i ran before the cut, which the consumer's engine has passed
+          // (uniform control: E's trips are the ones e's walk took).
+          early_full[h].push_back(places_.instr(i).signal->add *
+                                  count(i, Point{model::kTop, 0, s.cut, 0, engine_}));
+        }
+        continue;
+      }
+    }
+    if (!t->add) {
       for (const auto i : sig) own(i);
       continue;
     }
@@ -164,6 +219,20 @@ smt::Term Encoder::signal_sum(const std::string& sem) {
   }
   std::sort(todo.begin(), todo.end(), [](const Part& x, const Part& y) { return x.first < y.first; });
   std::vector<smt::Term> parts;
+  for (auto& [h, k] : summary_of) {
+    auto& s = summaries_[k];
+    const auto& name = places_.index().engines[h];
+    if (const auto it = early_full.find(h); it != early_full.end()) {
+      s.full = ctx_.sum(it->second);
+      s.early = nat("early_" + sem + "_" + name);
+      facts_.push_back(*s.early <= *s.full);
+      parts.push_back(*s.early);
+    }
+    if (has_late[h]) {
+      s.late = nat("late_" + sem + "_" + name);
+      parts.push_back(*s.late);
+    }
+  }
   for (const auto& p : todo) {
     if (p.n == 0) {
       parts.push_back(places_.instr(p.first).signal->add * R(p.first));
@@ -177,6 +246,22 @@ smt::Term Encoder::signal_sum(const std::string& sem) {
     parts.push_back(*t->add * m);
   }
   return ctx_.sum(parts);
+}
+
+void Encoder::add_summary_facts() {
+  // The engine retires in issue order (docs/semantics.md §3): once any instruction of a later
+  // statement has retired, every early signal has, all `full` of them. (Named instructions of
+  // earlier statements, found after the cut was drawn, are simply not related to the summary.)
+  for (const auto& s : summaries_) {
+    if (!s.early) continue;
+    const auto all = *s.early >= *s.full;
+    for (const auto& [i, r] : R_) {
+      const auto& pi = places_.instr(i);
+      if (pi.engine == s.engine && countable(i) && places_.stmt_in(model::kTop, pi.at) >= s.cut)
+        facts_.push_back(implies(r >= 1, all));
+    }
+    if (s.late) facts_.push_back(implies(*s.late >= 1, all));
+  }
 }
 
 }  // namespace syncbisim::prover::detail
