@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/dependency_analysis.h"
+#include "prover/detail/cut_lemmas.h"
 #include "prover/detail/smt.h"
 #include "prover/places.h"
 #include "prover/registers.h"
@@ -101,6 +102,13 @@ struct ProgramTables {
     std::map<std::pair<StreamKey, model::EngineId>, std::vector<model::InstrId>> pinned_from;
   };
   std::map<std::string, Semaphore> semaphores;
+  // Per semaphore and signalling engine, the top-level statement of each signal, in program
+  // order (the `early` summaries and the cut lemmas count the signals before a cut with them).
+  std::map<std::pair<std::string, model::EngineId>, std::vector<std::uint32_t>> signal_tops;
+  std::map<std::pair<std::string, model::EngineId>, std::vector<model::InstrId>> signals_by_engine;  // the same signals
+  // Lemmas at cuts of the top level, decided once per program (cut_lemmas.h); the tables own
+  // them, every encoder of the program asks them.
+  std::shared_ptr<CutLemmas> cut_lemmas;
   // The spec's dependencies, by the consumer's name, in the analysis' order.
   std::map<std::string, std::vector<const analysis::DependencyInfo*>> deps_of;
   // The same with both ends in impl ids; `causal`: both directly in one loop S with an offset at S
@@ -137,6 +145,12 @@ class Encoder {
 
   // Builds both sides and the facts. Throws Outside.
   void encode();
+  // ---- cut lemmas (cut_lemmas.h); the walk only. Throw Outside. ----
+  // The value of register `reg` of the walk's engine at the start of top-level statement t.
+  smt::Term value_at_top(const std::string& reg, std::uint32_t t);
+  // Σ add · executions of semaphore sem's signals by engine h in the top-level statements before
+  // t, all of which ran before t; none when one of them is under a per-engine rule.
+  std::optional<smt::Term> signals_before_top(const std::string& sem, model::EngineId h, std::uint32_t t);
   // ---- overflow questions (overflow.cpp); the walk only, no consumer. Throw Outside. ----
   // The value the register write at the walk's point writes (its expression evaluated just
   // before it: an increment's register there plus its constant).
@@ -243,6 +257,8 @@ class Encoder {
   // Σ add_I · R(I) over the signals of sem, a straight-line run of signals no other fact names
   // standing as one term (runs.cpp, docs/prover.md "Complexity").
   smt::Term signal_sum(const std::string& sem);
+  smt::Term build_signal_sum(const std::string& sem);
+  std::map<std::string, smt::Term> signal_sums_;
   // Instructions the query names on their own: the producers of the consumer's dependencies.
   std::vector<model::InstrId> named_;
   bool resets(const BarrierPlace& b, const std::string& sem) const;
@@ -371,13 +387,31 @@ class Encoder {
   // of it once any later instruction of the engine has retired); `late` for those in statements
   // after the consumer's (none retired while the engine's frontier is behind a landmark).
   struct SignalSummary {
+    std::string sem;
     model::EngineId engine = 0;
     std::uint32_t cut = 0;
-    std::optional<smt::Term> early, full, late;
+    std::optional<smt::Term> early, late;
+    std::vector<model::InstrId> early_signals;
+    // One unknown for `full` and for a register that holds it at the cut (a cut lemma); absent,
+    // `full` is the sum of the early signals' counts.
+    std::optional<smt::Term> full_var;
+    // Every signal of sem by this engine before the cut is in `early` (none pinned, none under a
+    // per-engine rule): what a cut lemma counts.
+    bool whole = true;
   };
   std::vector<SignalSummary> summaries_;
   // The facts tying the summaries to the instructions the query names (after every R is known).
   void add_summary_facts();
+  // A register whose value at q comes from before the cut of a summary with a cut lemma: that
+  // cut and the summary's `full` unknown (registers.cpp).
+  std::optional<std::pair<std::uint32_t, smt::Term>> cut_value(const std::string& reg, const Point& q,
+                                                              const Found& f);
+  std::uint32_t top_stmt(const Point& q) const;
+  std::map<std::pair<std::string, model::EngineId>, std::map<std::uint32_t, smt::Term>> signals_before_;
+  // The semaphore whose wait's threshold is being read (encode_impl): a cut lemma lets a register
+  // stand for that semaphore's early signals only. Elsewhere its value is the register's own
+  // (tied to the walk), which the other facts relate to the signals they count.
+  std::string threshold_sem_;
   // Register values already built, by register and point: a register whose last assignment reads
   // registers with long histories of their own (a base register summed along a chain of reused
   // semaphores, cells shared by liveness) is reached along many paths; each is built once.

@@ -113,12 +113,20 @@ smt::Term Encoder::semaphore(const std::string& sem) {
 }
 
 void Encoder::encode_impl() {
+  // The semaphores first: their sums make the summaries of whole statements (runs.cpp) that a
+  // threshold's register may stand at (a cut lemma, registers.cpp).
+  const auto& waits = places_.instr(consumer_).waits;
+  std::vector<smt::Term> values;
+  for (const auto& w : waits) values.push_back(semaphore(w.sem));
   std::vector<smt::Term> all;
-  for (const auto& w : places_.instr(consumer_).waits) {
+  for (std::size_t k = 0; k < waits.size(); ++k) {
+    const auto& w = waits[k];
+    threshold_sem_ = w.sem;
     const auto thr = std::holds_alternative<std::uint64_t>(w.ge)
                          ? ctx_.nat(std::get<std::uint64_t>(w.ge))
                          : reg_value(std::get<std::string>(w.ge), consumer_point(), 0).v;
-    all.push_back(semaphore(w.sem) >= thr);
+    threshold_sem_.clear();
+    all.push_back(values[k] >= thr);
   }
   impl_ok_ = ctx_.all(all);
 }

@@ -17,7 +17,9 @@ constexpr int kMaxAssignmentDepth = 2048;
 
 Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
   const auto& ix = places_.index();
-  const auto key = std::make_pair(reg, std::make_tuple(q.anchor, q.back, q.stmt, q.item, q.engine));
+  // (Per semaphore of the wait being read: a register may stand at a cut for that semaphore's
+  // early signals, cut_value, and only in its own waits.)
+  const auto key = std::make_pair(reg + '\n' + threshold_sem_, std::make_tuple(q.anchor, q.back, q.stmt, q.item, q.engine));
   if (const auto hit = reg_values_.find(key); hit != reg_values_.end()) return hit->second;
   const auto what = "register " + reg + " on " + ix.engines[engine_];
   // Each level is a distinct (register, point) (values are kept below), so the depth is the
@@ -31,17 +33,29 @@ Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
   std::vector<Value> values;
   for (const auto& f : cases) {
     Value base{ctx_.nat(0), std::nullopt};
-    if (f.at) base = expr_value(f.def->expr, *f.at, depth + 1);
-    // The increments run between the assignment and q.
+    std::optional<Point> from;  // the increments counted are those after this point
+    if (const auto cut = cut_value(reg, q, f)) {
+      // The value at a cut of the top level, which a cut lemma equates with a chain of signals'
+      // count (cut_lemmas.h): the summary's unknown, and the increments since the cut.
+      base = Value{cut->second, std::nullopt};
+      from = Point{model::kTop, 0, cut->first, 0, engine_};
+    } else if (f.at) {
+      base = expr_value(f.def->expr, *f.at, depth + 1);
+      from = *f.at;
+      // Just after the assignment (inside a block), or the point after the loop it ended.
+      if (f.def->at.loop == from->anchor && f.def->at.stmt == from->stmt) from->item = f.def->at.item + 1;
+    }
+    // The increments run between the assignment (or the cut) and q.
     std::vector<smt::Term> incs;
+    // An increment in a top-level statement before `from`'s ran there in full, and one in a
+    // statement after q's has not run: neither adds anything between them. Skipping them keeps a
+    // register used as a counter in many loop nests (a cell shared by liveness) from naming every
+    // nest's loops.
+    const auto lo = from ? top_stmt(*from) : 0, hi = top_stmt(q);
     for (const auto& inc : writes.increments) {
+      if (const auto st = places_.stmt_in(model::kTop, inc.write->at); st < lo || st > hi) continue;
       auto since = count(engine_, inc.write->at, q);
-      if (f.at) {
-        auto after = *f.at;
-        // Just after the assignment (inside a block), or the point after the loop it ended.
-        if (f.def->at.loop == after.anchor && f.def->at.stmt == after.stmt) after.item = f.def->at.item + 1;
-        since = since - count(engine_, inc.write->at, after);
-      }
+      if (from) since = since - count(engine_, inc.write->at, *from);
       incs.push_back(inc.add * since);
     }
     if (incs.empty()) values.push_back(base);

@@ -69,6 +69,8 @@ std::shared_ptr<const ProgramTables> ProgramTables::build(const Places& impl, co
     else if (sem.add && *sem.add != s->add) sem.add.reset();
     sem.signals.push_back(i);
     sem.by_stream[stream_of(impl.instr(i))].push_back(i);
+    t->signal_tops[{s->sem, impl.instr(i).engine}].push_back(impl.stmt_in(model::kTop, impl.instr(i).at));
+    t->signals_by_engine[{s->sem, impl.instr(i).engine}].push_back(i);
   }
   for (auto& [name, sem] : t->semaphores) {
     for (auto& [key, v] : sem.by_stream)
@@ -93,10 +95,19 @@ std::shared_ptr<const ProgramTables> ProgramTables::build(const Places& impl, co
   }
   t->regs.reserve(ix.engines.size());
   for (model::EngineId e = 0; e < ix.engines.size(); ++e) t->regs.push_back(register_writes(impl, e));
+  t->cut_lemmas = std::make_shared<CutLemmas>(impl, spec_ix, analysis, *t);
   return t;
 }
 
 smt::Term Encoder::signal_sum(const std::string& sem) {
+  // Once per semaphore (two waits on one semaphore read one sum: one summary, one `full`).
+  if (const auto it = signal_sums_.find(sem); it != signal_sums_.end()) return it->second;
+  const auto out = build_signal_sum(sem);
+  signal_sums_.emplace(sem, out);
+  return out;
+}
+
+smt::Term Encoder::build_signal_sum(const std::string& sem) {
   const auto* t = tables_.semaphore(sem);
   if (!t) return ctx_.nat(0);
   // The terms in the order of their first signal, so that a sum with nothing folded is the one
@@ -123,53 +134,43 @@ smt::Term Encoder::signal_sum(const std::string& sem) {
   };
   const auto tc = consumer_stmt_in(model::kTop);
   std::map<model::EngineId, std::size_t> summary_of;  // engine -> index in summaries_
-  std::map<model::EngineId, std::vector<smt::Term>> early_full;
   std::map<model::EngineId, bool> has_late;
   auto summary = [&](model::EngineId h) -> SignalSummary& {
     if (const auto it = summary_of.find(h); it != summary_of.end()) return summaries_[it->second];
-    SignalSummary s{h, tc, {}, {}, {}};
+    SignalSummary s;
+    s.sem = sem;
+    s.engine = h;
+    s.cut = tc;
     for (const auto i : named_)
       if (places_.instr(i).engine == h) s.cut = std::min(s.cut, places_.stmt_in(model::kTop, places_.instr(i).at));
     summary_of.emplace(h, summaries_.size());
     summaries_.push_back(s);
     return summaries_.back();
   };
-  auto is_pinned = [&](const ProgramTables::StreamKey& key, model::InstrId i) {
-    auto in = [&](const auto& m, const auto& k) {
-      const auto it = m.find(k);
-      return it != m.end() && std::find(it->second.begin(), it->second.end(), i) != it->second.end();
-    };
-    return in(t->pinned, key) || in(t->pinned_from, std::make_pair(key, engine_));
-  };
   for (const auto& [key, sig] : t->by_stream) {
-    // The consumer's engine's own instructions are named by R(I) <= count(I, c) as well.
-    if (barrier_facts || std::get<2>(key) == engine_) {
+    if (barrier_facts) {
       for (const auto i : sig) own(i);
       continue;
     }
+    const auto h = std::get<2>(key);
     // A stream is one block statement, so all of its signals lie in one top-level statement.
     if (const auto st = top_stmt(key); st != tc && countable(sig.front())) {
-      const auto h = std::get<2>(key);
       auto& s = summary(h);
       if (st < s.cut || st > tc) {
+        // Pinned signals too: what a causality fact says of them is within their own
+        // statement, which is drained (early) or not begun (late) when the group counts.
         for (const auto i : sig) {
-          if (is_pinned(key, i)) {
-            own(i);
-            continue;
-          }
-          if (st > tc) {
-            has_late[h] = true;
-            continue;
-          }
-          // Every instance of i ran before the cut, which the consumer's engine has passed
-          // (uniform control: E's trips are the ones e's walk took).
-          early_full[h].push_back(places_.instr(i).signal->add *
-                                  count(i, Point{model::kTop, 0, s.cut, 0, engine_}));
+          // The consumer's engine has issued nothing of a statement after its own: those of its
+          // signals add nothing (R(I) <= count(I, c) = 0).
+          if (st > tc && h == engine_) continue;
+          if (st > tc) has_late[h] = true;
+          else s.early_signals.push_back(i);
         }
         continue;
       }
     }
-    if (!t->add) {
+    // The consumer's engine's own instructions are named by R(I) <= count(I, c) as well.
+    if (!t->add || h == engine_) {
       for (const auto i : sig) own(i);
       continue;
     }
@@ -222,11 +223,14 @@ smt::Term Encoder::signal_sum(const std::string& sem) {
   for (auto& [h, k] : summary_of) {
     auto& s = summaries_[k];
     const auto& name = places_.index().engines[h];
-    if (const auto it = early_full.find(h); it != early_full.end()) {
-      s.full = ctx_.sum(it->second);
+    if (!s.early_signals.empty()) {
       s.early = nat("early_" + sem + "_" + name);
-      facts_.push_back(*s.early <= *s.full);
       parts.push_back(*s.early);
+      // Whether every signal of sem by h before the cut is in the group (a cut lemma counts
+      // them all).
+      const auto& tops = tables_.signal_tops.at({sem, h});
+      s.whole = static_cast<std::size_t>(std::lower_bound(tops.begin(), tops.end(), s.cut) - tops.begin()) ==
+                s.early_signals.size();
     }
     if (has_late[h]) {
       s.late = nat("late_" + sem + "_" + name);
@@ -248,13 +252,76 @@ smt::Term Encoder::signal_sum(const std::string& sem) {
   return ctx_.sum(parts);
 }
 
+std::uint32_t Encoder::top_stmt(const Point& q) const {
+  return q.anchor == model::kTop ? q.stmt : places_.stmt_in(model::kTop, q.anchor);
+}
+
+std::optional<std::pair<std::uint32_t, smt::Term>> Encoder::cut_value(const std::string& reg, const Point& q,
+                                                                      const Found& f) {
+  if (summaries_.empty() || !tables_.cut_lemmas) return std::nullopt;
+  const auto tq = top_stmt(q);
+  for (auto& s : summaries_) {
+    if (s.sem != threshold_sem_ || !s.early || !s.whole || s.cut > tq) continue;
+    // The case's last assignment (none: the program's start) lies before the cut.
+    if (f.def && places_.stmt_in(model::kTop, f.def->at) >= s.cut) continue;
+    if (!tables_.cut_lemmas->holds(engine_, reg, s.cut, s.sem, s.engine)) continue;
+    if (!s.full_var) s.full_var = nat("full_" + s.sem + "_" + places_.index().engines[s.engine]);
+    return std::make_pair(s.cut, *s.full_var);
+  }
+  return std::nullopt;
+}
+
+smt::Term Encoder::value_at_top(const std::string& reg, std::uint32_t t) {
+  return reg_value(reg, Point{model::kTop, 0, t, 0, engine_}, 0).v;
+}
+
+std::optional<smt::Term> Encoder::signals_before_top(const std::string& sem, model::EngineId h, std::uint32_t t) {
+  const auto* table = tables_.semaphore(sem);
+  const auto tops = tables_.signal_tops.find({sem, h});
+  if (!table || tops == tables_.signal_tops.end()) return ctx_.nat(0);
+  auto& memo = signals_before_[{sem, h}];
+  if (const auto it = memo.find(t); it != memo.end()) return it->second;
+  // From the nearest cut below t already summed: the signals in between are added to it.
+  std::uint32_t from = 0;
+  std::vector<smt::Term> parts;
+  if (auto it = memo.lower_bound(t); it != memo.begin()) {
+    --it;
+    from = it->first;
+    parts.push_back(it->second);
+  }
+  const auto& v = tops->second;  // the tops of h's signals of sem, in program order
+  const auto lo = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), from) - v.begin());
+  const auto hi = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), t) - v.begin());
+  const auto& mine = tables_.signals_by_engine.at({sem, h});
+  const Point q{model::kTop, 0, t, 0, engine_};
+  for (auto k = lo; k < hi; ++k) {
+    if (!countable(mine[k])) return std::nullopt;
+    parts.push_back(places_.instr(mine[k]).signal->add * count(mine[k], q));
+  }
+  const auto out = ctx_.sum(parts);
+  memo.emplace(t, out);
+  return out;
+}
+
 void Encoder::add_summary_facts() {
   // The engine retires in issue order (docs/semantics.md §3): once any instruction of a later
   // statement has retired, every early signal has, all `full` of them. (Named instructions of
   // earlier statements, found after the cut was drawn, are simply not related to the summary.)
   for (const auto& s : summaries_) {
     if (!s.early) continue;
-    const auto all = *s.early >= *s.full;
+    smt::Term full;
+    if (s.full_var) {
+      full = *s.full_var;  // a register holds it at the cut (cut_value)
+    } else {
+      // Every instance of an early signal ran before the cut, which the consumer's engine has
+      // passed (uniform control: the signalling engine's trips are the ones e's walk took).
+      std::vector<smt::Term> parts;
+      for (const auto i : s.early_signals)
+        parts.push_back(places_.instr(i).signal->add * count(i, Point{model::kTop, 0, s.cut, 0, engine_}));
+      full = ctx_.sum(parts);
+    }
+    facts_.push_back(*s.early <= full);
+    const auto all = *s.early >= full;
     for (const auto& [i, r] : R_) {
       const auto& pi = places_.instr(i);
       if (pi.engine == s.engine && countable(i) && places_.stmt_in(model::kTop, pi.at) >= s.cut)

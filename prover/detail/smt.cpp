@@ -3,15 +3,27 @@
 
 #include <z3++.h>
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace syncbisim::prover::smt {
+
+// A linear combination of atoms (by Z3's AST id) and a constant, its atoms sorted, none with
+// coefficient 0; `hash` a function of both, so that two are compared in full only when it agrees.
+struct LinearForm {
+  std::vector<std::pair<unsigned, std::int64_t>> terms;
+  std::int64_t constant = 0;
+  std::uint64_t hash = 0;
+};
 
 struct Context::Impl {
   z3::context z3;
   std::vector<z3::expr> arena;
   std::uint64_t fresh = 0;
+  // same_linear's forms by AST id; each keeps its expression alive so that its id is not reused.
+  std::unordered_map<unsigned, std::pair<z3::expr, std::shared_ptr<const LinearForm>>> forms;
 };
 
 // Term construction goes through the context's arena; these helpers keep the operators short.
@@ -141,6 +153,117 @@ Term Context::truth(bool v) { return TermAccess::put(this, impl_->z3.bool_val(v)
 Term Context::var(const std::string& name) {
   const auto unique = name + "#" + std::to_string(impl_->fresh++);
   return TermAccess::put(this, impl_->z3.int_const(unique.c_str()));
+}
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {
+  // splitmix64's finalizer: atoms' ids spread over 64 bits
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// k·a + m·b (coefficients that overflow 64 bits give no form: the question is not decided).
+std::shared_ptr<const LinearForm> combine(const LinearForm& a, std::int64_t k, const LinearForm& b, std::int64_t m) {
+  auto out = std::make_shared<LinearForm>();
+  auto mul = [](std::int64_t x, std::int64_t y, std::int64_t& r) { return !__builtin_mul_overflow(x, y, &r); };
+  auto add = [](std::int64_t x, std::int64_t y, std::int64_t& r) { return !__builtin_add_overflow(x, y, &r); };
+  std::int64_t ca = 0, cb = 0;
+  if (!mul(a.constant, k, ca) || !mul(b.constant, m, cb) || !add(ca, cb, out->constant)) return nullptr;
+  out->terms.reserve(a.terms.size() + b.terms.size());
+  std::size_t i = 0, j = 0;
+  while (i < a.terms.size() || j < b.terms.size()) {
+    std::int64_t x = 0, y = 0, c = 0;
+    unsigned id = 0;
+    if (j == b.terms.size() || (i < a.terms.size() && a.terms[i].first < b.terms[j].first)) {
+      id = a.terms[i].first;
+      if (!mul(a.terms[i++].second, k, c)) return nullptr;
+    } else if (i == a.terms.size() || b.terms[j].first < a.terms[i].first) {
+      id = b.terms[j].first;
+      if (!mul(b.terms[j++].second, m, c)) return nullptr;
+    } else {
+      id = a.terms[i].first;
+      if (!mul(a.terms[i++].second, k, x) || !mul(b.terms[j++].second, m, y) || !add(x, y, c)) return nullptr;
+    }
+    if (c != 0) out->terms.emplace_back(id, c);
+  }
+  out->hash = mix(static_cast<std::uint64_t>(out->constant));
+  for (const auto& [id, c] : out->terms) out->hash += mix(id) * static_cast<std::uint64_t>(c);
+  return out;
+}
+
+}  // namespace
+
+bool Context::same_linear(const Term& a, const Term& b) {
+  auto& forms = impl_->forms;
+  const auto atom = [](unsigned id) {
+    auto f = std::make_shared<LinearForm>();
+    f->terms.emplace_back(id, 1);
+    f->hash = mix(id);
+    return std::shared_ptr<const LinearForm>(f);
+  };
+  // Post-order over the DAG, each subterm once (kept in `forms` across questions).
+  const auto form_of = [&](const z3::expr& root) -> std::shared_ptr<const LinearForm> {
+    std::vector<std::pair<z3::expr, bool>> todo{{root, false}};
+    while (!todo.empty()) {
+      auto [e, expanded] = todo.back();
+      todo.pop_back();
+      const auto id = e.id();
+      if (forms.count(id)) continue;
+      const auto kind = e.is_app() ? e.decl().decl_kind() : Z3_OP_UNINTERPRETED;
+      const bool linear = kind == Z3_OP_ADD || kind == Z3_OP_SUB || kind == Z3_OP_UMINUS || kind == Z3_OP_MUL;
+      if (!linear) {
+        std::shared_ptr<const LinearForm> f;
+        if (const auto n = small_numeral(e)) {
+          auto c = std::make_shared<LinearForm>();
+          c->constant = *n;
+          c->hash = mix(static_cast<std::uint64_t>(*n));
+          f = c;
+        } else {
+          f = atom(id);
+        }
+        forms.emplace(id, std::make_pair(e, f));
+        continue;
+      }
+      if (!expanded) {
+        todo.push_back({e, true});
+        for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back({e.arg(i), false});
+        continue;
+      }
+      std::shared_ptr<const LinearForm> f;
+      const auto arg = [&](unsigned i) { return forms.at(e.arg(i).id()).second; };
+      if (kind == Z3_OP_MUL) {
+        // A product with numerals only, and at most one other factor, is linear.
+        std::int64_t k = 1;
+        std::shared_ptr<const LinearForm> other;
+        bool ok = true;
+        for (unsigned i = 0; i < e.num_args() && ok; ++i) {
+          const auto fi = arg(i);
+          if (!fi) ok = false;
+          else if (fi->terms.empty()) ok = !__builtin_mul_overflow(k, fi->constant, &k);
+          else if (other) ok = false;
+          else other = fi;
+        }
+        if (!ok) f = atom(id);
+        else if (other) f = combine(*other, k, LinearForm{}, 0);  // k · other
+        else f = combine(LinearForm{}, 0, LinearForm{{}, k, 0}, 1);  // the numeral k
+      } else {
+        f = arg(0);
+        if (kind == Z3_OP_UMINUS && f) f = combine(*f, -1, LinearForm{}, 0);
+        for (unsigned i = 1; i < e.num_args() && f; ++i) {
+          const auto fi = arg(i);
+          f = fi ? combine(*f, 1, *fi, kind == Z3_OP_SUB ? -1 : 1) : nullptr;
+        }
+      }
+      forms.emplace(id, std::make_pair(e, f));
+    }
+    return forms.at(root.id()).second;
+  };
+  const auto fa = form_of(TermAccess::get(a));
+  const auto fb = form_of(TermAccess::get(b));
+  return fa && fb && fa->hash == fb->hash && fa->constant == fb->constant && fa->terms == fb->terms;
 }
 
 Term Context::sum(const std::vector<Term>& ts) {

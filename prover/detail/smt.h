@@ -67,6 +67,13 @@ class Context {
   // A fresh integer unknown; the name is for reading models and dumps only (made unique).
   Term var(const std::string& name);
   Term sum(const std::vector<Term>& ts);
+  // Whether a and b are equal for every value of their unknowns because both are the same linear
+  // combination of the same atoms (unknowns, and every subterm that is not a sum, a difference or
+  // a product with a numeral: an ite, a nonlinear product, each one atom by its identity). True is
+  // a proof; false may only mean they are not seen equal that way. Each subterm's combination is
+  // kept with the context, so a chain of sums built a step at a time is read once, not once per
+  // question (the cut lemmas, prover/detail/cut_lemmas.h).
+  bool same_linear(const Term& a, const Term& b);
   Term all(const std::vector<Term>& ts);
   Term any(const std::vector<Term>& ts);
 

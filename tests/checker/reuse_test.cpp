@@ -17,8 +17,10 @@
 #include "formats/text_format.h"
 #include "support/programs.h"
 #include "support/rapidcheck_doctest.h"
+#include "support/reused_allocation.h"
 
 using namespace syncbisim;
+using test::reused_per_loop;
 
 namespace {
 
@@ -45,15 +47,6 @@ dep P0 -> C0
 dep P2 -> C1
 dep P1 -> C1 distance B=1
 )";
-
-allocator::Allocation reused_per_loop(const formats::LoadedProgram& spec) {
-  allocator::Options o;
-  o.strategy = allocator::Strategy::PerLoop;
-  o.reuse = allocator::Reuse::Always;
-  auto a = allocator::allocate(spec.program, spec.index, o);
-  REQUIRE_MESSAGE(a.ok(), a.error().to_string());
-  return std::move(*a);
-}
 
 }  // namespace
 

@@ -7,11 +7,14 @@
 // refuted exact, as the explorer says too.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
-#include "allocator/allocate.h"
+#include "prover/detail/smt.h"
 #include "prover/prove_support.h"
+#include "support/reused_allocation.h"
 
 using namespace syncbisim;
 using prover::Answer;
@@ -50,13 +53,9 @@ dep Q3 -> C3 distance D=1
 )";
 
 std::string reused_impl(const formats::LoadedProgram& spec) {
-  allocator::Options o;
-  o.strategy = allocator::Strategy::PerLoop;
-  o.reuse = allocator::Reuse::Always;
-  const auto a = allocator::allocate(spec.program, spec.index, o);
-  REQUIRE_MESSAGE(a.ok(), a.error().to_string());
-  REQUIRE(a->exact());
-  return formats::write_text(a->impl);
+  const auto a = test::reused_per_loop(spec);
+  REQUIRE(a.exact());
+  return formats::write_text(a.impl);
 }
 
 // `text` with the last occurrence of `from` replaced by `to` (the wait of the last nest).
@@ -127,4 +126,32 @@ TEST_CASE("prover: a semaphore reused along four nests is proved, and its mutant
       CHECK(explored(spec, impl) == checker::Verdict::OverSynchronized);
     }
   }
+}
+
+TEST_CASE("prover: same_linear sees a chain of sums equal to their total, and nothing else") {
+  prover::smt::Context ctx;
+  const auto a = ctx.var("a"), b = ctx.var("b"), c = ctx.var("c");
+  // A base built one step at a time (b := b + w per nest) against the signals' count.
+  auto base = ctx.nat(0);
+  std::vector<prover::smt::Term> counts;
+  for (int k = 0; k < 50; ++k) {
+    const auto e = ctx.var("E" + std::to_string(k));
+    base = base + 2 * e;
+    counts.push_back(e);
+    counts.push_back(e);
+  }
+  CHECK(ctx.same_linear(base, ctx.sum(counts)));
+  CHECK_FALSE(ctx.same_linear(base, ctx.sum(counts) + 1));
+  CHECK_FALSE(ctx.same_linear(base, ctx.sum(counts) - counts.back()));
+  CHECK(ctx.same_linear(a + 2 * b - b, b + a));
+  CHECK(ctx.same_linear(3 * (a - c), (a + a + a) - 3 * c));
+  // An ite or a product of unknowns is an atom of its own: equal only to itself.
+  const auto t = ite(a > b, a, b);
+  CHECK(ctx.same_linear(t + c, c + t));
+  CHECK_FALSE(ctx.same_linear(t, a));
+  CHECK_FALSE(ctx.same_linear(a * b, a * c));
+  CHECK(ctx.same_linear(a * b + 1, ctx.nat(1) + a * b));
+  // Coefficients past 64 bits give no answer (never a wrong one).
+  const auto big = (std::uint64_t{1} << 40) * ((std::uint64_t{1} << 40) * a);
+  CHECK_FALSE(ctx.same_linear(big, big + 1));
 }
