@@ -10,20 +10,24 @@
 
 namespace syncbisim::prover::smt {
 
-// A linear combination of atoms (by Z3's AST id) and a constant, its atoms sorted, none with
-// coefficient 0; `hash` a function of both, so that two are compared in full only when it agrees.
+// A linear combination of atoms and a constant, its atoms sorted, none with coefficient 0. An
+// atom is a subterm that is not linear (by its AST id, times 2) or a class of subterms shown equal
+// (its number, times 2, plus 1).
 struct LinearForm {
-  std::vector<std::pair<unsigned, std::int64_t>> terms;
+  std::vector<std::pair<std::uint64_t, std::int64_t>> terms;
   std::int64_t constant = 0;
-  std::uint64_t hash = 0;
 };
 
 struct Context::Impl {
   z3::context z3;
   std::vector<z3::expr> arena;
   std::uint64_t fresh = 0;
-  // same_linear's forms by AST id; each keeps its expression alive so that its id is not reused.
-  std::unordered_map<unsigned, std::pair<z3::expr, std::shared_ptr<const LinearForm>>> forms;
+  // same_linear, kept across questions: each subterm's hash (a function of its linear
+  // combination, so equal combinations hash alike), and the classes of subterms shown equal; each
+  // entry keeps its expression alive so that its id is not reused.
+  std::unordered_map<unsigned, std::pair<z3::expr, std::uint64_t>> hashes;
+  std::unordered_map<unsigned, std::pair<z3::expr, unsigned>> class_of;
+  std::vector<unsigned> parent;  // union-find over the classes
 };
 
 // Term construction goes through the context's arena; these helpers keep the operators short.
@@ -165,66 +169,74 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+constexpr std::uint64_t kOne = 0x5851f42d4c957f2dULL;  // the hash of the numeral 1
+
+enum class Lin : std::uint8_t { Numeral, Atom, Add, Sub, Neg, Mul };
+
+Lin classify(const z3::expr& e) {
+  if (small_numeral(e)) return Lin::Numeral;
+  if (!e.is_app()) return Lin::Atom;
+  switch (e.decl().decl_kind()) {
+    case Z3_OP_ADD: return Lin::Add;
+    case Z3_OP_SUB: return Lin::Sub;
+    case Z3_OP_UMINUS: return Lin::Neg;
+    case Z3_OP_MUL: {
+      // Linear when at most one factor is not a numeral.
+      unsigned others = 0;
+      for (unsigned i = 0; i < e.num_args(); ++i) others += !small_numeral(e.arg(i));
+      return others <= 1 ? Lin::Mul : Lin::Atom;
+    }
+    default: return Lin::Atom;
+  }
+}
+
 // k·a + m·b (coefficients that overflow 64 bits give no form: the question is not decided).
-std::shared_ptr<const LinearForm> combine(const LinearForm& a, std::int64_t k, const LinearForm& b, std::int64_t m) {
-  auto out = std::make_shared<LinearForm>();
+std::optional<LinearForm> combine(const LinearForm& a, std::int64_t k, const LinearForm& b, std::int64_t m) {
+  LinearForm out;
   auto mul = [](std::int64_t x, std::int64_t y, std::int64_t& r) { return !__builtin_mul_overflow(x, y, &r); };
   auto add = [](std::int64_t x, std::int64_t y, std::int64_t& r) { return !__builtin_add_overflow(x, y, &r); };
   std::int64_t ca = 0, cb = 0;
-  if (!mul(a.constant, k, ca) || !mul(b.constant, m, cb) || !add(ca, cb, out->constant)) return nullptr;
-  out->terms.reserve(a.terms.size() + b.terms.size());
+  if (!mul(a.constant, k, ca) || !mul(b.constant, m, cb) || !add(ca, cb, out.constant)) return std::nullopt;
+  out.terms.reserve(a.terms.size() + b.terms.size());
   std::size_t i = 0, j = 0;
   while (i < a.terms.size() || j < b.terms.size()) {
     std::int64_t x = 0, y = 0, c = 0;
-    unsigned id = 0;
+    std::uint64_t id = 0;
     if (j == b.terms.size() || (i < a.terms.size() && a.terms[i].first < b.terms[j].first)) {
       id = a.terms[i].first;
-      if (!mul(a.terms[i++].second, k, c)) return nullptr;
+      if (!mul(a.terms[i++].second, k, c)) return std::nullopt;
     } else if (i == a.terms.size() || b.terms[j].first < a.terms[i].first) {
       id = b.terms[j].first;
-      if (!mul(b.terms[j++].second, m, c)) return nullptr;
+      if (!mul(b.terms[j++].second, m, c)) return std::nullopt;
     } else {
       id = a.terms[i].first;
-      if (!mul(a.terms[i++].second, k, x) || !mul(b.terms[j++].second, m, y) || !add(x, y, c)) return nullptr;
+      if (!mul(a.terms[i++].second, k, x) || !mul(b.terms[j++].second, m, y) || !add(x, y, c)) return std::nullopt;
     }
-    if (c != 0) out->terms.emplace_back(id, c);
+    if (c != 0) out.terms.emplace_back(id, c);
   }
-  out->hash = mix(static_cast<std::uint64_t>(out->constant));
-  for (const auto& [id, c] : out->terms) out->hash += mix(id) * static_cast<std::uint64_t>(c);
   return out;
 }
 
 }  // namespace
 
 bool Context::same_linear(const Term& a, const Term& b) {
-  auto& forms = impl_->forms;
-  const auto atom = [](unsigned id) {
-    auto f = std::make_shared<LinearForm>();
-    f->terms.emplace_back(id, 1);
-    f->hash = mix(id);
-    return std::shared_ptr<const LinearForm>(f);
-  };
-  // Post-order over the DAG, each subterm once (kept in `forms` across questions).
-  const auto form_of = [&](const z3::expr& root) -> std::shared_ptr<const LinearForm> {
+  auto& I = *impl_;
+  const auto& ea = TermAccess::get(a);
+  const auto& eb = TermAccess::get(b);
+  // 1. Hashes, kept for every subterm: linear in the subterms, so a chain's hash costs its new
+  //    steps. Different hashes: different combinations (arithmetic modulo 2^64 respects sums
+  //    and products, so equal combinations hash alike).
+  const auto hash_of = [&](const z3::expr& root) {
     std::vector<std::pair<z3::expr, bool>> todo{{root, false}};
     while (!todo.empty()) {
       auto [e, expanded] = todo.back();
       todo.pop_back();
       const auto id = e.id();
-      if (forms.count(id)) continue;
-      const auto kind = e.is_app() ? e.decl().decl_kind() : Z3_OP_UNINTERPRETED;
-      const bool linear = kind == Z3_OP_ADD || kind == Z3_OP_SUB || kind == Z3_OP_UMINUS || kind == Z3_OP_MUL;
-      if (!linear) {
-        std::shared_ptr<const LinearForm> f;
-        if (const auto n = small_numeral(e)) {
-          auto c = std::make_shared<LinearForm>();
-          c->constant = *n;
-          c->hash = mix(static_cast<std::uint64_t>(*n));
-          f = c;
-        } else {
-          f = atom(id);
-        }
-        forms.emplace(id, std::make_pair(e, f));
+      if (I.hashes.count(id)) continue;
+      const auto kind = classify(e);
+      if (kind == Lin::Numeral || kind == Lin::Atom) {
+        const auto h = kind == Lin::Numeral ? static_cast<std::uint64_t>(*small_numeral(e)) * kOne : mix(2ULL * id);
+        I.hashes.emplace(id, std::make_pair(e, h));
         continue;
       }
       if (!expanded) {
@@ -232,38 +244,106 @@ bool Context::same_linear(const Term& a, const Term& b) {
         for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back({e.arg(i), false});
         continue;
       }
-      std::shared_ptr<const LinearForm> f;
-      const auto arg = [&](unsigned i) { return forms.at(e.arg(i).id()).second; };
-      if (kind == Z3_OP_MUL) {
-        // A product with numerals only, and at most one other factor, is linear.
-        std::int64_t k = 1;
-        std::shared_ptr<const LinearForm> other;
-        bool ok = true;
-        for (unsigned i = 0; i < e.num_args() && ok; ++i) {
-          const auto fi = arg(i);
-          if (!fi) ok = false;
-          else if (fi->terms.empty()) ok = !__builtin_mul_overflow(k, fi->constant, &k);
-          else if (other) ok = false;
-          else other = fi;
+      const auto arg = [&](unsigned i) { return I.hashes.at(e.arg(i).id()).second; };
+      std::uint64_t h = arg(0);
+      if (kind == Lin::Neg) h = 0 - h;
+      for (unsigned i = 1; i < e.num_args(); ++i) {
+        if (kind == Lin::Add) h += arg(i);
+        else if (kind == Lin::Sub) h -= arg(i);
+      }
+      if (kind == Lin::Mul) {
+        // Π numerals times the one other factor (or times 1).
+        std::uint64_t k = 1, other = kOne;
+        for (unsigned i = 0; i < e.num_args(); ++i) {
+          if (const auto n = small_numeral(e.arg(i))) k *= static_cast<std::uint64_t>(*n);
+          else other = arg(i);
         }
-        if (!ok) f = atom(id);
-        else if (other) f = combine(*other, k, LinearForm{}, 0);  // k · other
-        else f = combine(LinearForm{}, 0, LinearForm{{}, k, 0}, 1);  // the numeral k
-      } else {
-        f = arg(0);
-        if (kind == Z3_OP_UMINUS && f) f = combine(*f, -1, LinearForm{}, 0);
-        for (unsigned i = 1; i < e.num_args() && f; ++i) {
-          const auto fi = arg(i);
-          f = fi ? combine(*f, 1, *fi, kind == Z3_OP_SUB ? -1 : 1) : nullptr;
+        h = k * other;
+      }
+      I.hashes.emplace(id, std::make_pair(e, h));
+    }
+    return I.hashes.at(root.id()).second;
+  };
+  if (hash_of(ea) != hash_of(eb)) return false;
+  const auto find = [&](unsigned c) {
+    while (I.parent[c] != c) c = I.parent[c] = I.parent[I.parent[c]];
+    return c;
+  };
+  // 2. The combinations themselves, built for this question only (so memory stays what the
+  //    question reads): with `classes`, a subterm shown equal to others stands as their class's
+  //    atom, so a chain of sums reads back only to its last step shown equal.
+  const auto form_of = [&](const z3::expr& root, bool classes) -> std::optional<LinearForm> {
+    std::unordered_map<unsigned, std::optional<LinearForm>> forms;
+    std::vector<std::pair<z3::expr, bool>> todo{{root, false}};
+    while (!todo.empty()) {
+      auto [e, expanded] = todo.back();
+      todo.pop_back();
+      const auto id = e.id();
+      if (forms.count(id)) continue;
+      if (classes && id != root.id()) {
+        if (const auto it = I.class_of.find(id); it != I.class_of.end()) {
+          forms.emplace(id, LinearForm{{{2ULL * find(it->second.second) + 1, 1}}, 0});
+          continue;
         }
       }
-      forms.emplace(id, std::make_pair(e, f));
+      const auto kind = classify(e);
+      if (kind == Lin::Numeral) {
+        forms.emplace(id, LinearForm{{}, *small_numeral(e)});
+        continue;
+      }
+      if (kind == Lin::Atom) {
+        forms.emplace(id, LinearForm{{{2ULL * id, 1}}, 0});
+        continue;
+      }
+      if (!expanded) {
+        todo.push_back({e, true});
+        for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back({e.arg(i), false});
+        continue;
+      }
+      const auto& first = forms.at(e.arg(0).id());
+      std::optional<LinearForm> f;
+      if (kind == Lin::Mul) {
+        std::int64_t k = 1;
+        const LinearForm* other = nullptr;
+        bool ok = true;
+        for (unsigned i = 0; i < e.num_args() && ok; ++i) {
+          if (const auto n = small_numeral(e.arg(i))) ok = !__builtin_mul_overflow(k, *n, &k);
+          else if (const auto& fi = forms.at(e.arg(i).id())) other = &*fi;
+          else ok = false;
+        }
+        if (ok) f = other ? combine(*other, k, LinearForm{}, 0) : LinearForm{{}, k};
+      } else if (first) {
+        f = kind == Lin::Neg ? combine(*first, -1, LinearForm{}, 0) : first;
+        for (unsigned i = 1; i < e.num_args() && f; ++i) {
+          const auto& fi = forms.at(e.arg(i).id());
+          f = fi ? combine(*f, 1, *fi, kind == Lin::Sub ? -1 : 1) : std::nullopt;
+        }
+      }
+      forms.emplace(id, std::move(f));
     }
-    return forms.at(root.id()).second;
+    return forms.at(root.id());
   };
-  const auto fa = form_of(TermAccess::get(a));
-  const auto fb = form_of(TermAccess::get(b));
-  return fa && fb && fa->hash == fb->hash && fa->constant == fb->constant && fa->terms == fb->terms;
+  const auto same = [&](bool classes) {
+    const auto fa = form_of(ea, classes);
+    const auto fb = form_of(eb, classes);
+    return fa && fb && fa->constant == fb->constant && fa->terms == fb->terms;
+  };
+  if (!same(true) && !same(false)) return false;
+  // 3. Shown equal: one class for both (a later question reads either as that class's atom).
+  const auto class_here = [&](const z3::expr& e) -> std::optional<unsigned> {
+    const auto it = I.class_of.find(e.id());
+    return it == I.class_of.end() ? std::nullopt : std::optional<unsigned>(find(it->second.second));
+  };
+  auto ca = class_here(ea), cb = class_here(eb);
+  if (!ca && !cb) {
+    ca = static_cast<unsigned>(I.parent.size());
+    I.parent.push_back(*ca);
+  }
+  const unsigned c = ca ? *ca : *cb;
+  if (ca && cb && *ca != *cb) I.parent[*cb] = *ca;
+  if (!class_here(ea)) I.class_of.emplace(ea.id(), std::make_pair(ea, c));
+  if (!class_here(eb)) I.class_of.emplace(eb.id(), std::make_pair(eb, c));
+  return true;
 }
 
 Term Context::sum(const std::vector<Term>& ts) {
