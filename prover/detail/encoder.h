@@ -383,7 +383,7 @@ class Encoder {
   std::map<model::InstrId, smt::Term> R_;
   // Whole top-level statements of one engine's signals of one semaphore, summed as one term
   // (runs.cpp, docs/prover.md "Complexity"): `early` stands for those in statements before
-  // `cut`, which precede every instruction the query names on that engine (at most `full`, all
+  // `cut`, which precede every signal of it the query names on that engine (at most `full`, all
   // of it once any later instruction of the engine has retired); `late` for those in statements
   // after the consumer's (none retired while the engine's frontier is behind a landmark).
   struct SignalSummary {
@@ -392,6 +392,7 @@ class Encoder {
     std::uint32_t cut = 0;
     std::optional<smt::Term> early, late;
     std::vector<model::InstrId> early_signals;
+    std::uint32_t last_early = 0;  // the top-level statement of the last of them
     // One unknown for `full` and for a register that holds it at the cut (a cut lemma); absent,
     // `full` is the sum of the early signals' counts.
     std::optional<smt::Term> full_var;

@@ -141,8 +141,12 @@ smt::Term Encoder::build_signal_sum(const std::string& sem) {
     s.sem = sem;
     s.engine = h;
     s.cut = tc;
+    // Named instructions of h in sem's sum must keep their own R (the spec side reads them); the
+    // others may lie before the cut (a cut at the start of the chain's member, where a base
+    // register is known: cut lemmas).
     for (const auto i : named_)
-      if (places_.instr(i).engine == h) s.cut = std::min(s.cut, places_.stmt_in(model::kTop, places_.instr(i).at));
+      if (const auto& pi = places_.instr(i); pi.engine == h && pi.signal && pi.signal->sem == sem)
+        s.cut = std::min(s.cut, places_.stmt_in(model::kTop, pi.at));
     summary_of.emplace(h, summaries_.size());
     summaries_.push_back(s);
     return summaries_.back();
@@ -163,8 +167,12 @@ smt::Term Encoder::build_signal_sum(const std::string& sem) {
           // The consumer's engine has issued nothing of a statement after its own: those of its
           // signals add nothing (R(I) <= count(I, c) = 0).
           if (st > tc && h == engine_) continue;
-          if (st > tc) has_late[h] = true;
-          else s.early_signals.push_back(i);
+          if (st > tc) {
+            has_late[h] = true;
+          } else {
+            s.early_signals.push_back(i);
+            s.last_early = std::max(s.last_early, st);
+          }
         }
         continue;
       }
@@ -304,9 +312,9 @@ std::optional<smt::Term> Encoder::signals_before_top(const std::string& sem, mod
 }
 
 void Encoder::add_summary_facts() {
-  // The engine retires in issue order (docs/semantics.md §3): once any instruction of a later
-  // statement has retired, every early signal has, all `full` of them. (Named instructions of
-  // earlier statements, found after the cut was drawn, are simply not related to the summary.)
+  // The engine retires in issue order (docs/semantics.md §3): once any instruction of a statement
+  // after the last early signal's has retired, every early signal has, all `full` of them.
+  // (Named instructions of earlier statements are simply not related to the summary.)
   for (const auto& s : summaries_) {
     if (!s.early) continue;
     smt::Term full;
@@ -324,7 +332,7 @@ void Encoder::add_summary_facts() {
     const auto all = *s.early >= full;
     for (const auto& [i, r] : R_) {
       const auto& pi = places_.instr(i);
-      if (pi.engine == s.engine && countable(i) && places_.stmt_in(model::kTop, pi.at) >= s.cut)
+      if (pi.engine == s.engine && countable(i) && places_.stmt_in(model::kTop, pi.at) > s.last_early)
         facts_.push_back(implies(r >= 1, all));
     }
     if (s.late) facts_.push_back(implies(*s.late >= 1, all));
