@@ -124,8 +124,8 @@ smt::Term Encoder::build_signal_sum(const std::string& sem) {
   const bool barrier_facts = barriers_shared_ && places_.has_barrier() && places_.barrier_misalignment().empty();
   const auto item = [&](model::InstrId i) { return places_.instr(i).at.item; };
   // Whole top-level statements: per engine E, the signals in statements before the first one
-  // where the query names an instruction of E (or the consumer's, if earlier) and those in
-  // statements after the consumer's each stand as one term (a chain of semaphores reused across
+  // where the query names a signal of this semaphore by E (or the consumer's, if earlier) and
+  // those in statements after the consumer's each stand as one term (a chain of semaphores reused across
   // loop nests, docs/allocator.md, collects a signal per nest: named one by one, every consumer's
   // query grew with the kernel).
   const auto top_stmt = [&](const ProgramTables::StreamKey& k) {
