@@ -102,10 +102,13 @@ struct ProgramTables {
     std::map<std::pair<StreamKey, model::EngineId>, std::vector<model::InstrId>> pinned_from;
   };
   std::map<std::string, Semaphore> semaphores;
-  // Per semaphore and signalling engine, the top-level statement of each signal, in program
-  // order (the `early` summaries and the cut lemmas count the signals before a cut with them).
-  std::map<std::pair<std::string, model::EngineId>, std::vector<std::uint32_t>> signal_tops;
-  std::map<std::pair<std::string, model::EngineId>, std::vector<model::InstrId>> signals_by_engine;  // the same signals
+  // Per semaphore and signalling engine, its signals in program order and the top-level statement
+  // of each (the `early` summaries and the cut lemmas count the signals before a cut with them).
+  struct EngineSignals {
+    std::vector<model::InstrId> ids;
+    std::vector<std::uint32_t> tops;
+  };
+  std::map<std::pair<std::string, model::EngineId>, EngineSignals> signals_by_engine;
   // Lemmas at cuts of the top level, decided once per program (cut_lemmas.h); the tables own
   // them, every encoder of the program asks them.
   std::shared_ptr<CutLemmas> cut_lemmas;
@@ -407,18 +410,25 @@ class Encoder {
   // cut and the summary's `full` unknown (registers.cpp).
   std::optional<std::pair<std::uint32_t, smt::Term>> cut_value(const std::string& reg, const Point& q,
                                                               const Found& f);
-  std::uint32_t top_stmt(const Point& q) const;
+  // The top-level statement holding a point, or statement `stmt` of loop `loop`.
+  std::uint32_t top_stmt(const Point& q) const { return top_stmt(q.anchor, q.stmt); }
+  std::uint32_t top_stmt(model::LoopId loop, std::uint32_t stmt) const {
+    return loop == model::kTop ? stmt : places_.stmt_in(model::kTop, loop);
+  }
   std::map<std::pair<std::string, model::EngineId>, std::map<std::uint32_t, smt::Term>> signals_before_;
   // The semaphore whose wait's threshold is being read (encode_impl): a cut lemma lets a register
   // stand for that semaphore's early signals only. Elsewhere its value is the register's own
   // (tied to the walk), which the other facts relate to the signals they count.
+  // (A register value read in such a wait is kept apart from the same register read elsewhere:
+  // the wait's index, or kNoWait, is part of reg_values_' key.)
+  static constexpr std::size_t kNoWait = SIZE_MAX;
+  std::size_t threshold_wait_ = kNoWait;
   std::string threshold_sem_;
   // Register values already built, by register and point: a register whose last assignment reads
   // registers with long histories of their own (a base register summed along a chain of reused
   // semaphores, cells shared by liveness) is reached along many paths; each is built once.
-  std::map<
-      std::pair<std::string, std::tuple<model::LoopId, std::uint32_t, std::uint32_t, std::uint32_t, model::EngineId>>,
-      Value>
+  std::map<std::tuple<std::string, std::size_t, model::LoopId, std::uint32_t, std::uint32_t, std::uint32_t, model::EngineId>,
+           Value>
       reg_values_;
 };
 

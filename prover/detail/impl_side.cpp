@@ -121,10 +121,12 @@ void Encoder::encode_impl() {
   std::vector<smt::Term> all;
   for (std::size_t k = 0; k < waits.size(); ++k) {
     const auto& w = waits[k];
+    threshold_wait_ = k;
     threshold_sem_ = w.sem;
     const auto thr = std::holds_alternative<std::uint64_t>(w.ge)
                          ? ctx_.nat(std::get<std::uint64_t>(w.ge))
                          : reg_value(std::get<std::string>(w.ge), consumer_point(), 0).v;
+    threshold_wait_ = kNoWait;
     threshold_sem_.clear();
     all.push_back(values[k] >= thr);
   }

@@ -17,9 +17,9 @@ constexpr int kMaxAssignmentDepth = 2048;
 
 Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
   const auto& ix = places_.index();
-  // (Per semaphore of the wait being read: a register may stand at a cut for that semaphore's
-  // early signals, cut_value, and only in its own waits.)
-  const auto key = std::make_pair(reg + '\n' + threshold_sem_, std::make_tuple(q.anchor, q.back, q.stmt, q.item, q.engine));
+  // (Per wait being read: a register may stand at a cut for its semaphore's early signals,
+  // cut_value, and only in that wait.)
+  const auto key = std::make_tuple(reg, threshold_wait_, q.anchor, q.back, q.stmt, q.item, q.engine);
   if (const auto hit = reg_values_.find(key); hit != reg_values_.end()) return hit->second;
   const auto what = "register " + reg + " on " + ix.engines[engine_];
   // Each level is a distinct (register, point) (values are kept below), so the depth is the

@@ -69,8 +69,9 @@ std::shared_ptr<const ProgramTables> ProgramTables::build(const Places& impl, co
     else if (sem.add && *sem.add != s->add) sem.add.reset();
     sem.signals.push_back(i);
     sem.by_stream[stream_of(impl.instr(i))].push_back(i);
-    t->signal_tops[{s->sem, impl.instr(i).engine}].push_back(impl.stmt_in(model::kTop, impl.instr(i).at));
-    t->signals_by_engine[{s->sem, impl.instr(i).engine}].push_back(i);
+    auto& by_engine = t->signals_by_engine[{s->sem, impl.instr(i).engine}];
+    by_engine.ids.push_back(i);
+    by_engine.tops.push_back(impl.stmt_in(model::kTop, impl.instr(i).at));
   }
   for (auto& [name, sem] : t->semaphores) {
     for (auto& [key, v] : sem.by_stream)
@@ -128,10 +129,6 @@ smt::Term Encoder::build_signal_sum(const std::string& sem) {
   // those in statements after the consumer's each stand as one term (a chain of semaphores reused across
   // loop nests, docs/allocator.md, collects a signal per nest: named one by one, every consumer's
   // query grew with the kernel).
-  const auto top_stmt = [&](const ProgramTables::StreamKey& k) {
-    const auto l = std::get<0>(k);
-    return l == model::kTop ? std::get<1>(k) : places_.stmt_in(model::kTop, l);
-  };
   const auto tc = consumer_stmt_in(model::kTop);
   std::map<model::EngineId, std::size_t> summary_of;  // engine -> index in summaries_
   std::map<model::EngineId, bool> has_late;
@@ -158,7 +155,7 @@ smt::Term Encoder::build_signal_sum(const std::string& sem) {
     }
     const auto h = std::get<2>(key);
     // A stream is one block statement, so all of its signals lie in one top-level statement.
-    if (const auto st = top_stmt(key); st != tc && countable(sig.front())) {
+    if (const auto st = top_stmt(std::get<0>(key), std::get<1>(key)); st != tc && countable(sig.front())) {
       auto& s = summary(h);
       if (st < s.cut || st > tc) {
         // Pinned signals too: what a causality fact says of them is within their own
@@ -236,7 +233,7 @@ smt::Term Encoder::build_signal_sum(const std::string& sem) {
       parts.push_back(*s.early);
       // Whether every signal of sem by h before the cut is in the group (a cut lemma counts
       // them all).
-      const auto& tops = tables_.signal_tops.at({sem, h});
+      const auto& tops = tables_.signals_by_engine.at({sem, h}).tops;
       s.whole = static_cast<std::size_t>(std::lower_bound(tops.begin(), tops.end(), s.cut) - tops.begin()) ==
                 s.early_signals.size();
     }
@@ -260,10 +257,6 @@ smt::Term Encoder::build_signal_sum(const std::string& sem) {
   return ctx_.sum(parts);
 }
 
-std::uint32_t Encoder::top_stmt(const Point& q) const {
-  return q.anchor == model::kTop ? q.stmt : places_.stmt_in(model::kTop, q.anchor);
-}
-
 std::optional<std::pair<std::uint32_t, smt::Term>> Encoder::cut_value(const std::string& reg, const Point& q,
                                                                       const Found& f) {
   if (summaries_.empty() || !tables_.cut_lemmas) return std::nullopt;
@@ -285,8 +278,8 @@ smt::Term Encoder::value_at_top(const std::string& reg, std::uint32_t t) {
 
 std::optional<smt::Term> Encoder::signals_before_top(const std::string& sem, model::EngineId h, std::uint32_t t) {
   const auto* table = tables_.semaphore(sem);
-  const auto tops = tables_.signal_tops.find({sem, h});
-  if (!table || tops == tables_.signal_tops.end()) return ctx_.nat(0);
+  const auto by_engine = tables_.signals_by_engine.find({sem, h});
+  if (!table || by_engine == tables_.signals_by_engine.end()) return ctx_.nat(0);
   auto& memo = signals_before_[{sem, h}];
   if (const auto it = memo.find(t); it != memo.end()) return it->second;
   // From the nearest cut below t already summed: the signals in between are added to it.
@@ -297,10 +290,10 @@ std::optional<smt::Term> Encoder::signals_before_top(const std::string& sem, mod
     from = it->first;
     parts.push_back(it->second);
   }
-  const auto& v = tops->second;  // the tops of h's signals of sem, in program order
+  const auto& v = by_engine->second.tops;  // the tops of h's signals of sem, in program order
   const auto lo = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), from) - v.begin());
   const auto hi = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), t) - v.begin());
-  const auto& mine = tables_.signals_by_engine.at({sem, h});
+  const auto& mine = by_engine->second.ids;
   const Point q{model::kTop, 0, t, 0, engine_};
   for (auto k = lo; k < hi; ++k) {
     if (!countable(mine[k])) return std::nullopt;
