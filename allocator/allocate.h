@@ -58,10 +58,13 @@ struct Options {
   // (and the decisions say where) only when nothing exact fits.
   std::size_t max_semaphores = 256;
   std::size_t max_registers = 64;
-  // The expert strategy's judge (allocator/expert.h): the cost of a candidate impl of this spec,
-  // lower is better (the timing model's makespan: latency::timing_judge), or nullopt when it
-  // cannot say (a deadlock on the model). Without one the expert uses its static rule.
-  std::function<std::optional<std::uint64_t>(const model::Program& impl)> judge;
+  // The expert strategy's judge (allocator/expert.h): the cost of a candidate impl of a spec (the
+  // one allocated, or one of its top-level statements as a spec of its own), lower is better (the
+  // timing model's makespan: latency::timing_judge), or nullopt when it cannot say (a deadlock on
+  // the model). Without one the expert uses its static rule.
+  using Judge = std::function<std::optional<std::uint64_t>(const model::Program& spec, const model::ProgramIndex& spec_ix,
+                                                           const model::Program& impl)>;
+  Judge judge;
   // Registers and semaphores reused by liveness (docs/allocator.md "Reusing registers and
   // semaphores"): when the allocation would not fit the budget otherwise (Auto), always, never.
   Reuse reuse = Reuse::Auto;

@@ -24,8 +24,7 @@ model::Expr renamed(const model::Expr& e, const std::unordered_map<std::string, 
 }
 
 void rename(model::Program& impl, const Renaming& renaming) {
-  detail::rewrite_items(impl.body, [&](const std::string& engine, model::Item&& item) {
-    std::vector<model::Item> out;
+  detail::rewrite_items(impl.body, [&](const std::string& engine, model::Item&& item, std::vector<model::Item>& out) {
     if (const auto e = renaming.find(engine); e != renaming.end()) {
       const auto& to = e->second;
       if (auto* op = std::get_if<model::RegOp>(&item)) {
@@ -33,7 +32,7 @@ void rename(model::Program& impl, const Renaming& renaming) {
         op->expr = renamed(op->expr, to);
         // x := x, where two registers joined: a step that changes nothing
         if (op->expr.nodes.size() == 1 && op->expr.nodes[0].op == model::ExprOp::Reg && op->expr.nodes[0].reg == op->dst)
-          return out;
+          return;
       } else if (auto* in = std::get_if<model::Instr>(&item)) {
         for (auto& w : in->waits)
           if (auto* r = std::get_if<std::string>(&w.ge))
@@ -41,7 +40,6 @@ void rename(model::Program& impl, const Renaming& renaming) {
       }
     }
     out.push_back(std::move(item));
-    return out;
   });
 }
 

@@ -235,8 +235,7 @@ class Reuser {
   void rewrite() {
     // The waits and signals of a joined semaphore; a wait for w >= 1 of its signals becomes one
     // for base + w (w a register: isgt(w, 0) * (w + base), 0 when w is 0).
-    detail::rewrite_items(impl_.body, [&](const std::string& engine, model::Item&& item) {
-      std::vector<model::Item> items;
+    detail::rewrite_items(impl_.body, [&](const std::string& engine, model::Item&& item, std::vector<model::Item>& items) {
       if (auto* in = std::get_if<model::Instr>(&item)) {
         std::size_t slot = 0;
         for (auto& w : in->waits) {
@@ -261,7 +260,6 @@ class Reuser {
           if (auto to = renamed_.find(in->signal->sem); to != renamed_.end()) in->signal->sem = to->second;
       }
       items.push_back(std::move(item));
-      return items;
     });
     // Counters added at the top of their bodies.
     if (!new_counters_.empty())

@@ -67,7 +67,7 @@ Allocation allocate(const Program& spec, const AllocateOptions& options) {
   o.share_wait_values = options.share_waits;
   o.max_semaphores = options.max_semaphores;
   o.max_registers = options.max_registers;
-  o.judge = latency::timing_judge(target.program, target.index);  // the expert's (allocator/expert.h)
+  o.judge = latency::timing_judge();  // the expert's (allocator/expert.h)
   auto a = allocator::allocate(target.program, target.index, o);
   if (!a) api::detail::raise(a.error(), d.name);
   Allocation out{api::detail::wrap(std::move(a->impl), d.name + " (" + to_string(options.strategy) + ")"),

@@ -61,7 +61,7 @@ int run_allocate(const AllocateArgs& a) {
   o.max_semaphores = a.max_semaphores;
   o.max_registers = a.max_registers;
   o.reuse = *allocator::parse_reuse(a.reuse);  // CLI11 checked it is one of the three
-  o.judge = latency::timing_judge(spec->program, spec->index);  // the expert's (allocator/expert.h)
+  o.judge = latency::timing_judge();  // the expert's (allocator/expert.h)
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
     auto d = r.error();

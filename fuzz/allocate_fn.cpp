@@ -21,7 +21,7 @@ AllocateFn allocate_with(allocator::Strategy strategy) {
   return [strategy](const model::Program& spec, const model::ProgramIndex& ix) {
     AllocatorReply reply;
     allocator::Options o{strategy, false};
-    o.judge = latency::timing_judge(spec, ix);  // the expert's (allocator/expert.h), as the CLI's
+    o.judge = latency::timing_judge();  // the expert's (allocator/expert.h), as the CLI's
     auto a = allocator::allocate(spec, ix, o);
     if (a) reply.answer = Allocated{std::move(a->impl)};
     else reply.answer = Faulted{AllocatorFault::Error, a.error().to_string()};

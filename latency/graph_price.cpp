@@ -20,7 +20,7 @@ std::optional<std::uint64_t> makespan_with(const model::Program& spec, const std
   o.strategy = allocator::Strategy::PerLoop;
   auto a = allocator::allocate(p, *ix, o);
   if (!a) return std::nullopt;
-  return timing_judge(p, *ix)(a->impl);
+  return timing_judge()(p, *ix, a->impl);
 }
 }  // namespace
 

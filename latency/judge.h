@@ -1,6 +1,6 @@
 #pragma once
 // The timing model as the expert strategy's judge (allocator::Options::judge, allocator/expert.h):
-// a candidate impl of `spec` is run on the model at the spec's sim_trips (else its rules' trips,
+// a candidate impl of a spec is run on the model at the spec's sim_trips (else its rules' trips,
 // docs/timing.md "Trips") and costs its makespan in cycles; an impl the model cannot run (a
 // deadlock, bad trips) has no cost.
 #include <cstdint>
@@ -13,9 +13,8 @@
 
 namespace syncbisim::latency {
 
-// `spec` and `spec_ix` must outlive the judge.
-std::function<std::optional<std::uint64_t>(const model::Program& impl)> timing_judge(
-    const model::Program& spec, const model::ProgramIndex& spec_ix,
-    const timing::CostTable& costs = timing::default_cost_table());
+std::function<std::optional<std::uint64_t>(const model::Program& spec, const model::ProgramIndex& spec_ix,
+                                          const model::Program& impl)>
+timing_judge(const timing::CostTable& costs = timing::default_cost_table());
 
 }  // namespace syncbisim::latency

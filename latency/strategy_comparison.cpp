@@ -71,7 +71,7 @@ model::Result<StrategyComparison> compare_strategies(const model::Program& spec,
     const auto i = order[job];
     auto o = budget_of(options);
     o.strategy = strategies[i / 2];
-    o.judge = timing_judge(spec, ix);  // the expert's (allocator/expert.h)
+    o.judge = timing_judge();  // the expert's (allocator/expert.h)
     if (i % 2 == 1) o.licm = o.cse = false;
     auto& j = jobs[i];
     if (const auto same = allocator::same_allocation_as(facts, o)) {

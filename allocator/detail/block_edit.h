@@ -10,20 +10,26 @@
 
 namespace syncbisim::allocator::detail {
 
-// f(const std::string& engine, model::Item&& item) -> std::vector<model::Item>
+// f(const std::string& engine, model::Item&& item, std::vector<model::Item>& out) appends what
+// the item becomes to `out` (its stream's new items: no vector per item, a kernel has hundreds of
+// thousands).
 template <class F>
 void rewrite_items(model::Block& b, F&& f) {
   const auto in_order = b.in_program_order();
   std::vector<model::Stream> streams;
   streams.reserve(b.streams.size());
-  for (const auto& s : b.streams) streams.push_back({s.engine, {}});
+  for (const auto& s : b.streams) {
+    streams.push_back({s.engine, {}});
+    streams.back().items.reserve(s.items.size());
+  }
   std::vector<std::uint32_t> order;
   order.reserve(in_order.size());
-  for (const auto& [si, ii] : in_order)
-    for (auto& item : f(b.streams[si].engine, std::move(b.streams[si].items[ii]))) {
-      streams[si].items.push_back(std::move(item));
-      order.push_back(si);
-    }
+  for (const auto& [si, ii] : in_order) {
+    auto& out = streams[si].items;
+    const auto before = out.size();
+    f(b.streams[si].engine, std::move(b.streams[si].items[ii]), out);
+    order.insert(order.end(), out.size() - before, si);
+  }
   b.streams = std::move(streams);
   b.order = std::move(order);
 }

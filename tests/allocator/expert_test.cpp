@@ -159,7 +159,7 @@ TEST_CASE("expert: a judge that never minds sharing gives the pair one semaphore
   const auto spec = test::load_text(kSpec);
   allocator::Options o{Strategy::Expert, false};
   int asked = 0;
-  o.judge = [&](const model::Program&) -> std::optional<std::uint64_t> {
+  o.judge = [&](const model::Program&, const model::ProgramIndex&, const model::Program&) -> std::optional<std::uint64_t> {
     ++asked;
     return 0;
   };
@@ -175,7 +175,7 @@ TEST_CASE("expert: a judge that never minds sharing gives the pair one semaphore
   CHECK(has(s.waits, "C1: s_A_E0 >= t_A_2"));
   CHECK(verdict(spec, a.impl) == checker::Verdict::Bisimilar);
   // A judge that finds sharing slower keeps the dedicated semaphores.
-  o.judge = [](const model::Program& impl) -> std::optional<std::uint64_t> { return 10 - impl.semaphores.size(); };
+  o.judge = [](const model::Program&, const model::ProgramIndex&, const model::Program& impl) -> std::optional<std::uint64_t> { return 10 - impl.semaphores.size(); };
   CHECK(allocate(spec, o).impl.semaphores == std::vector<std::string>{"s_P1", "s_P2", "s_Q"});
 }
 

@@ -41,9 +41,9 @@ TEST_CASE("expert: random specs, static or judged, bisimilar where exact, never 
         allocator::Options o{allocator::Strategy::Expert, *rc::gen::arbitrary<bool>()};
         const int judge = *rc::gen::inRange(0, 3);  // none, share every pair, arbitrary per candidate
         RC_CLASSIFY(judge == 0, "static rule");
-        if (judge == 1) o.judge = [](const model::Program&) -> std::optional<std::uint64_t> { return 0; };
+        if (judge == 1) o.judge = [](const model::Program&, const model::ProgramIndex&, const model::Program&) -> std::optional<std::uint64_t> { return 0; };
         if (judge == 2)
-          o.judge = [](const model::Program& impl) -> std::optional<std::uint64_t> {
+          o.judge = [](const model::Program&, const model::ProgramIndex&, const model::Program& impl) -> std::optional<std::uint64_t> {
             return std::hash<std::string>{}(formats::write_text(impl)) % 3;
           };
         const auto a = allocator::allocate(spec, *ix, o);

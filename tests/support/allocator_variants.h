@@ -35,7 +35,7 @@ inline std::vector<std::pair<allocator::Options, std::string>> allocator_variant
       // The other end of the expert's choice: a judge that never minds sharing, so every producer
       // pair shares one semaphore, decoded in the thresholds (allocator/expert.h).
       auto v = o;
-      v.judge = [](const model::Program&) -> std::optional<std::uint64_t> { return 0; };
+      v.judge = [](const model::Program&, const model::ProgramIndex&, const model::Program&) -> std::optional<std::uint64_t> { return 0; };
       out.emplace_back(v, name + " (every pair shared)");
     }
   }
