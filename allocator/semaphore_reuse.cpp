@@ -80,7 +80,7 @@ class Reuser {
       std::erase_if(impl_.semaphores, [&](const std::string& s) { return renamed_.count(s) > 0; });
     }
     model::normalize(impl_);
-    out.joined = renamed_;
+    out.joined = {renamed_.begin(), renamed_.end()};
     out.after = impl_.semaphores.size();
     return out;
   }
@@ -90,13 +90,14 @@ class Reuser {
   std::unordered_map<std::string, SemaphoreLife> lives_;
   // (engine, register) -> how many writes; (body, engine) -> registers `x := x + 1` directly in it
   std::unordered_map<std::pair<std::string, std::string>, std::size_t, PairHash> writes_;
-  std::map<std::pair<std::string, std::string>, std::vector<std::string>> increments_;
+  std::unordered_map<std::pair<std::string, std::string>, std::vector<std::string>, PairHash> increments_;
   std::unordered_map<std::string, std::unordered_set<std::string>> registers_;  // engine -> every name
   // What merge() decided, applied by rewrite():
-  std::map<std::string, std::string> renamed_;             // semaphore -> the one it joins
-  std::map<std::pair<std::string, std::string>, std::string> base_of_;  // (semaphore, engine) -> b
+  // (Hashed, not ordered: a kernel of thousands of nests joins tens of thousands of semaphores.)
+  std::unordered_map<std::string, std::string> renamed_;  // semaphore -> the one it joins
+  std::unordered_map<std::pair<std::string, std::string>, std::string, PairHash> base_of_;  // (semaphore, engine) -> b
   std::map<std::size_t, std::map<std::string, std::vector<model::RegOp>>> before_stmt_;
-  std::map<std::pair<std::string, std::string>, std::string> counter_;  // (body, engine) -> register
+  std::unordered_map<std::pair<std::string, std::string>, std::string, PairHash> counter_;  // (body, engine) -> register
   std::map<std::string, std::map<std::string, std::string>> new_counters_;  // body -> engine -> register
 
   bool survey() {
@@ -112,7 +113,8 @@ class Reuser {
           for (const auto& item : s.items) {
             if (const auto* op = std::get_if<model::RegOp>(&item)) {
               regs.insert(op->dst);
-              for (const auto& r : op->expr.registers()) regs.insert(r);
+              for (const auto& n : op->expr.nodes)
+                if (n.op == ExprOp::Reg) regs.insert(n.reg);
               ++writes_[{s.engine, op->dst}];
               if (increments_itself(*op)) increments_[{path.back(), s.engine}].push_back(op->dst);
             } else if (const auto* in = std::get_if<model::Instr>(&item)) {
@@ -201,9 +203,9 @@ class Reuser {
   }
 
   // How many signals `sem` has had once `engine` has passed its last statement.
-  Expr count(const std::string& sem, const std::string& engine) {
+  Expr count(const SemaphoreLife& life, const std::string& engine) {
     std::optional<Expr> sum;
-    for (const auto& [body, add] : lives_.at(sem).adds_per_iteration) {
+    for (const auto& [body, add] : life.adds_per_iteration) {
       Expr term = body == model::kTopLoop ? Expr::constant(add)
                   : add == 1              ? Expr::reg(counter(body, engine))
                                           : Expr::binary(ExprOp::Mul, Expr::constant(add), Expr::reg(counter(body, engine)));
@@ -214,19 +216,22 @@ class Reuser {
 
   void merge(const std::vector<std::string>& chain) {
     const auto& joined = chain.front();
+    std::vector<const SemaphoreLife*> life;  // of chain[j], looked up once
+    life.reserve(chain.size());
+    for (const auto& s : chain) life.push_back(&lives_.at(s));
     std::set<std::string> engines;
-    for (const auto& s : chain) engines.insert(lives_.at(s).waiters.begin(), lives_.at(s).waiters.end());
+    for (const auto* l : life) engines.insert(l->waiters.begin(), l->waiters.end());
     for (const auto& x : engines) {
       std::size_t last_waited = 0;  // the last semaphore of the chain (from the second) x waits on
       for (std::size_t j = 1; j < chain.size(); ++j)
-        if (lives_.at(chain[j]).waiters.count(x)) last_waited = j;
+        if (life[j]->waiters.count(x)) last_waited = j;
       if (last_waited == 0) continue;
       const auto b = fresh(x, "b_" + identifier(joined));
       for (std::size_t j = 1; j <= last_waited; ++j) {
-        const Expr c = count(chain[j - 1], x);
-        const Expr value = j == 1 ? c : Expr::binary(ExprOp::Add, Expr::reg(b), c);
-        before_stmt_[lives_.at(chain[j]).first][x].push_back(model::RegOp{b, value, {}});
-        if (lives_.at(chain[j]).waiters.count(x)) base_of_[{chain[j], x}] = b;
+        Expr c = count(*life[j - 1], x);
+        Expr value = j == 1 ? std::move(c) : Expr::binary(ExprOp::Add, Expr::reg(b), c);
+        before_stmt_[life[j]->first][x].push_back(model::RegOp{b, std::move(value), {}});
+        if (life[j]->waiters.count(x)) base_of_[{chain[j], x}] = b;
       }
     }
     for (std::size_t j = 1; j < chain.size(); ++j) renamed_[chain[j]] = joined;

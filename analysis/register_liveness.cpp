@@ -6,7 +6,6 @@
 #include <unordered_map>
 #include <variant>
 
-#include "model/walk.h"
 
 namespace syncbisim::analysis {
 
@@ -39,6 +38,22 @@ struct Live {
   bool operator==(const Live&) const = default;
 };
 
+// One engine's part of a statement with its registers as numbers, built once: the walk below goes
+// through a loop's body several times (to its fixed point, then recording), and through nested
+// loops' bodies once per round of each loop around them, so names are looked up once here
+// instead of on every pass (at 10,000 nests the lookups were most of the walk).
+struct Step {
+  static constexpr std::uint32_t kNoWrite = UINT32_MAX;  // an instruction: it only reads (its waits)
+  std::uint32_t dst = kNoWrite;
+  std::uint32_t reads_begin = 0, reads_end = 0;  // into EngineWalk::reads_
+};
+
+struct Part {
+  enum class Kind : std::uint8_t { Block, Loop, Cond } kind = Kind::Block;
+  std::uint32_t steps_begin = 0, steps_end = 0;  // Block: into EngineWalk::steps_
+  std::vector<Part> body, else_body;             // Loop: body; Cond: then (body) and else
+};
+
 // Backward liveness over one engine's part of the tree (the textbook data flow, on the tree:
 // a loop iterates to its fixed point, a cond joins its branches).
 class EngineWalk {
@@ -46,18 +61,25 @@ class EngineWalk {
   EngineWalk(const model::Program& impl, std::string engine, const LivenessOptions& options)
       : interference_(options.interference), zero_(options.zero_before_first_use) {
     out_.engine = std::move(engine);
-    intern_all(impl);
+    first_named_in_.resize(impl.body.size());
+    top_parts_.reserve(impl.body.size());
+    for (std::size_t i = 0; i < impl.body.size(); ++i) {
+      const auto before = out_.registers.size();
+      top_parts_.push_back(part_of(impl.body[i]));
+      for (auto r = before; r < out_.registers.size(); ++r) first_named_in_[i].push_back(static_cast<std::uint32_t>(r));
+    }
+    id_.clear();  // names are not needed past here
   }
 
-  EngineRegisterLiveness run(const model::Program& impl) {
+  EngineRegisterLiveness run() {
     const auto n = out_.registers.size();
     out_.interference.assign(n, {});
     dedup_at_.assign(n, 16);
-    out_.peak_by_statement.assign(impl.body.size(), 0);
+    out_.peak_by_statement.assign(top_parts_.size(), 0);
     Live entry;
-    for (std::size_t i = impl.body.size(); i-- > 0;) {
+    for (std::size_t i = top_parts_.size(); i-- > 0;) {
       top_ = i;
-      entry = stmt(impl.body[i], std::move(entry));
+      entry = part(top_parts_[i], std::move(entry));
       if (!zero_) continue;
       for (auto r : first_named_in_[i])
         if (out_.written[r] && entry.test(r)) {
@@ -96,6 +118,9 @@ class EngineWalk {
   EngineRegisterLiveness out_;
   std::vector<std::vector<std::uint32_t>> first_named_in_;  // top-level statement -> registers
   std::unordered_map<std::string, std::uint32_t> id_;
+  std::vector<Part> top_parts_;     // per top-level statement
+  std::vector<Step> steps_;         // every Block part's, back to back
+  std::vector<std::uint32_t> reads_;
   std::vector<std::size_t> dedup_at_;
   std::size_t top_ = 0;  // the top-level statement being walked
 
@@ -108,26 +133,53 @@ class EngineWalk {
     return it->second;
   }
 
-  void intern_all(const model::Program& impl) {
-    first_named_in_.resize(impl.body.size());
-    for (std::size_t i = 0; i < impl.body.size(); ++i) {
-      const auto before = out_.registers.size();
-      std::span<const model::Stmt> one(&impl.body[i], 1);
-      model::for_each_stream(one, [&](const model::Stream& s) {
-        if (s.engine != out_.engine) return;
+  // Registers are numbered in program order of first mention: within an item its reads, then
+  // what it writes.
+  Part part_of(const model::Stmt& st) {
+    Part p;
+    if (const auto* b = std::get_if<model::Block>(&st.node)) {
+      p.steps_begin = p.steps_end = static_cast<std::uint32_t>(steps_.size());
+      const auto* mine = b->find(out_.engine);
+      for (const auto& s : b->streams) {
+        if (s.engine != out_.engine) continue;
         for (const auto& item : s.items) {
+          Step step;
+          step.reads_begin = static_cast<std::uint32_t>(reads_.size());
           if (const auto* op = std::get_if<model::RegOp>(&item)) {
             for (const auto& n : op->expr.nodes)
-              if (n.op == model::ExprOp::Reg) intern(n.reg);
-            out_.written[intern(op->dst)] = true;
+              if (n.op == model::ExprOp::Reg) reads_.push_back(intern(n.reg));
+            step.dst = intern(op->dst);
+            out_.written[step.dst] = true;
           } else if (const auto* in = std::get_if<model::Instr>(&item)) {
             for (const auto& w : in->waits)
-              if (const auto* r = std::get_if<std::string>(&w.ge)) intern(*r);
+              if (const auto* r = std::get_if<std::string>(&w.ge)) reads_.push_back(intern(*r));
+          } else {
+            continue;  // a barrier neither reads nor writes a register
           }
+          step.reads_end = static_cast<std::uint32_t>(reads_.size());
+          if (&s == mine) steps_.push_back(step);  // the walk reads the block's first stream of the engine
         }
-      });
-      for (auto r = before; r < out_.registers.size(); ++r) first_named_in_[i].push_back(static_cast<std::uint32_t>(r));
+        if (&s == mine) p.steps_end = static_cast<std::uint32_t>(steps_.size());
+      }
+      return p;
     }
+    if (const auto* l = std::get_if<model::Loop>(&st.node)) {
+      p.kind = Part::Kind::Loop;
+      p.body = parts_of(l->body);
+      return p;
+    }
+    const auto& c = std::get<model::Cond>(st.node);
+    p.kind = Part::Kind::Cond;
+    p.body = parts_of(c.then_body);
+    p.else_body = parts_of(c.else_body);
+    return p;
+  }
+
+  std::vector<Part> parts_of(const std::vector<model::Stmt>& stmts) {
+    std::vector<Part> out;
+    out.reserve(stmts.size());
+    for (const auto& st : stmts) out.push_back(part_of(st));
+    return out;
   }
 
   void note_peak(const Live& live) {
@@ -158,51 +210,46 @@ class EngineWalk {
     dedup_at_[r] = std::max<std::size_t>(16, 2 * adj.size());
   }
 
-  Live body(const std::vector<model::Stmt>& stmts, Live live) {
-    for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) live = stmt(*it, std::move(live));
+  Live body(const std::vector<Part>& parts, Live live) {
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) live = part(*it, std::move(live));
     return live;
   }
 
-  Live stmt(const model::Stmt& st, Live live) {
-    if (const auto* b = std::get_if<model::Block>(&st.node)) {
-      if (const auto* s = b->find(out_.engine))
-        for (auto it = s->items.rbegin(); it != s->items.rend(); ++it) item(*it, live);
-      return live;
-    }
-    if (const auto* l = std::get_if<model::Loop>(&st.node)) {
-      // At the loop's guard: live after the loop, or at the start of another iteration. The
-      // fixed point is found without recording interference, then the body is walked once more
-      // at it, recording: each write is recorded once, not once per round (and per round of
-      // every loop around it).
-      const bool recording = recording_;
-      recording_ = false;
-      Live guard = live;
-      for (;;) {
-        Live next = live | body(l->body, guard);
-        if (next == guard) break;
-        guard = std::move(next);
+  Live part(const Part& p, Live live) {
+    switch (p.kind) {
+      case Part::Kind::Block:
+        for (auto k = p.steps_end; k-- > p.steps_begin;) step(steps_[k], live);
+        return live;
+      case Part::Kind::Loop: {
+        // At the loop's guard: live after the loop, or at the start of another iteration. The
+        // fixed point is found without recording interference, then the body is walked once
+        // more at it, recording: each write is recorded once, not once per round (and per round
+        // of every loop around it).
+        const bool recording = recording_;
+        recording_ = false;
+        Live guard = live;
+        for (;;) {
+          Live next = live | body(p.body, guard);
+          if (next == guard) break;
+          guard = std::move(next);
+        }
+        recording_ = recording;
+        if (recording_ && interference_) body(p.body, guard);
+        return guard;
       }
-      recording_ = recording;
-      if (recording_ && interference_) body(l->body, guard);
-      return guard;
+      case Part::Kind::Cond:
+        break;
     }
-    const auto& c = std::get<model::Cond>(st.node);
-    return body(c.then_body, live) | body(c.else_body, live);
+    return body(p.body, live) | body(p.else_body, live);
   }
 
-  void item(const model::Item& it, Live& live) {
-    if (const auto* op = std::get_if<model::RegOp>(&it)) {
-      const auto d = id_.at(op->dst);
-      written_at(d, live);
-      live.reset(d);
-      for (const auto& n : op->expr.nodes)
-        if (n.op == model::ExprOp::Reg) live.set(id_.at(n.reg));
-      note_peak(live);
-    } else if (const auto* in = std::get_if<model::Instr>(&it)) {
-      for (const auto& w : in->waits)
-        if (const auto* r = std::get_if<std::string>(&w.ge)) live.set(id_.at(*r));
-      note_peak(live);
+  void step(const Step& s, Live& live) {
+    if (s.dst != Step::kNoWrite) {
+      written_at(s.dst, live);
+      live.reset(s.dst);
     }
+    for (auto k = s.reads_begin; k < s.reads_end; ++k) live.set(reads_[k]);
+    note_peak(live);
   }
 };
 
@@ -212,7 +259,7 @@ std::vector<EngineRegisterLiveness> register_liveness(const model::Program& impl
   std::vector<EngineRegisterLiveness> out;
   for (const auto& e : impl.engines) {
     EngineWalk w(impl, e, options);
-    out.push_back(w.run(impl));
+    out.push_back(w.run());
   }
   return out;
 }
