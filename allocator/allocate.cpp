@@ -110,7 +110,10 @@ Outcome once_unless_over(const SpecFacts& facts, const Options& options) {
 // semaphore joined another say so.
 void reuse_by_liveness(Allocation& a, const model::ProgramIndex& ix, const Options& options) {
   if (options.reuse == Reuse::Never) return;
-  if (options.reuse == Reuse::Auto && usage_of(a.impl, ix).fits(options)) return;
+  // (Semaphores first: over them, the registers need not be counted.)
+  if (options.reuse == Reuse::Auto && a.impl.semaphores.size() <= options.max_semaphores &&
+      usage_of(a.impl, ix).fits(options))
+    return;
   const auto sems = reuse_semaphores(a.impl);
   const auto regs = reuse_registers(a.impl);
   for (auto& d : a.decisions)

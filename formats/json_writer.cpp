@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "formats/json_format.h"
 
@@ -178,49 +180,27 @@ ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
 
 namespace {
 
-// `text` (a value dumped at indent 2) placed at `by` spaces: every line after the first moved
-// right, as nlohmann places a nested value.
-void append_indented(std::string& out, const std::string& text, std::size_t by) {
-  const std::string pad(by, ' ');
-  std::size_t from = 0;
-  for (auto nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
-    out.append(text, from, nl + 1 - from);
-    out += pad;
-    from = nl + 1;
-  }
-  out.append(text, from, std::string::npos);
-}
-
-// The document, pretty (indent 2) or compact (indent -1), byte for byte as nlohmann would dump
-// one tree of it. The program is dumped statement by statement: one tree of a whole impl of
-// thousands of loop nests was a fifth of `allocate`'s time there, and as large again as the text.
-// Nothing once the text passes `limit` bytes (then it is not wanted).
-std::optional<std::string> render(const Program& p, int indent, std::uint64_t limit) {
-  const bool pretty = indent >= 0;
-  const auto dump = [&](const ordered_json& v) {
-    return v.dump(indent, ' ', false, ordered_json::error_handler_t::replace);
-  };
+// The document in compact form (nlohmann's indent -1), byte for byte as nlohmann would dump one
+// tree of it, with a final newline. The program is dumped statement by statement: one tree of a
+// whole impl of thousands of loop nests was a fifth of `allocate`'s time there, and as large again
+// as the text.
+std::string render_compact(const Program& p) {
+  const auto dump = [](const ordered_json& v) { return v.dump(-1, ' ', false, ordered_json::error_handler_t::replace); };
   std::string out = "{";
   bool first = true;
   const auto member = [&](const char* key) {
-    out += first ? "" : ",";
+    out += first ? "\"" : ",\"";
     first = false;
-    if (pretty) out += "\n  ";
-    out += "\"";
     out += key;
-    out += pretty ? "\": " : "\":";
-  };
-  const auto value = [&](const ordered_json& v) {
-    if (pretty) append_indented(out, dump(v), 2);
-    else out += dump(v);
+    out += "\":";
   };
   member("syncbisim");
-  value(p.kind == ProgramKind::Spec ? "spec/1" : "impl/1");
+  out += dump(p.kind == ProgramKind::Spec ? "spec/1" : "impl/1");
   member("engines");
-  value(p.engines);
+  out += dump(p.engines);
   if (p.kind == ProgramKind::Impl || !p.semaphores.empty()) {
     member("semaphores");
-    value(p.semaphores);
+    out += dump(p.semaphores);
   }
   if (!p.buffers.empty()) {
     ordered_json bufs = ordered_json::array();
@@ -232,7 +212,7 @@ std::optional<std::string> render(const Program& p, int indent, std::uint64_t li
       bufs.push_back(std::move(bj));
     }
     member("buffers");
-    value(bufs);
+    out += dump(bufs);
   }
   member("program");
   out += "[";
@@ -243,16 +223,9 @@ std::optional<std::string> render(const Program& p, int indent, std::uint64_t li
     for (const auto& e : elems) {
       out += any ? "," : "";
       any = true;
-      if (pretty) {
-        out += "\n    ";
-        append_indented(out, dump(e), 4);
-      } else {
-        out += dump(e);
-      }
+      out += dump(e);
     }
-    if (out.size() > limit) return std::nullopt;
   }
-  if (any && pretty) out += "\n  ";
   out += "]";
   if (p.kind == ProgramKind::Spec || !p.deps.empty()) {
     ordered_json deps = ordered_json::array();
@@ -269,11 +242,74 @@ std::optional<std::string> render(const Program& p, int indent, std::uint64_t li
       deps.push_back(std::move(dj));
     }
     member("deps");
-    value(deps);
+    out += dump(deps);
   }
-  out += pretty ? "\n}\n" : "}\n";
-  if (out.size() > limit) return std::nullopt;
+  out += "}\n";
   return out;
+}
+
+// nlohmann's layout at indent 2 of a compact dump (with its final newline): each element of a
+// non-empty array or object on a line of its own, two spaces deeper per level, ": " after a key,
+// "[]" and "{}" for empty ones; strings copied as they are. `Out` is std::string (the text) or
+// std::uint64_t (only its length, to decide before writing it). Hand-written rather than a
+// second dump by nlohmann: one dump is a few seconds on a kernel of 10,000 nests, and the
+// decision between the two layouts needed the pretty one dumped up to the size limit first
+// (docs/choices.md "JSON layout").
+template <class Out>
+void reindent(const std::string& compact, Out& out) {
+  constexpr bool kText = std::is_same_v<Out, std::string>;
+  const auto put = [&](std::string_view t) {
+    if constexpr (kText) out.append(t);
+    else out += t.size();
+  };
+  std::size_t depth = 0;
+  const auto newline = [&] {
+    if constexpr (kText) {
+      out += '\n';
+      out.append(2 * depth, ' ');
+    } else {
+      out += 1 + 2 * depth;
+    }
+  };
+  const std::string_view c(compact);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const char ch = c[i];
+    switch (ch) {
+      case '"': {
+        std::size_t j = i + 1;
+        while (c[j] != '"') j += c[j] == '\\' ? 2 : 1;
+        put(c.substr(i, j - i + 1));
+        i = j;
+        break;
+      }
+      case '[':
+      case '{':
+        if (c[i + 1] == ']' || c[i + 1] == '}') {
+          put(c.substr(i, 2));
+          ++i;
+          break;
+        }
+        put(c.substr(i, 1));
+        ++depth;
+        newline();
+        break;
+      case ']':
+      case '}':
+        --depth;
+        newline();
+        put(c.substr(i, 1));
+        break;
+      case ',':
+        put(",");
+        newline();
+        break;
+      case ':':
+        put(": ");
+        break;
+      default:
+        put(c.substr(i, 1));
+    }
+  }
 }
 
 }  // namespace
@@ -282,8 +318,14 @@ std::string write_json(const Program& p, std::uint64_t compact_past) {
   // Indented for people; a program so large that its indentation would take it past the input
   // size limit (a kernel of 10,000 nests: 133 MB, 65% of it spaces) is written compact instead,
   // so that what the tool writes it can read back (docs/formats.md "Input size").
-  if (auto pretty = render(p, 2, compact_past)) return std::move(*pretty);
-  return *render(p, -1, UINT64_MAX);
+  auto compact = render_compact(p);
+  std::uint64_t pretty_size = 0;
+  reindent(compact, pretty_size);
+  if (pretty_size > compact_past) return compact;
+  std::string pretty;
+  pretty.reserve(pretty_size);
+  reindent(compact, pretty);
+  return pretty;
 }
 
 }  // namespace syncbisim::formats

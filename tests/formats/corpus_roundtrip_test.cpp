@@ -2,6 +2,8 @@
 // figures load with the shapes the paper gives them.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "formats/json_format.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
@@ -88,5 +90,21 @@ TEST_CASE("corpus: the paper's figures have the paper's shapes") {
     CHECK(f.program.deps.size() == 1);
     for (const auto& l : f.index.loops)
       if (l.trip) CHECK(choice_max(l.trip->uniform) <= 3);  // small enough to explore exhaustively
+  }
+}
+
+TEST_CASE("corpus: write_json lays out the document as nlohmann dumps its tree, indented and compact") {
+  // write_json dumps compact and indents that text itself (formats/json_writer.cpp): the bytes
+  // must be nlohmann's own dump of the same tree, at indent 2 and at -1.
+  for (const auto& path : good_json_files()) {
+    INFO(path.string());
+    auto loaded = formats::load_program_text(test::read_text(path), path.string());
+    REQUIRE(loaded.ok());
+    const auto indented = formats::write_json(loaded->program);
+    const auto compact = formats::write_json(loaded->program, 0);
+    const auto tree = nlohmann::ordered_json::parse(indented);
+    CHECK(indented == tree.dump(2) + "\n");
+    CHECK(compact == tree.dump(-1) + "\n");
+    CHECK(nlohmann::ordered_json::parse(compact) == tree);
   }
 }
