@@ -35,6 +35,16 @@ struct Live {
     std::set_union(a.regs.begin(), a.regs.end(), b.regs.begin(), b.regs.end(), std::back_inserter(out.regs));
     return out;
   }
+  friend Live operator&(const Live& a, const Live& b) {
+    Live out;
+    std::set_intersection(a.regs.begin(), a.regs.end(), b.regs.begin(), b.regs.end(), std::back_inserter(out.regs));
+    return out;
+  }
+  friend Live operator-(const Live& a, const Live& b) {
+    Live out;
+    std::set_difference(a.regs.begin(), a.regs.end(), b.regs.begin(), b.regs.end(), std::back_inserter(out.regs));
+    return out;
+  }
   bool operator==(const Live&) const = default;
 };
 
@@ -52,7 +62,25 @@ struct Part {
   enum class Kind : std::uint8_t { Block, Loop, Cond } kind = Kind::Block;
   std::uint32_t steps_begin = 0, steps_end = 0;  // Block: into EngineWalk::steps_
   std::vector<Part> body, else_body;             // Loop: body; Cond: then (body) and else
+  // What the part does to the set live after it: L -> gen | (L - kill). Liveness's transfer
+  // functions keep that form under sequence, a cond's join and a loop's repetition, so each
+  // part's is found once, bottom up (EngineWalk::part_of).
+  Live gen, kill;
 };
+
+// The summary (gen, kill) of `first` followed by what (gen, kill) summarizes: the set before
+// `first` from the set after both.
+void precede(Live& gen, Live& kill, const Part& first) {
+  gen = first.gen | (gen - first.kill);
+  kill = kill | first.kill;
+}
+
+// A sequence of parts' summary.
+void summarize(const std::vector<Part>& parts, Live& gen, Live& kill) {
+  gen = {};
+  kill = {};
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) precede(gen, kill, *it);
+}
 
 // Backward liveness over one engine's part of the tree (the textbook data flow, on the tree:
 // a loop iterates to its fixed point, a cond joins its branches).
@@ -114,7 +142,6 @@ class EngineWalk {
 
  private:
   bool interference_, zero_;
-  bool recording_ = true;  // interference is recorded (not inside a loop's search for its fixed point)
   EngineRegisterLiveness out_;
   std::vector<std::vector<std::uint32_t>> first_named_in_;  // top-level statement -> registers
   std::unordered_map<std::string, std::uint32_t> id_;
@@ -161,17 +188,36 @@ class EngineWalk {
         }
         if (&s == mine) p.steps_end = static_cast<std::uint32_t>(steps_.size());
       }
+      // Backward over the steps: a write kills its register, then the step's reads are live.
+      for (auto k = p.steps_end; k-- > p.steps_begin;) {
+        const auto& step = steps_[k];
+        if (step.dst != Step::kNoWrite) {
+          p.gen.reset(step.dst);
+          p.kill.set(step.dst);
+        }
+        for (auto r = step.reads_begin; r < step.reads_end; ++r) p.gen.set(reads_[r]);
+      }
       return p;
     }
     if (const auto* l = std::get_if<model::Loop>(&st.node)) {
       p.kind = Part::Kind::Loop;
       p.body = parts_of(l->body);
+      // At the guard: L | f(guard) for the body's f, whose least fixed point is L | gen(body). A
+      // loop may run no iteration, so it kills nothing.
+      Live kill;
+      summarize(p.body, p.gen, kill);
       return p;
     }
     const auto& c = std::get<model::Cond>(st.node);
     p.kind = Part::Kind::Cond;
     p.body = parts_of(c.then_body);
     p.else_body = parts_of(c.else_body);
+    // Either branch: live if live in one, killed only if killed in both.
+    Live then_gen, then_kill, else_gen, else_kill;
+    summarize(p.body, then_gen, then_kill);
+    summarize(p.else_body, else_gen, else_kill);
+    p.gen = then_gen | else_gen;
+    p.kill = then_kill & else_kill;
     return p;
   }
 
@@ -190,10 +236,9 @@ class EngineWalk {
 
   // `d` is written where `live` (the set after the write) is live: they interfere. A pair is
   // recorded once, under its greater register (run() adds the other side at the end: half the
-  // pushes and sorts). Adjacency lists are deduplicated as they grow, so a loop walked several
-  // times keeps them short.
+  // pushes and sorts). Adjacency lists are deduplicated as they grow.
   void written_at(std::uint32_t d, const Live& live) {
-    if (!interference_ || !recording_) return;
+    if (!interference_) return;
     for (const auto i : live.regs) {
       if (i == d) continue;
       const auto hi = std::max(i, d);
@@ -221,20 +266,11 @@ class EngineWalk {
         for (auto k = p.steps_end; k-- > p.steps_begin;) step(steps_[k], live);
         return live;
       case Part::Kind::Loop: {
-        // At the loop's guard: live after the loop, or at the start of another iteration. The
-        // fixed point is found without recording interference, then the body is walked once
-        // more at it, recording: each write is recorded once, not once per round (and per round
-        // of every loop around it).
-        const bool recording = recording_;
-        recording_ = false;
-        Live guard = live;
-        for (;;) {
-          Live next = live | body(p.body, guard);
-          if (next == guard) break;
-          guard = std::move(next);
-        }
-        recording_ = recording;
-        if (recording_ && interference_) body(p.body, guard);
+        // At the loop's guard: live after the loop, or at the start of another iteration, the
+        // fixed point L | gen(body) (Part). The body is walked once, at it, recording: each
+        // write is recorded once, and no body is walked again per round of a loop around it.
+        Live guard = live | p.gen;
+        body(p.body, guard);
         return guard;
       }
       case Part::Kind::Cond:
