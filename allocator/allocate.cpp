@@ -115,7 +115,7 @@ void reuse_by_liveness(Allocation& a, const model::ProgramIndex& ix, const Optio
       usage_of(a.impl, ix).fits(options))
     return;
   const auto sems = reuse_semaphores(a.impl);
-  const auto regs = reuse_registers(a.impl);
+  const auto regs = reuse_registers(a.impl, options.jobs);
   for (auto& d : a.decisions)
     if (auto it = sems.joined.find(d.semaphore); it != sems.joined.end()) {
       d.detail +=

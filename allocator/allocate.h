@@ -68,6 +68,10 @@ struct Options {
   // Registers and semaphores reused by liveness (docs/allocator.md "Reusing registers and
   // semaphores"): when the allocation would not fit the budget otherwise (Auto), always, never.
   Reuse reuse = Reuse::Auto;
+  // Threads for the parts of an allocation that are independent (each engine's register
+  // liveness, the expert's judging of each top-level statement); the result is the same for any
+  // number.
+  unsigned jobs = 1;
 };
 
 // How a dependency is synchronized.

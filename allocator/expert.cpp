@@ -1,9 +1,13 @@
 #include "allocator/expert.h"
 
 #include <map>
+#include <optional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "allocator/budget.h"
+#include "parallel/run_indexed.h"
 
 namespace syncbisim::allocator {
 
@@ -83,32 +87,54 @@ model::Result<Windows> judge_windows(const SpecFacts& facts, const Options& opti
   std::map<std::uint32_t, std::vector<Pair>> by_stmt;
   for (const auto& p : candidates) by_stmt[facts.counts.stmt_in(facts.ix, p.first, model::kTop)].push_back(p);
   std::map<std::uint32_t, std::vector<std::size_t>> deps_in;
+  for (const auto& [stmt, pairs] : by_stmt) deps_in[stmt];
   for (std::size_t d = 0; d < facts.analysis.deps.size(); ++d) {
     const auto stmt = top_statement(facts, facts.dep(d).producer);
     if (by_stmt.count(stmt) && top_statement(facts, facts.dep(d).consumer) == stmt) deps_in[stmt].push_back(d);
   }
+  // Each statement's greedy choice, on `options.jobs` threads, gathered in statement order (the
+  // same result for any number of threads). The judge must then be safe to call at once.
+  const std::vector<std::pair<std::uint32_t, std::vector<Pair>>> windows(by_stmt.begin(), by_stmt.end());
+  std::vector<std::optional<model::Result<Greedy>>> judged(windows.size());
+  parallel::run_indexed(
+      windows.size(), options.jobs,
+      [&](std::size_t w) {
+        const auto& [stmt, pairs] = windows[w];
+        const auto spec = window_of(facts, stmt, deps_in.at(stmt));
+        const auto ix = model::ProgramIndex::build(spec);
+        if (!ix) {
+          judged[w] = model::Result<Greedy>(ix.error());
+          return;
+        }
+        const SpecFacts wf(spec, *ix);
+        // The window's own ids for the pairs (engines keep theirs: the engine list is the same).
+        std::vector<Pair> local;
+        for (const auto& [loop, engine] : pairs) local.emplace_back(*ix->loop(facts.ix.loops[loop].name), engine);
+        auto g = judge_pairs(wf, options, expert_static_mix(wf), local);
+        if (g) {  // back to the program's ids; the window's allocation is not needed past here
+          Mix shared;
+          for (std::size_t k = 0; k < local.size(); ++k)
+            if (g->mix.pairs.count(local[k])) shared.pairs[pairs[k]] = GroupKind::Loop;
+          g->mix = std::move(shared);
+          g->best.reset();
+        }
+        judged[w] = std::move(g);
+      },
+      [] { return false; });
   Windows out;
-  for (const auto& [stmt, pairs] : by_stmt) {
-    ++out.statements;
-    const auto spec = window_of(facts, stmt, deps_in[stmt]);
-    const auto ix = model::ProgramIndex::build(spec);
-    if (!ix) return ix.error();
-    const SpecFacts wf(spec, *ix);
-    // The window's own ids for the pairs (engines keep theirs: the engine list is the same).
-    std::vector<Pair> local;
-    for (const auto& [loop, engine] : pairs) local.emplace_back(*ix->loop(facts.ix.loops[loop].name), engine);
-    auto g = judge_pairs(wf, options, expert_static_mix(wf), local);
+  for (std::size_t w = 0; w < windows.size(); ++w) {
+    auto& g = *judged[w];
     if (!g) return g.error();
+    ++out.statements;
     if (!g->cost) {
       ++out.not_run;
-      out.not_run_pairs += pairs.size();
+      out.not_run_pairs += windows[w].second.size();
       continue;
     }
     out.asked += g->asked;
     out.start += *g->start;
     out.cost += *g->cost;
-    for (std::size_t k = 0; k < local.size(); ++k)
-      if (g->mix.pairs.count(local[k])) out.shared.push_back(pairs[k]);
+    for (const auto& [p, kind] : g->mix.pairs) out.shared.push_back(p);
   }
   return out;
 }

@@ -45,11 +45,13 @@ void rename(model::Program& impl, const Renaming& renaming) {
 
 }  // namespace
 
-RegisterReuse reuse_registers(model::Program& impl) {
+RegisterReuse reuse_registers(model::Program& impl, unsigned jobs) {
   RegisterReuse out;
   // A register whose initial 0 is read is taken as reset before the top-level statement that
   // first names it (analysis/register_liveness.h), so that it is not live from the start.
-  const auto liveness = analysis::register_liveness(impl);
+  analysis::LivenessOptions lo;
+  lo.jobs = jobs;
+  const auto liveness = analysis::register_liveness(impl, lo);
   Renaming renaming;
   // top-level statement -> engine -> registers (as renamed) to reset before it
   std::map<std::size_t, std::map<std::string, std::vector<std::string>>> resets;

@@ -17,6 +17,6 @@ struct RegisterReuse {
   std::size_t resets = 0;             // `x := 0` added
 };
 
-RegisterReuse reuse_registers(model::Program& impl);
+RegisterReuse reuse_registers(model::Program& impl, unsigned jobs = 1);
 
 }  // namespace syncbisim::allocator

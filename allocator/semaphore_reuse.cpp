@@ -7,7 +7,6 @@
 #include <queue>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 #include <span>
 #include <variant>
 
@@ -21,15 +20,34 @@ namespace {
 using model::Expr;
 using model::ExprOp;
 
+// Inserts `x` into a small sorted vector (a handful of engines or bodies: a kernel of thousands of
+// nests has tens of thousands of lives, and a tree node per entry was a tenth of the reuse).
+template <class T>
+void insert_sorted(std::vector<T>& v, const T& x) {
+  const auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it == v.end() || *it != x) v.insert(it, x);
+}
+template <class T>
+bool contains_sorted(const std::vector<T>& v, const T& x) {
+  return std::binary_search(v.begin(), v.end(), x);
+}
+
 struct SemaphoreLife {
-  std::set<std::string> signallers;  // engines
+  std::vector<std::string> signallers;     // engines, sorted
   std::size_t first = SIZE_MAX, last = 0;  // top-level statements that name it
   bool reset = false;                      // listed by a barrier
-  std::map<std::string, std::uint64_t> adds_per_iteration;  // body -> signals added per iteration
-  std::set<std::string> waiters;                            // engines
+  // body -> signals added per iteration, sorted by body
+  std::vector<std::pair<std::string, std::uint64_t>> adds_per_iteration;
+  std::vector<std::string> waiters;  // engines, sorted
   void named_at(std::size_t i) {
     first = std::min(first, i);
     last = std::max(last, i);
+  }
+  void adds(const std::string& body, std::uint64_t add) {
+    const auto it = std::lower_bound(adds_per_iteration.begin(), adds_per_iteration.end(), body,
+                                     [](const auto& e, const std::string& b) { return e.first < b; });
+    if (it != adds_per_iteration.end() && it->first == body) it->second += add;
+    else adds_per_iteration.insert(it, {body, add});
   }
 };
 
@@ -88,10 +106,10 @@ class Reuser {
  private:
   model::Program& impl_;
   std::unordered_map<std::string, SemaphoreLife> lives_;
-  // (engine, register) -> how many writes; (body, engine) -> registers `x := x + 1` directly in it
-  std::unordered_map<std::pair<std::string, std::string>, std::size_t, PairHash> writes_;
+  // engine -> every register it names -> how many writes (fresh names avoid them all);
+  // (body, engine) -> registers `x := x + 1` directly in it
+  std::unordered_map<std::string, std::unordered_map<std::string, std::size_t>> names_;
   std::unordered_map<std::pair<std::string, std::string>, std::vector<std::string>, PairHash> increments_;
-  std::unordered_map<std::string, std::unordered_set<std::string>> registers_;  // engine -> every name
   // What merge() decided, applied by rewrite():
   // (Hashed, not ordered: a kernel of thousands of nests joins tens of thousands of semaphores.)
   std::unordered_map<std::string, std::string> renamed_;  // semaphore -> the one it joins
@@ -101,6 +119,7 @@ class Reuser {
   std::map<std::string, std::map<std::string, std::string>> new_counters_;  // body -> engine -> register
 
   bool survey() {
+    lives_.reserve(impl_.semaphores.size());
     for (const auto& s : impl_.semaphores) lives_[s];
     bool reset_all = false;
     for (std::size_t i = 0; i < impl_.body.size(); ++i) {
@@ -109,26 +128,25 @@ class Reuser {
         const auto* b = std::get_if<model::Block>(&st.node);
         if (!b) return;
         for (const auto& s : b->streams) {
-          auto& regs = registers_[s.engine];
+          auto& regs = names_[s.engine];
           for (const auto& item : s.items) {
             if (const auto* op = std::get_if<model::RegOp>(&item)) {
-              regs.insert(op->dst);
+              ++regs[op->dst];
               for (const auto& n : op->expr.nodes)
-                if (n.op == ExprOp::Reg) regs.insert(n.reg);
-              ++writes_[{s.engine, op->dst}];
+                if (n.op == ExprOp::Reg) regs.try_emplace(n.reg, 0);
               if (increments_itself(*op)) increments_[{path.back(), s.engine}].push_back(op->dst);
             } else if (const auto* in = std::get_if<model::Instr>(&item)) {
               for (const auto& w : in->waits) {
                 auto& life = lives_[w.sem];
                 life.named_at(i);
-                life.waiters.insert(s.engine);
-                if (const auto* r = std::get_if<std::string>(&w.ge)) regs.insert(*r);
+                insert_sorted(life.waiters, s.engine);
+                if (const auto* r = std::get_if<std::string>(&w.ge)) regs.try_emplace(*r, 0);
               }
               if (in->signal) {
                 auto& life = lives_[in->signal->sem];
                 life.named_at(i);
-                life.signallers.insert(s.engine);
-                life.adds_per_iteration[path.back()] += in->signal->add;
+                insert_sorted(life.signallers, s.engine);
+                life.adds(path.back(), in->signal->add);
               }
             } else {
               const auto& bar = std::get<model::Barrier>(item);
@@ -146,21 +164,22 @@ class Reuser {
   // Per signalling engine, the semaphores that may join, split into chains of lives that follow
   // one another (interval partitioning: the fewest chains).
   std::vector<std::vector<std::string>> chains() const {
-    std::map<std::string, std::vector<std::string>> per_engine;
+    // per engine: (life, name), in declaration order; each life looked up once
+    std::map<std::string, std::vector<std::pair<const SemaphoreLife*, const std::string*>>> per_engine;
     for (const auto& s : impl_.semaphores) {
       const auto& life = lives_.at(s);
       if (life.signallers.size() == 1 && !life.reset && life.first != SIZE_MAX)
-        per_engine[*life.signallers.begin()].push_back(s);
+        per_engine[life.signallers.front()].emplace_back(&life, &s);
     }
     std::vector<std::vector<std::string>> out;
     for (auto& [engine, sems] : per_engine) {
-      std::stable_sort(sems.begin(), sems.end(),
-                       [&](const auto& a, const auto& b) { return lives_.at(a).first < lives_.at(b).first; });
+      std::stable_sort(sems.begin(), sems.end(), [](const auto& a, const auto& b) { return a.first->first < b.first->first; });
       // (last statement, chain) of the chains, the one that ends first on top
       using Open = std::pair<std::size_t, std::size_t>;
       std::priority_queue<Open, std::vector<Open>, std::greater<>> open;
-      for (const auto& s : sems) {
-        const auto& life = lives_.at(s);
+      for (const auto& [lp, name] : sems) {
+        const auto& life = *lp;
+        const auto& s = *name;
         std::size_t chain;
         if (!open.empty() && open.top().first < life.first) {
           chain = open.top().second;
@@ -177,10 +196,10 @@ class Reuser {
   }
 
   std::string fresh(const std::string& engine, const std::string& stem) {
-    auto& regs = registers_[engine];
+    auto& regs = names_[engine];
     std::string name = stem;
     for (int k = 2; regs.count(name); ++k) name = stem + "_" + std::to_string(k);
-    regs.insert(name);
+    regs.emplace(name, 0);
     return name;
   }
 
@@ -191,7 +210,7 @@ class Reuser {
     std::string name;
     if (auto it = increments_.find({body, engine}); it != increments_.end())
       for (const auto& reg : it->second)
-        if (writes_.at({engine, reg}) == 1) {
+        if (names_.at(engine).at(reg) == 1) {
           name = reg;
           break;
         }
@@ -224,14 +243,14 @@ class Reuser {
     for (const auto& x : engines) {
       std::size_t last_waited = 0;  // the last semaphore of the chain (from the second) x waits on
       for (std::size_t j = 1; j < chain.size(); ++j)
-        if (life[j]->waiters.count(x)) last_waited = j;
+        if (contains_sorted(life[j]->waiters, x)) last_waited = j;
       if (last_waited == 0) continue;
       const auto b = fresh(x, "b_" + identifier(joined));
       for (std::size_t j = 1; j <= last_waited; ++j) {
         Expr c = count(*life[j - 1], x);
         Expr value = j == 1 ? std::move(c) : Expr::binary(ExprOp::Add, Expr::reg(b), c);
         before_stmt_[life[j]->first][x].push_back(model::RegOp{b, std::move(value), {}});
-        if (life[j]->waiters.count(x)) base_of_[{chain[j], x}] = b;
+        if (contains_sorted(life[j]->waiters, x)) base_of_[{chain[j], x}] = b;
       }
     }
     for (std::size_t j = 1; j < chain.size(); ++j) renamed_[chain[j]] = joined;

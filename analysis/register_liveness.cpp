@@ -1,5 +1,7 @@
 #include "analysis/register_liveness.h"
 
+#include "parallel/run_indexed.h"
+
 #include <algorithm>
 #include <iterator>
 #include <span>
@@ -292,11 +294,10 @@ class EngineWalk {
 }  // namespace
 
 std::vector<EngineRegisterLiveness> register_liveness(const model::Program& impl, const LivenessOptions& options) {
-  std::vector<EngineRegisterLiveness> out;
-  for (const auto& e : impl.engines) {
-    EngineWalk w(impl, e, options);
-    out.push_back(w.run());
-  }
+  std::vector<EngineRegisterLiveness> out(impl.engines.size());
+  parallel::run_indexed(
+      impl.engines.size(), options.jobs, [&](std::size_t e) { out[e] = EngineWalk(impl, impl.engines[e], options).run(); },
+      [] { return false; });
   return out;
 }
 

@@ -41,6 +41,9 @@ struct LivenessOptions {
   // holds 0 there anyway): a counter r_ℓ is then live from its nest on, not from the program's
   // start. What a reuse of registers needs (allocator/register_reuse.h) and what `stats` counts.
   bool zero_before_first_use = true;
+  // Engines analysed at once, on that many threads (each engine's walk is independent; the
+  // result is the same for any number).
+  unsigned jobs = 1;
 };
 
 // One entry per engine of the impl, in the impl's engine order.

@@ -12,6 +12,7 @@
 #include "analysis/unroll.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
+#include "cli/cores.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
@@ -27,6 +28,7 @@ struct AllocateArgs {
   std::uint64_t max_unroll = analysis::kDefaultMaxUnroll;
   bool text = false, prune = false, barrier_fallback = false, no_licm = false, no_cse = false, share = false;
   std::size_t max_semaphores = allocator::Options{}.max_semaphores, max_registers = allocator::Options{}.max_registers;
+  unsigned jobs = 0;  // 0: every core
 };
 
 int run_allocate(const AllocateArgs& a) {
@@ -61,6 +63,7 @@ int run_allocate(const AllocateArgs& a) {
   o.max_semaphores = a.max_semaphores;
   o.max_registers = a.max_registers;
   o.reuse = *allocator::parse_reuse(a.reuse);  // CLI11 checked it is one of the three
+  o.jobs = given_or_every_core(a.jobs);
   o.judge = latency::timing_judge();  // the expert's (allocator/expert.h)
   auto r = allocator::allocate(spec->program, spec->index, o);
   if (!r) {
@@ -124,6 +127,9 @@ void add_allocate(CLI::App& app, Context& ctx) {
                   "reuse registers and semaphores by liveness: auto (when over the budget), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  cmd->add_option("--jobs", args->jobs,
+                  "threads for the independent parts (each engine's register liveness, the expert's statements; "
+                  "default: every core; the same output for any number)");
   // The decision lines speak the allocator's notation; a user reads them without the paper
   // (issue 42), so it is defined where they look first.
   cmd->footer(
