@@ -8,30 +8,14 @@
 
 #include "allocator/allocate.h"
 #include "prover/prove_support.h"
+#include "support/programs.h"
 
 using namespace syncbisim;
 
-namespace {
-
-// `nests` loops, each with two producers on E0 (one pair, so sharing is a choice) and a consumer
-// on E1 that the next nest's first producer waits for.
-std::string nests_spec(int nests) {
-  std::string s = "syncbisim spec/1\nengines E0 E1\n";
-  std::string deps;
-  for (int k = 0; k < nests; ++k) {
-    const auto n = std::to_string(k);
-    s += "loop L" + n + " trip 1..2 {\n  E0: P" + n + " Q" + n + "\n  E1: C" + n + "\n}\n";
-    deps += "dep P" + n + " -> C" + n + "\ndep Q" + n + " -> C" + n + " distance L" + n + "=1\n";
-    if (k + 1 < nests) deps += "dep C" + n + " -> P" + std::to_string(k + 1) + "\n";
-  }
-  return s + deps;
-}
-
-}  // namespace
 
 TEST_CASE("expert: past 32 producer pairs each top-level statement is judged on its own, and the result is proved") {
   const int nests = 40;
-  const auto spec = test::load_inline(nests_spec(nests));
+  const auto spec = test::load_inline(test::nest_chain_spec(nests));
   allocator::Options o;
   o.strategy = allocator::Strategy::Expert;
   std::vector<std::string> windows;  // the loop of each spec the judge saw

@@ -33,4 +33,18 @@ inline model::Expr parse_expr(const std::string& text) {
   return *e;
 }
 
+// The text of `nests` loops in a row, each with two producers on E0 (one producer pair, so the
+// expert's sharing is a choice) and a consumer on E1 that the next nest's first producer waits for.
+inline std::string nest_chain_spec(int nests) {
+  std::string s = "syncbisim spec/1\nengines E0 E1\n";
+  std::string deps;
+  for (int k = 0; k < nests; ++k) {
+    const auto n = std::to_string(k);
+    s += "loop L" + n + " trip 1..2 {\n  E0: P" + n + " Q" + n + "\n  E1: C" + n + "\n}\n";
+    deps += "dep P" + n + " -> C" + n + "\ndep Q" + n + " -> C" + n + " distance L" + n + "=1\n";
+    if (k + 1 < nests) deps += "dep C" + n + " -> P" + std::to_string(k + 1) + "\n";
+  }
+  return s + deps;
+}
+
 }  // namespace syncbisim::test
