@@ -254,7 +254,7 @@ std::string render_compact(const Program& p) {
 // std::uint64_t (only its length, to decide before writing it). Hand-written rather than a
 // second dump by nlohmann: one dump is a few seconds on a kernel of 10,000 nests, and the
 // decision between the two layouts needed the pretty one dumped up to the size limit first
-// (docs/choices.md "JSON layout").
+// (docs/choices.md, the table).
 template <class Out>
 void reindent(const std::string& compact, Out& out) {
   constexpr bool kText = std::is_same_v<Out, std::string>;
