@@ -334,9 +334,11 @@ PYBIND11_MODULE(syncbisim, m) {
       "allocate",
       [](const ProgramLike& spec, const std::string& strategy, bool prune_registers, std::size_t max_semaphores,
          std::size_t max_registers, bool licm, bool cse, bool share_waits, bool barrier_fallback,
-         const std::vector<std::string>& unroll, std::uint64_t max_unroll) {
+         const std::vector<std::string>& unroll, std::uint64_t max_unroll, const std::string& reuse, unsigned jobs) {
         const auto s = program_of(spec);
         AllocateOptions o{parse_strategy(strategy), prune_registers};
+        o.reuse = reuse;
+        o.jobs = jobs;
         o.max_semaphores = max_semaphores;
         o.max_registers = max_registers;
         o.licm = licm;
@@ -353,11 +355,13 @@ PYBIND11_MODULE(syncbisim, m) {
       py::arg("max_registers") = AllocateOptions{}.max_registers, py::arg("licm") = true, py::arg("cse") = true,
       py::arg("share_waits") = false, py::arg("barrier_fallback") = false,
       py::arg("unroll") = std::vector<std::string>{}, py::arg("max_unroll") = AllocateOptions{}.max_unroll,
+      py::arg("reuse") = AllocateOptions{}.reuse, py::arg("jobs") = AllocateOptions{}.jobs,
       "Semaphores for a spec (syncbisim allocate) with one of the tool's strategies: barrier, per-instruction, "
       "per-loop, per-engine, auto, mixed or expert. max_semaphores / max_registers: the budget (--max-semaphores, "
       "--max-registers); licm=False / cse=False: without paper §6.2's reductions (--no-licm, --no-cse); "
       "share_waits, barrier_fallback as --share-waits, --barrier-fallback; unroll: constant-trip loops unrolled "
-      "first (--unroll; the impl then belongs to Allocation.unrolled_spec), at most max_unroll instructions.");
+      "first (--unroll; the impl then belongs to Allocation.unrolled_spec), at most max_unroll instructions; "
+      "reuse: auto, always or never (--reuse); jobs: threads, 0 for every core (--jobs), the same result.");
 
   // ---- resource figures --------------------------------------------------------------------
 

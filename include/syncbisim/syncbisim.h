@@ -126,6 +126,13 @@ struct AllocateOptions {
   // and dependencies, in the unrolled spec (--max-unroll; 0: no limit), else an Error.
   std::vector<std::string> unroll;
   std::uint64_t max_unroll = 20000;
+  // Registers and semaphores reused by liveness (--reuse; docs/allocator.md "Reusing registers and
+  // semaphores"): "auto" (when the allocation would not fit the budget otherwise), "always",
+  // "never"; any other an Error (rule "usage").
+  std::string reuse = "auto";
+  // Threads for the independent parts of an allocation (--jobs; 0: every core); the same result
+  // for any number.
+  unsigned jobs = 0;
 };
 
 // What one dependency got, and why.

@@ -93,6 +93,8 @@ def test_the_doc_check_sees_a_missing_docstring():
      {"strategy": "per-engine", "barrier_fallback": True, "prune_registers": True}),
     (["--max-semaphores", "2"], {"max_semaphores": 2}),
     (["--strategy", "per-instruction", "--max-registers", "6"], {"strategy": "per-instruction", "max_registers": 6}),
+    (["--strategy", "per-loop", "--reuse", "always", "--jobs", "2"], {"strategy": "per-loop", "reuse": "always", "jobs": 2}),
+    (["--strategy", "expert", "--reuse", "never"], {"strategy": "expert", "reuse": "never"}),
 ])
 def test_allocate_gives_the_impl_the_command_writes(args, kwargs):
     spec = "corpus/kernels/flash_attention.json"
