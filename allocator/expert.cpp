@@ -59,7 +59,8 @@ model::Result<Greedy> judge_pairs(const SpecFacts& facts, const Options& options
 }
 
 // Top-level statement `stmt` of the spec as a spec of its own, with `deps`, the dependencies that
-// have both ends in it (those that cross its edges wait at its edges, the same for every choice).
+// have both ends in it. Those that cross its edges are left out: their waits stand outside it,
+// once per run of the statement, not per iteration, and are not judged.
 model::Program window_of(const SpecFacts& facts, std::uint32_t stmt, const std::vector<std::size_t>& deps) {
   model::Program w;
   w.kind = model::ProgramKind::Spec;
