@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "formats/json_format.h"
+#include "formats/detail/json_tree.h"
 
 namespace syncbisim::formats {
 
@@ -180,6 +181,191 @@ ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
 
 namespace {
 
+// The compact dump of a program's statements, written straight to text where the form is the
+// common one (an impl's register operations and instructions with waits and signals, blocks,
+// loops, conds) and through the tree above for the rest (trip rules, barriers, a spec's
+// footprints and extras). The same bytes as dumping the tree (tests/formats: every corpus file and
+// generated programs against json_by_tree); building and dumping a tree per item was most of the
+// writer's time on a kernel of 10,000 nests.
+class CompactEmitter {
+ public:
+  CompactEmitter(std::string& out, ProgramKind kind) : out_(out), kind_(kind) {}
+
+  // The statement's elements of a body array (several for a block with a program order), each
+  // after a comma unless `first`.
+  void stmt(const Stmt& s, bool& first) {
+    if (const auto* b = std::get_if<Block>(&s.node)) {
+      if (!b->order.empty()) return ordered(*b, first);
+      if (!unique_engines(*b)) return via_tree(s, first);
+      element(first);
+      out_ += "{\"block\":{";
+      for (std::size_t k = 0; k < b->streams.size(); ++k) {
+        if (k > 0) out_ += ',';
+        string(b->streams[k].engine);
+        out_ += ":[";
+        items(b->streams[k].items);
+        out_ += ']';
+      }
+      out_ += "}}";
+      return;
+    }
+    element(first);
+    if (const auto* l = std::get_if<Loop>(&s.node)) {
+      out_ += "{\"loop\":";
+      string(l->id);
+      if (l->trip) {
+        out_ += ",\"trip\":";
+        out_ += dump(trip(*l->trip, false));
+      }
+      if (l->sim_trip) {
+        out_ += ",\"sim_trip\":";
+        out_ += std::to_string(*l->sim_trip);
+      }
+      out_ += ",\"body\":";
+      body(l->body);
+      out_ += '}';
+      return;
+    }
+    const auto& c = std::get<Cond>(s.node);
+    out_ += "{\"cond\":";
+    string(c.id);
+    if (c.taken) {
+      out_ += ",\"taken\":";
+      out_ += dump(trip(*c.taken, true));
+    }
+    out_ += ",\"then\":";
+    body(c.then_body);
+    out_ += ",\"else\":";
+    body(c.else_body);
+    out_ += '}';
+  }
+
+ private:
+  std::string& out_;
+  ProgramKind kind_;
+
+  static std::string dump(const ordered_json& v) { return v.dump(-1, ' ', false, ordered_json::error_handler_t::replace); }
+
+  void element(bool& first) {
+    if (!first) out_ += ',';
+    first = false;
+  }
+
+  // A JSON string: printable ASCII other than '"' and '\' stands as it is (every name the tool
+  // makes); anything else is left to nlohmann (escapes, UTF-8 checked and replaced).
+  void string(const std::string& s) {
+    for (const unsigned char ch : s)
+      if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\') {
+        out_ += dump(ordered_json(s));
+        return;
+      }
+    out_ += '"';
+    out_ += s;
+    out_ += '"';
+  }
+
+  static bool unique_engines(const Block& b) {
+    for (std::size_t i = 0; i < b.streams.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (b.streams[i].engine == b.streams[j].engine) return false;
+    return true;
+  }
+
+  void via_tree(const Stmt& s, bool& first) {
+    ordered_json elems = ordered_json::array();
+    append_stmt(elems, s, kind_);
+    for (const auto& e : elems) {
+      element(first);
+      out_ += dump(e);
+    }
+  }
+
+  void body(const std::vector<Stmt>& stmts) {
+    out_ += '[';
+    bool first = true;
+    for (const auto& s : stmts) stmt(s, first);
+    out_ += ']';
+  }
+
+  // As ordered_block: one block object per run of an engine's items.
+  void ordered(const Block& b, bool& first) {
+    std::uint32_t run = UINT32_MAX;
+    bool any = false;
+    for (const auto& [si, ii] : b.in_program_order()) {
+      if (si != run) {
+        if (run != UINT32_MAX) out_ += "]}}";
+        element(first);
+        out_ += "{\"block\":{";
+        string(b.streams[si].engine);
+        out_ += ":[";
+        run = si;
+        any = false;
+      }
+      if (any) out_ += ',';
+      any = true;
+      item(b.streams[si].items[ii]);
+    }
+    if (run != UINT32_MAX) out_ += "]}}";
+  }
+
+  void items(const std::vector<Item>& list) {
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (k > 0) out_ += ',';
+      item(list[k]);
+    }
+  }
+
+  // As item() above, for the forms an impl is made of.
+  void item(const Item& it) {
+    if (const auto* op = std::get_if<RegOp>(&it)) {
+      out_ += "{\"set\":";
+      string(op->dst);
+      out_ += ",\"expr\":";
+      if (op->expr.is_constant()) out_ += std::to_string(op->expr.nodes[0].value);
+      else string(op->expr.to_string());
+      out_ += '}';
+      return;
+    }
+    const auto* in = std::get_if<Instr>(&it);
+    if (!in || !in->extra.empty() || !in->footprint.empty() || (kind_ == ProgramKind::Spec && in->waits.empty() && !in->signal)) {
+      out_ += dump(syncbisim::formats::item(it, kind_));
+      return;
+    }
+    if (in->waits.empty() && !in->signal) {
+      string(in->id);
+      return;
+    }
+    out_ += "{\"instr\":";
+    string(in->id);
+    if (!in->waits.empty()) {
+      out_ += ",\"wait\":[";
+      for (std::size_t k = 0; k < in->waits.size(); ++k) {
+        const auto& w = in->waits[k];
+        out_ += k > 0 ? ",{\"sem\":" : "{\"sem\":";
+        string(w.sem);
+        out_ += ",\"ge\":";
+        if (const auto* r = std::get_if<std::string>(&w.ge)) string(*r);
+        else out_ += std::to_string(std::get<std::uint64_t>(w.ge));
+        out_ += '}';
+      }
+      out_ += ']';
+    }
+    if (in->signal) {
+      out_ += ",\"signal\":";
+      if (in->signal->add == 1) {
+        string(in->signal->sem);
+      } else {
+        out_ += "{\"sem\":";
+        string(in->signal->sem);
+        out_ += ",\"add\":";
+        out_ += std::to_string(in->signal->add);
+        out_ += '}';
+      }
+    }
+    out_ += '}';
+  }
+};
+
 // The document in compact form (nlohmann's indent -1), byte for byte as nlohmann would dump one
 // tree of it, with a final newline. The program is dumped statement by statement: one tree of a
 // whole impl of thousands of loop nests was a fifth of `allocate`'s time there, and as large again
@@ -216,16 +402,9 @@ std::string render_compact(const Program& p) {
   }
   member("program");
   out += "[";
-  bool any = false;
-  for (const auto& s : p.body) {
-    ordered_json elems = ordered_json::array();
-    append_stmt(elems, s, p.kind);
-    for (const auto& e : elems) {
-      out += any ? "," : "";
-      any = true;
-      out += dump(e);
-    }
-  }
+  CompactEmitter emit(out, p.kind);
+  bool first_stmt = true;
+  for (const auto& s : p.body) emit.stmt(s, first_stmt);
   out += "]";
   if (p.kind == ProgramKind::Spec || !p.deps.empty()) {
     ordered_json deps = ordered_json::array();
@@ -313,6 +492,14 @@ void reindent(const std::string& compact, Out& out) {
 }
 
 }  // namespace
+
+namespace detail {
+
+std::string program_by_tree(const Program& p) {
+  return body(p.body, p.kind).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+}  // namespace detail
 
 std::string write_json(const Program& p, std::uint64_t compact_past) {
   // Indented for people; a program so large that its indentation would take it past the input

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "formats/detail/json_tree.h"
 #include "formats/json_format.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
@@ -106,5 +107,8 @@ TEST_CASE("corpus: write_json lays out the document as nlohmann dumps its tree, 
     CHECK(indented == tree.dump(2) + "\n");
     CHECK(compact == tree.dump(-1) + "\n");
     CHECK(nlohmann::ordered_json::parse(compact) == tree);
+    // and its program array, written directly, is the dump of the tree it stands for
+    CHECK(tree["program"].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) ==
+          formats::detail::program_by_tree(loaded->program));
   }
 }

@@ -3,6 +3,9 @@
 // A failure prints the shrunk program in both renderings.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "formats/detail/json_tree.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
 #include "generators/describe.h"
@@ -23,6 +26,10 @@ void check_round_trips(const Program& p) {
   const auto from_json = sb::formats::read_json(json);
   if (!from_json) RC_FAIL("read_json(write_json(p)) failed: " + from_json.error().to_string());
   RC_ASSERT(*from_json == p);
+  // The writer's program array, written directly, is the tree's dump (formats/detail/json_tree.h).
+  const auto program = nlohmann::ordered_json::parse(sb::formats::write_json(p, 0))["program"];
+  RC_ASSERT(program.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) ==
+            sb::formats::detail::program_by_tree(p));
 
   const std::string text = sb::formats::write_text(p);
   RC_LOG() << "--- write_text\n" << text << "\n";
