@@ -4,11 +4,9 @@
 #include <functional>
 #include <map>
 #include <set>
-#include <string_view>
-#include <unordered_set>
 
 #include "allocator/give_up.h"
-#include "model/walk.h"
+#include "allocator/stats.h"
 
 namespace syncbisim::allocator {
 
@@ -50,27 +48,9 @@ Usage usage_of(const model::Program& impl, const model::ProgramIndex& spec_ix) {
   Usage u;
   u.semaphores = impl.semaphores.size();
   u.registers.assign(spec_ix.engines.size(), 0);
-  // The registers each engine names (written, read by an operation or by a wait), counted as
-  // `stats` counts them (compute_stats), without its other figures: a budget trial costs this one
-  // walk of the impl (at 10,000 nests the whole of compute_stats took half a second, twice).
-  std::vector<std::unordered_set<std::string_view>> names(impl.engines.size());
-  model::for_each_stream(impl.body, [&](const model::Stream& s) {
-    if (names.empty()) return;
-    // a valid impl declares the engine; anything else counts as the first, as in compute_stats
-    const auto it = std::find(impl.engines.begin(), impl.engines.end(), s.engine);
-    auto& regs = names[it == impl.engines.end() ? 0 : static_cast<std::size_t>(it - impl.engines.begin())];
-    for (const auto& item : s.items) {
-      if (const auto* op = std::get_if<model::RegOp>(&item)) {
-        regs.insert(op->dst);
-        for (const auto& n : op->expr.nodes)
-          if (n.op == model::ExprOp::Reg) regs.insert(n.reg);
-      } else if (const auto* in = std::get_if<model::Instr>(&item)) {
-        for (const auto& w : in->waits)
-          if (const auto* reg = std::get_if<std::string>(&w.ge)) regs.insert(*reg);
-      }
-    }
-  });
-  for (std::size_t e = 0; e < names.size() && e < u.registers.size(); ++e) u.registers[e] = names[e].size();
+  // The registers alone, not all of compute_stats: a budget trial costs this one walk of the impl.
+  const auto names = registers_per_engine(impl);
+  for (std::size_t e = 0; e < names.size() && e < u.registers.size(); ++e) u.registers[e] = names[e];
   return u;
 }
 

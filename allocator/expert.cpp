@@ -96,7 +96,13 @@ model::Result<Windows> judge_windows(const SpecFacts& facts, const Options& opti
   // Each statement's greedy choice, on `options.jobs` threads, gathered in statement order (the
   // same result for any number of threads). The judge must then be safe to call at once.
   const std::vector<std::pair<std::uint32_t, std::vector<Pair>>> windows(by_stmt.begin(), by_stmt.end());
-  std::vector<std::optional<model::Result<Greedy>>> judged(windows.size());
+  // A statement's choice in the program's ids (its allocation is not needed past the window).
+  struct Verdict {
+    std::vector<Pair> shared;
+    std::optional<std::uint64_t> start, cost;
+    std::size_t asked = 0;
+  };
+  std::vector<std::optional<model::Result<Verdict>>> judged(windows.size());
   parallel::run_indexed(
       windows.size(), options.jobs,
       [&](std::size_t w) {
@@ -104,22 +110,22 @@ model::Result<Windows> judge_windows(const SpecFacts& facts, const Options& opti
         const auto spec = window_of(facts, stmt, deps_in.at(stmt));
         const auto ix = model::ProgramIndex::build(spec);
         if (!ix) {
-          judged[w] = model::Result<Greedy>(ix.error());
+          judged[w].emplace(ix.error());
           return;
         }
         const SpecFacts wf(spec, *ix);
         // The window's own ids for the pairs (engines keep theirs: the engine list is the same).
         std::vector<Pair> local;
         for (const auto& [loop, engine] : pairs) local.emplace_back(*ix->loop(facts.ix.loops[loop].name), engine);
-        auto g = judge_pairs(wf, options, expert_static_mix(wf), local);
-        if (g) {  // back to the program's ids; the window's allocation is not needed past here
-          Mix shared;
-          for (std::size_t k = 0; k < local.size(); ++k)
-            if (g->mix.pairs.count(local[k])) shared.pairs[pairs[k]] = GroupKind::Loop;
-          g->mix = std::move(shared);
-          g->best.reset();
+        const auto g = judge_pairs(wf, options, expert_static_mix(wf), local);
+        if (!g) {
+          judged[w].emplace(g.error());
+          return;
         }
-        judged[w] = std::move(g);
+        Verdict v{{}, g->start, g->cost, g->asked};
+        for (std::size_t k = 0; k < local.size(); ++k)
+          if (g->mix.pairs.count(local[k])) v.shared.push_back(pairs[k]);
+        judged[w].emplace(std::move(v));
       },
       [] { return false; });
   Windows out;
@@ -135,7 +141,7 @@ model::Result<Windows> judge_windows(const SpecFacts& facts, const Options& opti
     out.asked += g->asked;
     out.start += *g->start;
     out.cost += *g->cost;
-    for (const auto& [p, kind] : g->mix.pairs) out.shared.push_back(p);
+    out.shared.insert(out.shared.end(), g->shared.begin(), g->shared.end());
   }
   return out;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 #include <span>
 
 #include "analysis/register_liveness.h"
@@ -43,7 +45,6 @@ struct Counter {
   const std::map<std::string, std::uint32_t>& trips;
   const ByteModel& bytes;
   Stats& st;
-  std::vector<std::set<std::string>> regs;
   std::vector<std::uint32_t> alu;  // per waiting instruction
 
   std::uint32_t max_trip(const std::optional<model::TripRule>& t) {
@@ -105,8 +106,6 @@ struct Counter {
     std::vector<const model::RegOp*> window;  // since the previous instruction
     for (const auto& item : s.items) {
       if (const auto* r = std::get_if<model::RegOp>(&item)) {
-        regs[e].insert(r->dst);
-        for (const auto& n : r->expr.registers()) regs[e].insert(n);
         st.regops_executed += times;
         st.code_bytes += bytes.regop + bytes.per_operator * r->expr.alu_cost();
         window.push_back(r);
@@ -121,8 +120,6 @@ struct Counter {
           ++st.waiting_instrs;
           st.waits += in.waits.size();
           if (in.waits.size() > 1) ++st.multi_wait_instrs;
-          for (const auto& w : in.waits)
-            if (const auto* reg = std::get_if<std::string>(&w.ge)) regs[e].insert(*reg);
           alu.push_back(issue_cost(window, in));
         }
         window.clear();
@@ -132,6 +129,28 @@ struct Counter {
 };
 
 }  // namespace
+
+std::vector<std::size_t> registers_per_engine(const model::Program& impl) {
+  // Names viewed in place: the impl outlives the call.
+  std::vector<std::unordered_set<std::string_view>> names(impl.engines.size());
+  model::for_each_stream(impl.body, [&](const model::Stream& s) {
+    if (names.empty()) return;
+    auto& regs = names[engine_of(impl, s.engine)];
+    for (const auto& item : s.items) {
+      if (const auto* op = std::get_if<model::RegOp>(&item)) {
+        regs.insert(op->dst);
+        for (const auto& n : op->expr.nodes)
+          if (n.op == model::ExprOp::Reg) regs.insert(n.reg);
+      } else if (const auto* in = std::get_if<model::Instr>(&item)) {
+        for (const auto& w : in->waits)
+          if (const auto* reg = std::get_if<std::string>(&w.ge)) regs.insert(*reg);
+      }
+    }
+  });
+  std::vector<std::size_t> out;
+  for (const auto& n : names) out.push_back(n.size());
+  return out;
+}
 
 model::Result<Stats> compute_stats(const model::Program& impl, const std::map<std::string, std::uint32_t>& trips,
                                    const ByteModel& bytes) {
@@ -150,11 +169,12 @@ model::Result<Stats> compute_stats(const model::Program& impl, const std::map<st
   }
   Stats st;
   st.semaphores = impl.semaphores.size();
-  Counter c{impl, trips, bytes, st, std::vector<std::set<std::string>>(impl.engines.size()), {}};
+  Counter c{impl, trips, bytes, st, {}};
   c.body(impl.body, Count{1});
+  const auto names = registers_per_engine(impl);
   for (std::size_t e = 0; e < impl.engines.size(); ++e) {
-    st.registers_per_engine.emplace_back(impl.engines[e], c.regs[e].size());
-    st.registers_max = std::max(st.registers_max, c.regs[e].size());
+    st.registers_per_engine.emplace_back(impl.engines[e], names[e]);
+    st.registers_max = std::max(st.registers_max, names[e]);
   }
   if (!c.alu.empty()) {
     st.alu_max = *std::max_element(c.alu.begin(), c.alu.end());

@@ -60,6 +60,10 @@ struct Stats {
   std::optional<LiveFigures> live;       // when asked for (live_figures(): a walk per engine)
 };
 
+// The registers each engine names (written, read by an operation or by a wait), by the impl's
+// engine order: Stats::registers_per_engine, and a budget trial's count (allocator/budget.h).
+std::vector<std::size_t> registers_per_engine(const model::Program& impl);
+
 // `trips`: loop id -> iterations per trip; cond id -> 0 (then) or 1 (else). Loops not given run
 // their maximum trip; conds take `then` unless their rule only allows `else`. `impl` must be a
 // valid program (ProgramIndex::build accepts it); the figures need no index of it, which matters

@@ -18,6 +18,9 @@ namespace {
 using nlohmann::ordered_json;
 using namespace model;
 
+// nlohmann's compact dump, as every part of the document is written.
+std::string dump_compact(const ordered_json& v) { return v.dump(-1, ' ', false, ordered_json::error_handler_t::replace); }
+
 ordered_json branch(std::uint32_t v) {
   if (v == 0) return "then";
   if (v == 1) return "else";
@@ -185,7 +188,7 @@ namespace {
 // common one (an impl's register operations and instructions with waits and signals, blocks,
 // loops, conds) and through the tree above for the rest (trip rules, barriers, a spec's
 // footprints and extras). The same bytes as dumping the tree (tests/formats: every corpus file and
-// generated programs against json_by_tree); building and dumping a tree per item was most of the
+// generated programs against detail::program_by_tree); building and dumping a tree per item was most of the
 // writer's time on a kernel of 10,000 nests.
 class CompactEmitter {
  public:
@@ -215,7 +218,7 @@ class CompactEmitter {
       string(l->id);
       if (l->trip) {
         out_ += ",\"trip\":";
-        out_ += dump(trip(*l->trip, false));
+        out_ += dump_compact(trip(*l->trip, false));
       }
       if (l->sim_trip) {
         out_ += ",\"sim_trip\":";
@@ -231,7 +234,7 @@ class CompactEmitter {
     string(c.id);
     if (c.taken) {
       out_ += ",\"taken\":";
-      out_ += dump(trip(*c.taken, true));
+      out_ += dump_compact(trip(*c.taken, true));
     }
     out_ += ",\"then\":";
     body(c.then_body);
@@ -244,8 +247,6 @@ class CompactEmitter {
   std::string& out_;
   ProgramKind kind_;
 
-  static std::string dump(const ordered_json& v) { return v.dump(-1, ' ', false, ordered_json::error_handler_t::replace); }
-
   void element(bool& first) {
     if (!first) out_ += ',';
     first = false;
@@ -256,7 +257,7 @@ class CompactEmitter {
   void string(const std::string& s) {
     for (const unsigned char ch : s)
       if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\') {
-        out_ += dump(ordered_json(s));
+        out_ += dump_compact(ordered_json(s));
         return;
       }
     out_ += '"';
@@ -276,7 +277,7 @@ class CompactEmitter {
     append_stmt(elems, s, kind_);
     for (const auto& e : elems) {
       element(first);
-      out_ += dump(e);
+      out_ += dump_compact(e);
     }
   }
 
@@ -328,7 +329,7 @@ class CompactEmitter {
     }
     const auto* in = std::get_if<Instr>(&it);
     if (!in || !in->extra.empty() || !in->footprint.empty() || (kind_ == ProgramKind::Spec && in->waits.empty() && !in->signal)) {
-      out_ += dump(syncbisim::formats::item(it, kind_));
+      out_ += dump_compact(syncbisim::formats::item(it, kind_));
       return;
     }
     if (in->waits.empty() && !in->signal) {
@@ -367,11 +368,10 @@ class CompactEmitter {
 };
 
 // The document in compact form (nlohmann's indent -1), byte for byte as nlohmann would dump one
-// tree of it, with a final newline. The program is dumped statement by statement: one tree of a
-// whole impl of thousands of loop nests was a fifth of `allocate`'s time there, and as large again
-// as the text.
+// tree of it, with a final newline. The program array is written by CompactEmitter; the other
+// members are small and dumped from trees.
 std::string render_compact(const Program& p) {
-  const auto dump = [](const ordered_json& v) { return v.dump(-1, ' ', false, ordered_json::error_handler_t::replace); };
+  const auto dump = dump_compact;
   std::string out = "{";
   bool first = true;
   const auto member = [&](const char* key) {
@@ -496,7 +496,7 @@ void reindent(const std::string& compact, Out& out) {
 namespace detail {
 
 std::string program_by_tree(const Program& p) {
-  return body(p.body, p.kind).dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  return dump_compact(body(p.body, p.kind));
 }
 
 }  // namespace detail
