@@ -144,7 +144,7 @@ struct Stream {
         model::RegOp nr = *r;
         nr.expr = replace(r->expr, static_cast<std::uint32_t>(r->expr.nodes.size() - 1), k, reg_of, false);
         ++version[r->dst];
-        out.push_back(std::move(nr));
+        out.emplace_back(std::in_place_type<model::RegOp>, std::move(nr));
       } else {
         out.push_back(std::move(items[i]));
       }

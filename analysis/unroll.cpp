@@ -51,7 +51,7 @@ struct Copier {
           for (auto& it : st.items)
             if (auto* in_ = std::get_if<model::Instr>(&it)) {
               in_->id = name(in_->id);
-              rename_indices(in_->footprint);
+              if (!in_->footprint->empty()) rename_indices(in_->footprint.edit());
             }
         out.push_back(model::Stmt{std::move(nb)});
       } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {

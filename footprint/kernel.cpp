@@ -48,7 +48,7 @@ class Builder {
           s.loops = around;
           s.position = k_.statements.size();
           for (auto kind : {model::AccessKind::Read, model::AccessKind::Write, model::AccessKind::Accumulate})
-            for (const auto& a : in->footprint.of(kind)) {
+            for (const auto& a : in->footprint->of(kind)) {
               const auto it = shapes_.find(a.buffer);
               s.accesses.push_back(KernelAccess{kind, a, it == shapes_.end() ? std::vector<std::uint64_t>{} : it->second});
             }

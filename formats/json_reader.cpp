@@ -287,11 +287,11 @@ class JsonReader {
             const auto aat = child(kat, i);
             auto a = parse_access(string_of(value[i], aat, "an access"), aat);
             if (!a) throw detail::ReadError{a.error()};
-            in.footprint.of(kind).push_back(std::move(*a));
+            in.footprint.edit().of(kind).push_back(std::move(*a));
           }
           continue;
         }
-        in.extra.emplace(key, value.dump());
+        in.extra.edit().emplace(key, value.dump());
       }
       return in;
     }

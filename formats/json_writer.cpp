@@ -71,17 +71,17 @@ ordered_json item(const Item& it, ProgramKind kind) {
     return o;
   }
   const auto& in = std::get<Instr>(it);
-  if (in.waits.empty() && !in.signal && in.extra.empty() && in.footprint.empty()) return in.id;
+  if (in.waits.empty() && !in.signal && in.extra->empty() && in.footprint->empty()) return in.id;
   if (kind == ProgramKind::Spec && in.waits.empty() && !in.signal) {
     ordered_json o = ordered_json::object();
     o["id"] = in.id;
     for (auto k : {AccessKind::Read, AccessKind::Write, AccessKind::Accumulate}) {
-      if (in.footprint.of(k).empty()) continue;
+      if (in.footprint->of(k).empty()) continue;
       ordered_json list = ordered_json::array();
-      for (const auto& a : in.footprint.of(k)) list.push_back(a.to_string());
+      for (const auto& a : in.footprint->of(k)) list.push_back(a.to_string());
       o[to_string(k)] = std::move(list);
     }
-    for (const auto& [key, text] : in.extra) {
+    for (const auto& [key, text] : *in.extra) {
       // Extras hold compact JSON text (model::Instr::extra); anything else is kept as a string.
       try {
         o[key] = ordered_json::parse(text);
@@ -328,7 +328,7 @@ class CompactEmitter {
       return;
     }
     const auto* in = std::get_if<Instr>(&it);
-    if (!in || !in->extra.empty() || !in->footprint.empty() || (kind_ == ProgramKind::Spec && in->waits.empty() && !in->signal)) {
+    if (!in || !in->extra->empty() || !in->footprint->empty() || (kind_ == ProgramKind::Spec && in->waits.empty() && !in->signal)) {
       out_ += dump_compact(syncbisim::formats::item(it, kind_));
       return;
     }

@@ -57,7 +57,7 @@ class TextReader {
     if (p_.kind == ProgramKind::Impl)
       model::for_each_stream(p_.body, [&](const model::Stream& st) {
         for (const auto& item : st.items)
-          if (const auto* in = std::get_if<Instr>(&item); in && !in->extra.empty())
+          if (const auto* in = std::get_if<Instr>(&item); in && !in->extra->empty())
             fail(in->loc.where, "unknown-field",
                  "instruction " + quote(in->id) + ": extra fields belong to the spec's instructions, not the impl's");
       });
@@ -398,7 +398,7 @@ class TextReader {
   void footprint_clauses(Instr& in) {
     while (clause_keyword()) {
       const auto kw = word();
-      auto& list = kw == "reads" ? in.footprint.reads : kw == "writes" ? in.footprint.writes : in.footprint.accumulates;
+      auto& list = kw == "reads" ? in.footprint.edit().reads : kw == "writes" ? in.footprint.edit().writes : in.footprint.edit().accumulates;
       do list.push_back(access());
       while (eat(","));
     }
@@ -570,7 +570,7 @@ class TextReader {
       if (key == "reads" || key == "writes" || key == "accumulates")
         fail(at, "duplicate-key",
              "'" + key + "' is a footprint clause (" + key + " buf[...] after the instruction), not an extra field");
-      in.extra.emplace(key, value.dump());
+      in.extra.edit().emplace(key, value.dump());
     }
   }
 

@@ -75,9 +75,9 @@ std::string item(const Item& it) {
     out += "} ";
   }
   out += in.id;
-  if (!in.extra.empty()) out += extras(in.extra);
+  if (!in.extra->empty()) out += extras(*in.extra);
   for (auto k : {AccessKind::Read, AccessKind::Write, AccessKind::Accumulate}) {
-    const auto& list = in.footprint.of(k);
+    const auto& list = in.footprint->of(k);
     for (std::size_t i = 0; i < list.size(); ++i) out += (i ? ", " : std::string(" ") + to_string(k) + " ") + list[i].to_string();
   }
   if (in.signal) out += " {" + in.signal->sem + " += " + std::to_string(in.signal->add) + "}";
@@ -95,7 +95,7 @@ void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
       for (const auto& [si, ii] : b->in_program_order()) {
         const auto& it = b->streams[si].items[ii];
         const auto* in = std::get_if<Instr>(&it);
-        const bool alone = in && !in->footprint.empty();
+        const bool alone = in && !in->footprint->empty();
         if (si != line_stream || alone || line_alone) {
           if (line_stream != UINT32_MAX) out += "\n";
           out += indent + b->streams[si].engine + ":";

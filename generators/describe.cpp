@@ -45,7 +45,7 @@ void put_item(std::ostream& os, const model::Item& item) {
       os << "}";
     }
     if (in->signal) os << "{" << in->signal->sem << "+=" << in->signal->add << "}";
-    for (const auto& [k, v] : in->extra) os << "<" << k << "=" << v << ">";
+    for (const auto& [k, v] : *in->extra) os << "<" << k << "=" << v << ">";
   } else if (const auto* op = std::get_if<model::RegOp>(&item)) {
     os << " [" << op->dst << " := " << op->expr.to_string() << "]";
   } else {

@@ -38,7 +38,9 @@ void attach_footprints(model::Program& p, const std::vector<FootprintPick>& pick
   std::map<std::string, model::Footprint> footprints;
   for (const auto& pick : picks) {
     const auto& at = places[pick.instr % places.size()];
-    model::Access a{"b" + std::to_string(pick.buffer % buffers), {subscript_of(pick, at, extent)}, ""};
+    model::Access a;
+    a.buffer = "b" + std::to_string(pick.buffer % buffers);
+    a.index.push_back(subscript_of(pick, at, extent));
     static constexpr model::AccessKind kKinds[] = {model::AccessKind::Read, model::AccessKind::Read,
                                                    model::AccessKind::Write, model::AccessKind::Write,
                                                    model::AccessKind::Accumulate};

@@ -104,7 +104,7 @@ class FootprintChecker {
       for (const auto& item : st.items)
         if (const auto* in = std::get_if<Instr>(&item); in && status)
           for (auto k : {AccessKind::Read, AccessKind::Write, AccessKind::Accumulate})
-            for (const auto& a : in->footprint.of(k))
+            for (const auto& a : in->footprint->of(k))
               if (status) status = access(*in, a, path);
     });
     return status;

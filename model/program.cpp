@@ -31,7 +31,7 @@ bool Program::has_footprints() const {
   bool any = false;
   for_each_stream(body, [&](const Stream& st) {
     for (const auto& item : st.items)
-      if (const auto* in = std::get_if<Instr>(&item); in && !in->footprint.empty()) any = true;
+      if (const auto* in = std::get_if<Instr>(&item); in && !in->footprint->empty()) any = true;
   });
   return any;
 }

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/boxed.h"
 #include "model/expr.h"
 #include "model/footprint.h"
 #include "model/trip_rule.h"
@@ -47,12 +48,13 @@ struct Instr {
   std::vector<Wait> waits;
   std::optional<Signal> signal;
   // Unknown fields of the JSON object form, kept for tools and ignored by the semantics:
-  // key -> compact JSON text, sorted by key.
-  std::map<std::string, std::string> extra;
+  // key -> compact JSON text, sorted by key. Boxed: most instructions have none (model/boxed.h).
+  Boxed<std::map<std::string, std::string>> extra;
   Loc loc;
   // What a spec instruction reads, writes and accumulates (docs/footprints.md); ignored by the
   // semantics. Last, so that aggregate initialisers written before it existed leave it empty.
-  Footprint footprint;
+  // Boxed: an impl's instructions have none.
+  Boxed<Footprint> footprint;
   bool operator==(const Instr&) const = default;
 };
 

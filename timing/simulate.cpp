@@ -414,7 +414,7 @@ std::vector<InstrCost> instr_costs(const model::Program& spec, const model::Prog
   model::for_each_stream(spec.body, [&](const model::Stream& s) {
     for (const auto& item : s.items)
       if (const auto* in = std::get_if<model::Instr>(&item))
-        if (auto id = spec_ix.instr(in->id)) out[*id] = instr_cost(table, s.engine, in->extra);
+        if (auto id = spec_ix.instr(in->id)) out[*id] = instr_cost(table, s.engine, *in->extra);
   });
   return out;
 }
@@ -424,7 +424,7 @@ std::vector<std::string> instrs_without_op(const model::Program& spec) {
   model::for_each_stream(spec.body, [&](const model::Stream& s) {
     for (const auto& item : s.items)
       if (const auto* in = std::get_if<model::Instr>(&item))
-        if (!in->extra.count("op") && !in->extra.count("interval")) out.push_back(in->id);
+        if (!in->extra->count("op") && !in->extra->count("interval")) out.push_back(in->id);
   });
   return out;
 }

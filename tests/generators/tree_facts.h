@@ -56,7 +56,7 @@ inline void walk_facts(const std::vector<model::Stmt>& body, std::uint32_t depth
             f.waits += static_cast<std::uint32_t>(in->waits.size());
             for (const auto& w : in->waits) f.register_waits += std::holds_alternative<std::string>(w.ge) ? 1 : 0;
             f.signals += in->signal ? 1 : 0;
-            f.extras += in->extra.empty() ? 0 : 1;
+            f.extras += in->extra->empty() ? 0 : 1;
           } else if (std::holds_alternative<model::RegOp>(item)) {
             ++f.regops;
           } else {
