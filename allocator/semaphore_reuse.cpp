@@ -98,7 +98,7 @@ class Reuser {
       std::erase_if(impl_.semaphores, [&](const std::string& s) { return renamed_.count(s) > 0; });
     }
     model::normalize(impl_);
-    out.joined = {renamed_.begin(), renamed_.end()};
+    for (const auto& [sem, j] : renamed_) out.joined.emplace(sem, j.into);
     out.after = impl_.semaphores.size();
     return out;
   }
@@ -111,12 +111,23 @@ class Reuser {
   std::unordered_map<std::string, std::unordered_map<std::string, std::size_t>> names_;
   std::unordered_map<std::pair<std::string, std::string>, std::vector<std::string>, PairHash> increments_;
   // What merge() decided, applied by rewrite():
-  // (Hashed, not ordered: a kernel of thousands of nests joins tens of thousands of semaphores.)
-  std::unordered_map<std::string, std::string> renamed_;  // semaphore -> the one it joins
-  std::unordered_map<std::pair<std::string, std::string>, std::string, PairHash> base_of_;  // (semaphore, engine) -> b
-  std::map<std::size_t, std::map<std::string, std::vector<model::RegOp>>> before_stmt_;
-  std::unordered_map<std::pair<std::string, std::string>, std::string, PairHash> counter_;  // (body, engine) -> register
+  // (Hashed, not ordered: a kernel of thousands of nests joins tens of thousands of semaphores;
+  // engines by their place in impl_.engines, a handful, so that no lookup builds a key of two
+  // strings: merge() makes one per semaphore, engine and body.)
+  struct Joined {
+    std::string into;               // the semaphore it joins
+    std::vector<std::string> base;  // per engine: the register b that its waits add ("" if none)
+  };
+  std::unordered_map<std::string, Joined> renamed_;  // semaphore -> what it joins
+  // top-level statement -> per engine: `b := ...` to run before it
+  std::vector<std::vector<std::vector<model::RegOp>>> before_stmt_;
+  std::unordered_map<std::string, std::vector<std::string>> counter_;  // body -> per engine: register
   std::map<std::string, std::map<std::string, std::string>> new_counters_;  // body -> engine -> register
+
+  std::size_t engine_index(const std::string& engine) const {
+    return static_cast<std::size_t>(std::find(impl_.engines.begin(), impl_.engines.end(), engine) -
+                                    impl_.engines.begin());
+  }
 
   bool survey() {
     lives_.reserve(impl_.semaphores.size());
@@ -205,8 +216,10 @@ class Reuser {
 
   // A register of `engine` that holds how many iterations of `body` have run: its one write is
   // `x := x + 1` directly in that body; one is added where there is none.
-  std::string counter(const std::string& body, const std::string& engine) {
-    if (auto it = counter_.find({body, engine}); it != counter_.end()) return it->second;
+  const std::string& counter(const std::string& body, const std::string& engine, std::size_t e) {
+    auto& known = counter_[body];
+    if (known.empty()) known.resize(impl_.engines.size());
+    if (!known[e].empty()) return known[e];
     std::string name;
     if (auto it = increments_.find({body, engine}); it != increments_.end())
       for (const auto& reg : it->second)
@@ -218,16 +231,16 @@ class Reuser {
       name = fresh(engine, "n_" + identifier(body));
       new_counters_[body][engine] = name;
     }
-    return counter_[{body, engine}] = name;
+    return known[e] = std::move(name);
   }
 
   // How many signals `sem` has had once `engine` has passed its last statement.
-  Expr count(const SemaphoreLife& life, const std::string& engine) {
+  Expr count(const SemaphoreLife& life, const std::string& engine, std::size_t e) {
     std::optional<Expr> sum;
     for (const auto& [body, add] : life.adds_per_iteration) {
       Expr term = body == model::kTopLoop ? Expr::constant(add)
-                  : add == 1              ? Expr::reg(counter(body, engine))
-                                          : Expr::binary(ExprOp::Mul, Expr::constant(add), Expr::reg(counter(body, engine)));
+                  : add == 1              ? Expr::reg(counter(body, engine, e))
+                                          : Expr::binary(ExprOp::Mul, Expr::constant(add), Expr::reg(counter(body, engine, e)));
       sum = sum ? Expr::binary(ExprOp::Add, *sum, term) : term;
     }
     return sum ? *sum : Expr::constant(0);
@@ -240,20 +253,29 @@ class Reuser {
     for (const auto& s : chain) life.push_back(&lives_.at(s));
     std::set<std::string> engines;
     for (const auto* l : life) engines.insert(l->waiters.begin(), l->waiters.end());
+    std::vector<Joined*> into(chain.size(), nullptr);
+    for (std::size_t j = 1; j < chain.size(); ++j) {
+      into[j] = &renamed_[chain[j]];
+      into[j]->into = joined;
+      into[j]->base.resize(impl_.engines.size());
+    }
+    if (before_stmt_.empty()) before_stmt_.resize(impl_.body.size());
     for (const auto& x : engines) {
+      const auto e = engine_index(x);
       std::size_t last_waited = 0;  // the last semaphore of the chain (from the second) x waits on
       for (std::size_t j = 1; j < chain.size(); ++j)
         if (contains_sorted(life[j]->waiters, x)) last_waited = j;
       if (last_waited == 0) continue;
       const auto b = fresh(x, "b_" + identifier(joined));
       for (std::size_t j = 1; j <= last_waited; ++j) {
-        Expr c = count(*life[j - 1], x);
+        Expr c = count(*life[j - 1], x, e);
         Expr value = j == 1 ? std::move(c) : Expr::binary(ExprOp::Add, Expr::reg(b), c);
-        before_stmt_[life[j]->first][x].push_back(model::RegOp{b, std::move(value), {}});
-        if (contains_sorted(life[j]->waiters, x)) base_of_[{chain[j], x}] = b;
+        auto& ops = before_stmt_[life[j]->first];
+        if (ops.empty()) ops.resize(impl_.engines.size());
+        ops[e].push_back(model::RegOp{b, std::move(value), {}});
+        if (contains_sorted(life[j]->waiters, x)) into[j]->base[e] = b;
       }
     }
-    for (std::size_t j = 1; j < chain.size(); ++j) renamed_[chain[j]] = joined;
   }
 
   void rewrite() {
@@ -265,8 +287,8 @@ class Reuser {
         for (auto& w : in->waits) {
           const auto to = renamed_.find(w.sem);
           if (to == renamed_.end()) continue;
-          const Expr base = Expr::reg(base_of_.at({w.sem, engine}));
-          w.sem = to->second;
+          const Expr base = Expr::reg(to->second.base.at(engine_index(engine)));
+          w.sem = to->second.into;
           std::optional<Expr> value;
           if (const auto* c = std::get_if<std::uint64_t>(&w.ge)) {
             if (*c > 0) value = Expr::binary(ExprOp::Add, base, Expr::constant(*c));
@@ -281,7 +303,7 @@ class Reuser {
           w.ge = name;
         }
         if (in->signal)
-          if (auto to = renamed_.find(in->signal->sem); to != renamed_.end()) in->signal->sem = to->second;
+          if (auto to = renamed_.find(in->signal->sem); to != renamed_.end()) in->signal->sem = to->second.into;
       }
       items.push_back(std::move(item));
     });
@@ -295,13 +317,24 @@ class Reuser {
         }
       });
     // The bases, before the statements where the semaphores after the first begin.
+    // (Streams in the order of the engines' names, as they were when kept by name.)
+    std::vector<std::size_t> by_name(impl_.engines.size());
+    for (std::size_t e = 0; e < by_name.size(); ++e) by_name[e] = e;
+    std::sort(by_name.begin(), by_name.end(), [&](auto a, auto b) { return impl_.engines[a] < impl_.engines[b]; });
     std::vector<model::Stmt> body;
     body.reserve(impl_.body.size() + before_stmt_.size());
     for (std::size_t i = 0; i < impl_.body.size(); ++i) {
-      if (auto it = before_stmt_.find(i); it != before_stmt_.end()) {
+      if (i < before_stmt_.size() && !before_stmt_[i].empty()) {
         model::Block b;
-        for (auto& [engine, ops] : it->second) b.streams.push_back({engine, {ops.begin(), ops.end()}});
-        body.push_back(model::Stmt{std::move(b)});
+        for (const auto e : by_name) {
+          auto& ops = before_stmt_[i][e];
+          if (ops.empty()) continue;
+          b.streams.push_back({impl_.engines[e], {}});
+          auto& items = b.streams.back().items;
+          items.reserve(ops.size());
+          for (auto& op : ops) items.emplace_back(std::in_place_type<model::RegOp>, std::move(op));
+        }
+        if (!b.streams.empty()) body.push_back(model::Stmt{std::move(b)});
       }
       body.push_back(std::move(impl_.body[i]));
     }

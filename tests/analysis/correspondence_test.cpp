@@ -4,6 +4,7 @@
 #include "tests/analysis/builders.h"
 
 using namespace syncbisim::test;
+namespace test = syncbisim::test;  // test::sync(), not unistd.h's ::sync()
 
 namespace {
 
@@ -22,7 +23,7 @@ Program figure1_impl() {
       {"E0", "E1", "E2"},
       {block({{"E0", {"I0"}}}), block({{"E1", {"I1", set("rhA", 0)}}, {"E2", {set("rhA", 0)}}}),
        loop("A", std::nullopt, {block({{"E2", {set("rA", 1), waiting("I2", "s0", 2)}}, {"E1", {set("rA", 1), "I3"}}})}),
-       block({{"E2", {"I4", sync()}}, {"E0", {sync(), "I5"}}})},
+       block({{"E2", {"I4", test::sync()}}, {"E0", {test::sync(), "I5"}}})},
       {"s0"});
 }
 
@@ -50,7 +51,7 @@ TEST_CASE("consecutive blocks merged or written as one block are equal") {
 
 TEST_CASE("a block of register operations only is not a region") {
   const auto a = spec({"E0"}, {loop("A", 2, {block({{"E0", {"x"}}})}), loop("B", 2, {block({{"E0", {"y"}}})})});
-  const auto b = impl({"E0"}, {loop("A", 2, {block({{"E0", {"x"}}})}), block({{"E0", {set("r", 0), sync()}}}),
+  const auto b = impl({"E0"}, {loop("A", 2, {block({{"E0", {"x"}}})}), block({{"E0", {set("r", 0), test::sync()}}}),
                                loop("B", 2, {block({{"E0", {"y"}}})})});
   CHECK(correspond(a, b).ok());
 }

@@ -25,7 +25,7 @@ inline rc::Gen<model::Program> gen_random_impl(const model::Program& spec) {
     model::for_each_stream(impl.body, [](model::Stream& stream) {
       for (auto& item : stream.items) {
         auto& in = std::get<model::Instr>(item);
-        in.extra = {};
+        in.extra = decltype(in.extra){};
         if (*rc::gen::inRange(0, 3) == 0)
           in.waits.push_back(
               model::Wait{"s" + std::to_string(*rc::gen::inRange(0, 3)), std::uint64_t(*rc::gen::inRange(0, 4))});
