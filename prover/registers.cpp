@@ -1,5 +1,7 @@
 #include "prover/registers.h"
 
+#include <algorithm>
+
 namespace syncbisim::prover {
 
 std::optional<std::uint64_t> increment_of(const RegWrite& w) {
@@ -17,9 +19,14 @@ std::map<std::string, RegisterWrites> register_writes(const Places& places, mode
   for (const auto& w : places.writes()) {
     if (w.engine != engine) continue;
     auto& r = out[w.dst];
-    if (const auto a = increment_of(w)) r.increments.push_back({*a, &w});
+    if (const auto a = increment_of(w)) r.increments.push_back({*a, &w, places.stmt_in(model::kTop, w.at)});
     else r.assignments.push_back(&w);
   }
+  // (Tree order already; kept by `top` whatever order places.writes() is in, for the range
+  // lookups of the encoder.)
+  for (auto& [reg, r] : out)
+    std::stable_sort(r.increments.begin(), r.increments.end(),
+                     [](const Increment& a, const Increment& b) { return a.top < b.top; });
   return out;
 }
 

@@ -16,10 +16,11 @@ namespace syncbisim::prover {
 struct Increment {
   std::uint64_t add = 0;
   const RegWrite* write = nullptr;
+  std::uint32_t top = 0;  // the top-level statement it is in
 };
 
 struct RegisterWrites {
-  std::vector<Increment> increments;
+  std::vector<Increment> increments;  // in tree order, so by `top`
   std::vector<const RegWrite*> assignments;
 };
 

@@ -7,6 +7,8 @@
 // ite (the allocator's `mask * expr` stays linear); other products are left to Z3.
 #include "prover/detail/encoder.h"
 
+#include <algorithm>
+
 namespace syncbisim::prover::detail {
 
 namespace {
@@ -51,9 +53,13 @@ Value Encoder::reg_value(const std::string& reg, const Point& q, int depth) {
     // statement after q's has not run: neither adds anything between them. Skipping them keeps a
     // register used as a counter in many loop nests (a cell shared by liveness) from naming every
     // nest's loops.
+    // (The increments are kept by statement: the range is found by halving, not by a walk over
+    // every nest's, which made the prover quadratic in the nests sharing a counter.)
     const auto lo = from ? top_stmt(*from) : 0, hi = top_stmt(q);
-    for (const auto& inc : writes.increments) {
-      if (const auto st = places_.stmt_in(model::kTop, inc.write->at); st < lo || st > hi) continue;
+    const auto& all = writes.increments;
+    const auto first = std::partition_point(all.begin(), all.end(), [&](const Increment& i) { return i.top < lo; });
+    for (auto it = first; it != all.end() && it->top <= hi; ++it) {
+      const auto& inc = *it;
       auto since = count(engine_, inc.write->at, q);
       if (from) since = since - count(engine_, inc.write->at, *from);
       incs.push_back(inc.add * since);
