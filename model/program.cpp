@@ -57,7 +57,32 @@ void canonical_order(Block& b) {
   if (plain && k == b.order.size()) b.order.clear();
 }
 
+// Is `b` in the form normalize() keeps, but for a plain order spelled out: each engine at most
+// once, and an order (if any) naming each item once?
+bool kept_form(const Block& b) {
+  for (std::size_t i = 0; i < b.streams.size(); ++i)
+    for (std::size_t j = i + 1; j < b.streams.size(); ++j)
+      if (b.streams[i].engine == b.streams[j].engine) return false;
+  if (b.order.empty()) return true;
+  std::vector<std::size_t> named(b.streams.size(), 0);
+  for (const auto s : b.order) {
+    if (s >= b.streams.size()) return false;
+    ++named[s];
+  }
+  for (std::size_t s = 0; s < b.streams.size(); ++s)
+    if (named[s] != b.streams[s].items.size()) return false;
+  return true;
+}
+
 void append_block(Block& into, Block&& from) {
+  // The usual case, a block appended to nothing and already in the form kept: moved whole, its
+  // order not spelled out again.
+  if (into.streams.empty() && kept_form(from)) {
+    into.streams = std::move(from.streams);
+    into.order = std::move(from.order);
+    canonical_order(into);
+    return;
+  }
   auto order = spelled_order(into);
   const auto from_order = spelled_order(from);
   std::vector<std::uint32_t> target_of(from.streams.size(), 0);
