@@ -41,58 +41,52 @@ struct Copier {
         }
   }
 
-  std::vector<model::Stmt> body(const std::vector<model::Stmt>& in) const {
-    std::vector<model::Stmt> out;
-    out.reserve(in.size());
-    for (const auto& s : in) {
-      if (const auto* b = std::get_if<model::Block>(&s.node)) {
-        model::Block nb = *b;
-        for (auto& st : nb.streams)
+  // A renamed copy of `in`: its instructions, loops and conds, and its footprints' indices.
+  std::vector<model::Stmt> body(std::vector<model::Stmt> in) const {
+    return model::transform(std::move(in), [this](model::Stmt&& s, std::vector<model::Stmt>& out) {
+      if (auto* b = std::get_if<model::Block>(&s.node)) {
+        for (auto& st : b->streams)
           for (auto& it : st.items)
             if (auto* in_ = std::get_if<model::Instr>(&it)) {
               in_->id = name(in_->id);
               if (!in_->footprint->empty()) rename_indices(in_->footprint.edit());
             }
-        out.push_back(model::Stmt{std::move(nb)});
-      } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {
-        model::Loop nl{name(l->id), l->trip, body(l->body), l->loc, l->sim_trip};
-        out.push_back(model::Stmt{std::move(nl)});
+      } else if (auto* l = std::get_if<model::Loop>(&s.node)) {
+        l->id = name(l->id);
       } else {
-        const auto& c = std::get<model::Cond>(s.node);
-        out.push_back(model::Stmt{model::Cond{name(c.id), c.taken, body(c.then_body), body(c.else_body), c.loc}});
+        auto& c = std::get<model::Cond>(s.node);
+        c.id = name(c.id);
       }
-    }
-    return out;
+      out.push_back(std::move(s));
+    });
   }
 };
 
 // Replaces the statement of loop `id` by `trip` renamed copies of its body.
 bool replace(std::vector<model::Stmt>& body, const std::string& id, std::uint32_t trip) {
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    auto& s = body[i];
-    if (auto* l = std::get_if<model::Loop>(&s.node)) {
-      if (l->id == id) {
-        const model::Loop orig = std::move(*l);
-        std::vector<model::Stmt> copies;
-        std::set<std::string> inner;
-        model::for_each_stmt(orig.body, [&](const model::Stmt& st, const model::LoopPath&) {
-          if (const auto* il = std::get_if<model::Loop>(&st.node)) inner.insert(il->id);
-        });
-        for (std::uint32_t k = 1; k <= trip; ++k) {
-          auto b = Copier{id, k, inner}.body(orig.body);
-          copies.insert(copies.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
-        }
-        body.erase(body.begin() + static_cast<std::ptrdiff_t>(i));
-        body.insert(body.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(copies.begin()),
-                    std::make_move_iterator(copies.end()));
-        return true;
-      }
-      if (replace(l->body, id, trip)) return true;
-    } else if (auto* c = std::get_if<model::Cond>(&s.node)) {
-      if (replace(c->then_body, id, trip) || replace(c->else_body, id, trip)) return true;
+  bool replaced = false;
+  model::for_each_body(body, [&](std::vector<model::Stmt>& list) {
+    if (replaced) return;  // loop ids are unique; the copies' are renamed
+    const auto at = std::find_if(list.begin(), list.end(), [&](const model::Stmt& s) {
+      const auto* l = std::get_if<model::Loop>(&s.node);
+      return l && l->id == id;
+    });
+    if (at == list.end()) return;
+    const model::Loop orig = std::move(std::get<model::Loop>(at->node));
+    std::set<std::string> inner;
+    model::for_each_stmt(orig.body, [&](const model::Stmt& st, const model::LoopPath&) {
+      if (const auto* il = std::get_if<model::Loop>(&st.node)) inner.insert(il->id);
+    });
+    std::vector<model::Stmt> copies;
+    for (std::uint32_t k = 1; k <= trip; ++k) {
+      auto b = Copier{id, k, inner}.body(orig.body);
+      copies.insert(copies.end(), std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()));
     }
-  }
-  return false;
+    const auto pos = list.erase(at);
+    list.insert(pos, std::make_move_iterator(copies.begin()), std::make_move_iterator(copies.end()));
+    replaced = true;
+  });
+  return replaced;
 }
 
 std::uint32_t rule_min(const model::TripRule& r, const std::vector<std::string>& engines) {

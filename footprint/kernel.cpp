@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/walk.h"
+
 namespace syncbisim::footprint {
 
 const char* to_string(Hazard h) {
@@ -30,53 +32,49 @@ class Builder {
   void run() {
     k_.engines = ix_.engines;
     for (const auto& b : p_.buffers) shapes_[b.name] = b.shape;
-    std::vector<std::size_t> around;
-    walk(p_.body, around);
+    model::walk(p_.body, *this);
   }
 
+  // model::walk's hooks. Conds are refused with footprints (model::check_footprints); a spec
+  // without footprints still has a program order through both branches, which the walk keeps.
+  void stmt(const model::Stmt& st, std::size_t) {
+    if (const auto* b = std::get_if<model::Block>(&st.node)) block(*b);
+  }
+  void enter_loop(const model::Loop& l) {
+    KernelLoop kl;
+    kl.name = l.id;
+    if (l.trip) {
+      kl.min_trip = model::choice_min(l.trip->uniform);
+      kl.max_trip = model::choice_max(l.trip->uniform);
+      kl.rule = l.trip->uniform;
+    }
+    around_.push_back(k_.loops.size());
+    k_.loops.push_back(kl);
+  }
+  void leave_loop(const model::Loop&) { around_.pop_back(); }
+
  private:
-  void walk(const std::vector<model::Stmt>& body, std::vector<std::size_t>& around) {
-    for (const auto& stmt : body) {
-      if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
-        for (const auto& [si, ii] : b->in_program_order()) {
-          const auto* in = std::get_if<model::Instr>(&b->streams[si].items[ii]);
-          if (!in) continue;
-          Statement s;
-          s.instr = *ix_.instr(in->id);
-          s.name = in->id;
-          s.engine = *ix_.engine(b->streams[si].engine);
-          s.loops = around;
-          s.position = k_.statements.size();
-          for (auto kind : {model::AccessKind::Read, model::AccessKind::Write, model::AccessKind::Accumulate})
-            for (const auto& a : in->footprint->of(kind)) {
-              const auto it = shapes_.find(a.buffer);
-              s.accesses.push_back(KernelAccess{kind, a, it == shapes_.end() ? std::vector<std::uint64_t>{} : it->second});
-            }
-          k_.by_name[s.name] = k_.statements.size();
-          k_.statements.push_back(std::move(s));
+  void block(const model::Block& b) {
+    for (const auto& [si, ii] : b.in_program_order()) {
+      const auto* in = std::get_if<model::Instr>(&b.streams[si].items[ii]);
+      if (!in) continue;
+      Statement s;
+      s.instr = *ix_.instr(in->id);
+      s.name = in->id;
+      s.engine = *ix_.engine(b.streams[si].engine);
+      s.loops = around_;
+      s.position = k_.statements.size();
+      for (auto kind : {model::AccessKind::Read, model::AccessKind::Write, model::AccessKind::Accumulate})
+        for (const auto& a : in->footprint->of(kind)) {
+          const auto it = shapes_.find(a.buffer);
+          s.accesses.push_back(KernelAccess{kind, a, it == shapes_.end() ? std::vector<std::uint64_t>{} : it->second});
         }
-      } else if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
-        KernelLoop kl;
-        kl.name = l->id;
-        if (l->trip) {
-          kl.min_trip = model::choice_min(l->trip->uniform);
-          kl.max_trip = model::choice_max(l->trip->uniform);
-          kl.rule = l->trip->uniform;
-        }
-        around.push_back(k_.loops.size());
-        k_.loops.push_back(kl);
-        walk(l->body, around);
-        around.pop_back();
-      } else {
-        // Conds are refused with footprints (model::check_footprints); a spec without
-        // footprints still has a program order through both branches.
-        const auto& c = std::get<model::Cond>(stmt.node);
-        walk(c.then_body, around);
-        walk(c.else_body, around);
-      }
+      k_.by_name[s.name] = k_.statements.size();
+      k_.statements.push_back(std::move(s));
     }
   }
 
+  std::vector<std::size_t> around_;  // the loops around the statement walked, outermost first
   const model::Program& p_;
   const model::ProgramIndex& ix_;
   Kernel& k_;

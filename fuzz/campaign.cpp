@@ -12,6 +12,7 @@
 
 #include "fuzz/allocated_case.h"
 #include "model/index.h"
+#include "model/mix64.h"
 #include "footprint/derive.h"
 #include "footprint/kernel.h"
 #include "generators/footprint_gen.h"
@@ -40,17 +41,9 @@ std::optional<SpecMix> parse_spec_mix(const std::string& s) {
   return std::nullopt;
 }
 
-namespace {
-// SplitMix64's finalizer: a fixed bijection that spreads nearby inputs over the whole range.
-std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+std::uint64_t run_seed(std::uint64_t campaign_seed, std::uint64_t run) {
+  return model::mix64(model::mix64(campaign_seed) ^ run);
 }
-}  // namespace
-
-std::uint64_t run_seed(std::uint64_t campaign_seed, std::uint64_t run) { return mix64(mix64(campaign_seed) ^ run); }
 
 generators::SpecGenOptions campaign_spec_options(bool allocatable_only, bool live) {
   auto o = generators::checkable_spec_options();

@@ -2,6 +2,8 @@
 // Visiting a statement tree: every per-engine stream, or every statement with the loops around
 // it, through loops and both branches of conds, in tree order. Many tools need exactly these
 // walks; they live here once.
+#include <concepts>
+#include <cstddef>
 #include <string>
 #include <variant>
 #include <vector>
@@ -102,6 +104,61 @@ void for_each_stream_in(Body& body, F&& f) {
     if (auto* b = std::get_if<Block>(&stmt.node))
       for (auto& s : b->streams) f(s, path);
   });
+}
+
+// A walk with hooks, for the recursions that keep state per loop or per branch, or need a
+// statement's place in its list: every statement in pre-order (as find_stmt walks them), calling
+// on `v` whichever of these hooks it defines:
+//   v.stmt(stmt, index)               each statement, `index` its place in its list; a hook that
+//                                     returns a bool stops the walk by returning true
+//   v.enter_loop(loop), v.leave_loop(loop)                  around the walk of a loop's body
+//   v.enter_branch(cond, then), v.leave_branch(cond, then)  around each branch of a cond, the
+//                                     then branch (then = true) first
+// A leave hook is called when the walk stops inside, too. Returns true when a hook stopped it.
+// `v` may change a statement in stmt() but not what kind it is.
+template <class Body, class V>
+bool walk(Body& body, V& v) {
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    auto& stmt = body[i];
+    if constexpr (requires { { v.stmt(stmt, i) } -> std::same_as<bool>; }) {
+      if (v.stmt(stmt, i)) return true;
+    } else if constexpr (requires { v.stmt(stmt, i); }) {
+      v.stmt(stmt, i);
+    }
+    if (auto* l = std::get_if<Loop>(&stmt.node)) {
+      if constexpr (requires { v.enter_loop(*l); }) v.enter_loop(*l);
+      const bool stopped = walk(l->body, v);
+      if constexpr (requires { v.leave_loop(*l); }) v.leave_loop(*l);
+      if (stopped) return true;
+    } else if (auto* c = std::get_if<Cond>(&stmt.node)) {
+      for (const bool then : {true, false}) {
+        if constexpr (requires { v.enter_branch(*c, then); }) v.enter_branch(*c, then);
+        const bool stopped = walk(then ? c->then_body : c->else_body, v);
+        if constexpr (requires { v.leave_branch(*c, then); }) v.leave_branch(*c, then);
+        if (stopped) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// A tree-to-tree transform, bottom up: a loop's body and a cond's branches are transformed first,
+// then f(std::move(stmt), out) appends what the statement becomes (none, one or several
+// statements) to `out`, the new list.
+template <class F>
+std::vector<Stmt> transform(std::vector<Stmt> body, F&& f) {
+  std::vector<Stmt> out;
+  out.reserve(body.size());
+  for (auto& stmt : body) {
+    if (auto* l = std::get_if<Loop>(&stmt.node)) {
+      l->body = transform(std::move(l->body), f);
+    } else if (auto* c = std::get_if<Cond>(&stmt.node)) {
+      c->then_body = transform(std::move(c->then_body), f);
+      c->else_body = transform(std::move(c->else_body), f);
+    }
+    f(std::move(stmt), out);
+  }
+  return out;
 }
 
 }  // namespace syncbisim::model

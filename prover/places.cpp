@@ -2,35 +2,52 @@
 
 #include <stdexcept>
 
+#include "model/walk.h"
+
 namespace syncbisim::prover {
 
+// model::walk's hooks, with the loop whose body is being walked (a branch's loop in a cond).
 struct PlacesBuilder {
   Places& out;
+  std::vector<model::LoopId> loops = {};  // the bodies being walked, innermost last
 
-  void body(const std::vector<model::Stmt>& stmts, model::LoopId loop) {
-    out.bodies_[loop].resize(stmts.size());
-    for (std::uint32_t si = 0; si < stmts.size(); ++si) {
-      const auto& node = stmts[si].node;
-      if (const auto* blk = std::get_if<model::Block>(&node)) {
-        out.bodies_[loop][si].items.resize(out.ix_.engines.size());
-        block(*blk, loop, si);
-      } else if (const auto* l = std::get_if<model::Loop>(&node)) {
-        const auto id = *out.ix_.loop(l->id);
-        out.loop_stmt_[id] = si;
-        out.bodies_[loop][si].block = false;
-        out.bodies_[loop][si].loops = {id};
-        body(l->body, id);
-      } else {
-        const auto& c = std::get<model::Cond>(node);
-        const auto t = *out.ix_.loop(model::then_loop(c.id)), e = *out.ix_.loop(model::else_loop(c.id));
-        out.loop_stmt_[t] = si;
-        out.loop_stmt_[e] = si;
-        out.bodies_[loop][si].block = false;
-        out.bodies_[loop][si].loops = {t, e};
-        body(c.then_body, t);
-        body(c.else_body, e);
-      }
+  void run(const std::vector<model::Stmt>& body) {
+    open(model::kTop, body.size());
+    model::walk(body, *this);
+  }
+
+  void stmt(const model::Stmt& st, std::size_t index) {
+    const auto loop = loops.back();
+    const auto si = static_cast<std::uint32_t>(index);
+    auto& here = out.bodies_[loop][si];
+    if (const auto* blk = std::get_if<model::Block>(&st.node)) {
+      here.items.resize(out.ix_.engines.size());
+      block(*blk, loop, si);
+    } else if (const auto* l = std::get_if<model::Loop>(&st.node)) {
+      const auto id = *out.ix_.loop(l->id);
+      out.loop_stmt_[id] = si;
+      here.block = false;
+      here.loops = {id};
+    } else {
+      const auto& c = std::get<model::Cond>(st.node);
+      const auto t = *out.ix_.loop(model::then_loop(c.id)), e = *out.ix_.loop(model::else_loop(c.id));
+      out.loop_stmt_[t] = si;
+      out.loop_stmt_[e] = si;
+      here.block = false;
+      here.loops = {t, e};
     }
+  }
+  void enter_loop(const model::Loop& l) { open(*out.ix_.loop(l.id), l.body.size()); }
+  void leave_loop(const model::Loop&) { loops.pop_back(); }
+  void enter_branch(const model::Cond& c, bool then) {
+    open(*out.ix_.loop(then ? model::then_loop(c.id) : model::else_loop(c.id)),
+         (then ? c.then_body : c.else_body).size());
+  }
+  void leave_branch(const model::Cond&, bool) { loops.pop_back(); }
+
+  void open(model::LoopId loop, std::size_t statements) {
+    out.bodies_[loop].resize(statements);
+    loops.push_back(loop);
   }
 
   void block(const model::Block& b, model::LoopId loop, std::uint32_t si) {
@@ -70,7 +87,7 @@ Places Places::build(const model::Program& p, const model::ProgramIndex& ix) {
   out.loop_stmt_.assign(ix.loops.size(), 0);
   out.bodies_.resize(ix.loops.size());
   out.instrs_.resize(ix.instrs.size());
-  PlacesBuilder{out}.body(p.body, model::kTop);
+  PlacesBuilder{out}.run(p.body);
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "model/mix64.h"
+
 namespace syncbisim::prover::smt {
 
 // A linear combination of atoms and a constant, its atoms sorted, none with coefficient 0. An
@@ -161,13 +163,8 @@ Term Context::var(const std::string& name) {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t x) {
-  // splitmix64's finalizer: atoms' ids spread over 64 bits
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+// Atoms' ids spread over 64 bits.
+std::uint64_t mix(std::uint64_t x) { return model::mix64(x); }
 
 constexpr std::uint64_t kOne = 0x5851f42d4c957f2dULL;  // the hash of the numeral 1
 

@@ -33,7 +33,7 @@ TEST_CASE("a box copies deeply and compares by value") {
   CHECK(moved == b);
 }
 
-TEST_CASE("assigning an empty value empties the box; a filled box equals the same value unboxed") {
+TEST_CASE("assigning an empty value empties the box, and a filled box equals the same value unboxed") {
   Boxed<std::map<std::string, std::string>> a(std::map<std::string, std::string>{{"k", "1"}});
   CHECK(a == std::map<std::string, std::string>{{"k", "1"}});
   a = std::map<std::string, std::string>{};

@@ -1,7 +1,9 @@
 // model/walk.h on a small hand-built tree: the orders the walks promise, the loops around each
-// statement, find_stmt's early exit, and for_each_body going into what its visitor left.
+// statement, find_stmt's early exit, for_each_body going into what its visitor left, walk's hooks
+// and early exit, and transform.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -118,4 +120,76 @@ TEST_CASE("for_each_body: the program's body first, then every loop's and branch
   });
   CHECK(added == 3);
   CHECK(visited == 7 + 3);
+}
+
+namespace {
+
+// Records every hook walk() calls, in order; stops at the statement named `stop_at`.
+struct Recorder {
+  std::vector<std::string> events;
+  std::string stop_at;
+  bool stmt(const Stmt& s, std::size_t index) {
+    events.push_back(name(s) + "#" + std::to_string(index));
+    return name(s) == stop_at;
+  }
+  void enter_loop(const Loop& l) { events.push_back("(" + l.id); }
+  void leave_loop(const Loop& l) { events.push_back(l.id + ")"); }
+  void enter_branch(const Cond& c, bool then) { events.push_back(std::string("(") + (then ? "then " : "else ") + c.id); }
+  void leave_branch(const Cond& c, bool then) { events.push_back(c.id + (then ? " then)" : " else)")); }
+};
+
+// Only some hooks, and a stmt hook that returns nothing: the walk never stops.
+struct LoopDepth {
+  int depth = 0, deepest = 0, statements = 0;
+  void stmt(const Stmt&, std::size_t) { ++statements; }
+  void enter_loop(const Loop&) { deepest = std::max(deepest, ++depth); }
+  void leave_loop(const Loop&) { --depth; }
+};
+
+}  // namespace
+
+TEST_CASE("walk: every hook in order, with each statement's place in its list") {
+  const auto body = tree();
+  Recorder r;
+  CHECK_FALSE(walk(body, r));
+  CHECK(r.events == std::vector<std::string>{"E0#0", "A#1", "(A", "B#0", "(B", "E1#0", "B)", "E2#1", "A)", "C#2",
+                                             "(then C", "D#0", "(D", "D)", "C then)", "(else C", "E3#0", "C else)",
+                                             "E#3", "(E", "E)"});
+  LoopDepth d;
+  CHECK_FALSE(walk(body, d));
+  CHECK(d.statements == 9);
+  CHECK(d.deepest == 2);  // A around B
+  CHECK(d.depth == 0);
+}
+
+TEST_CASE("walk: a stmt hook that returns true stops it, and the loops and branches it is in are left") {
+  const auto body = tree();
+  Recorder r;
+  r.stop_at = "E1";
+  CHECK(walk(body, r));
+  CHECK(r.events == std::vector<std::string>{"E0#0", "A#1", "(A", "B#0", "(B", "E1#0", "B)", "A)"});
+  Recorder in_cond;
+  in_cond.stop_at = "D";
+  CHECK(walk(body, in_cond));
+  CHECK(in_cond.events.back() == "C then)");
+  CHECK(std::count(in_cond.events.begin(), in_cond.events.end(), "(else C") == 0);
+}
+
+TEST_CASE("transform: bottom up, a statement becoming none, one or several") {
+  // Each loop named "A" or "E" is dropped; each block doubled; a loop is renamed after its body
+  // was transformed (its body's size in its name).
+  const auto out = transform(tree(), [](Stmt&& s, std::vector<Stmt>& to) {
+    if (auto* l = std::get_if<Loop>(&s.node)) {
+      if (l->id == "E") return;
+      l->id += ":" + std::to_string(l->body.size());
+      to.push_back(std::move(s));
+      return;
+    }
+    if (std::holds_alternative<Block>(s.node)) to.push_back(s);
+    to.push_back(std::move(s));
+  });
+  std::vector<std::string> seen;
+  for_each_stmt(out, [&](const Stmt& s, const LoopPath&) { seen.push_back(name(s)); });
+  // A held B (1 statement, after B's own doubling of E1: 2) and E2 (doubled): 3 statements.
+  CHECK(seen == std::vector<std::string>{"E0", "E0", "A:3", "B:2", "E1", "E1", "E2", "E2", "C", "D:0", "E3", "E3"});
 }
