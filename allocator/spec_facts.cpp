@@ -1,11 +1,16 @@
 #include "allocator/spec_facts.h"
 
+#include <utility>
+
 namespace syncbisim::allocator {
 
 SpecFacts::SpecFacts(const model::Program& s, const model::ProgramIndex& i)
+    : SpecFacts(s, i, analysis::analyze_dependencies(s, i)) {}
+
+SpecFacts::SpecFacts(const model::Program& s, const model::ProgramIndex& i, analysis::DependencyAnalysis a)
     : spec(s),
       ix(i),
-      analysis(analysis::analyze_dependencies(s, i)),
+      analysis(std::move(a)),
       layout(analysis::layout_of(s, i)),
       counts(count_bodies(s, i)),
       direct(i.loops.size()) {

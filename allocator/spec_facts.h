@@ -24,6 +24,8 @@ struct SpecFacts {
 
   // `spec` normalized and `ix` built from it; both must outlive the facts.
   SpecFacts(const model::Program& s, const model::ProgramIndex& i);
+  // With the dependency analysis of `s` and `i` already made (the command line's warnings made it).
+  SpecFacts(const model::Program& s, const model::ProgramIndex& i, analysis::DependencyAnalysis a);
   SpecFacts(const SpecFacts&) = delete;
   SpecFacts& operator=(const SpecFacts&) = delete;
 

@@ -33,18 +33,27 @@ void warn(const std::string& file, const analysis::Warning& w) {
   std::cerr << file << ": " << (w.place.empty() ? "" : w.place + ": ") << "warning: " << w.message << "\n";
 }
 
-void warn_spec(const std::string& path, const model::Program& spec, const model::ProgramIndex& ix) {
+analysis::DependencyAnalysis warn_spec(const std::string& path, const model::Program& spec,
+                                       const model::ProgramIndex& ix) {
   // Warnings go to stderr (docs/formats.md): dependencies that never bind or repeat, certain deadlocks.
-  const auto a = analysis::analyze_dependencies(spec, ix);
+  auto a = analysis::analyze_dependencies(spec, ix);
   for (const auto& w : a.warnings) warn(path, w);
   for (const auto& d : a.deadlocks) warn(path, analysis::Warning{"", d.message});
   for (const auto& w : analysis::written_order_pitfalls(spec)) warn(path, w);
+  return a;
 }
 
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status) {
   auto spec = load_kind(path, model::ProgramKind::Spec, status);
   if (spec) warn_spec(path, spec->program, spec->index);
   return spec;
+}
+
+std::optional<AnalyzedSpec> load_analyzed_spec(const std::string& path, int& status) {
+  auto spec = load_kind(path, model::ProgramKind::Spec, status);
+  if (!spec) return std::nullopt;
+  auto a = warn_spec(path, spec->program, spec->index);
+  return AnalyzedSpec{std::move(*spec), std::move(a)};
 }
 
 void warn_impl(const std::string& path, const formats::LoadedProgram& impl) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "analysis/dependency_analysis.h"
 #include "checker/program_pair.h"
 #include "checker/trace_replay.h"
 #include "formats/load.h"
@@ -15,9 +16,17 @@ namespace syncbisim::cli {
 int input_error(const model::Diagnostic& d);
 
 // A spec's warnings on stderr, each with `path`: dependencies that never bind or repeat, certain
-// deadlocks (analysis::analyze_dependencies). load_spec gives them; `show` too.
-void warn_spec(const std::string& path, const model::Program& spec, const model::ProgramIndex& ix);
+// deadlocks (analysis::analyze_dependencies). load_spec gives them; `show` too. Returns the
+// analysis they came from, for a command that needs it next (allocate: the allocator's facts).
+analysis::DependencyAnalysis warn_spec(const std::string& path, const model::Program& spec,
+                                       const model::ProgramIndex& ix);
 std::optional<formats::LoadedProgram> load_spec(const std::string& path, int& status);
+// The same, with the analysis its warnings came from.
+struct AnalyzedSpec {
+  formats::LoadedProgram loaded;
+  analysis::DependencyAnalysis analysis;
+};
+std::optional<AnalyzedSpec> load_analyzed_spec(const std::string& path, int& status);
 std::optional<formats::LoadedProgram> load_impl(const std::string& path, int& status);
 
 // A spec and an impl as loaded, and set up as a pair by checker::ProgramPair::make (which checks
