@@ -23,23 +23,39 @@ void rename_in(model::Expr& e, const std::unordered_map<std::string, std::string
       if (auto it = to.find(n.reg); it != to.end()) n.reg = it->second;
 }
 
+// x := x, where two registers joined: a step that changes nothing.
+bool copies_itself(const model::RegOp& op) {
+  const auto& n = op.expr.nodes;
+  return n.size() == 1 && n[0].op == model::ExprOp::Reg && n[0].reg == op.dst;
+}
+
+// Renames in place, item by item; only a block where a step became `x := x` is rebuilt without
+// it (rebuilding every block, as a rewrite does, allocated the whole impl again).
 void rename(model::Program& impl, const Renaming& renaming) {
-  detail::rewrite_items(impl.body, [&](const std::string& engine, model::Item&& item, std::vector<model::Item>& out) {
-    if (const auto e = renaming.find(engine); e != renaming.end()) {
+  model::for_each_stmt(impl.body, [&](model::Stmt& st, const model::LoopPath&) {
+    auto* b = std::get_if<model::Block>(&st.node);
+    if (!b) return;
+    bool idle = false;
+    for (auto& s : b->streams) {
+      const auto e = renaming.find(s.engine);
+      if (e == renaming.end()) continue;
       const auto& to = e->second;
-      if (auto* op = std::get_if<model::RegOp>(&item)) {
-        if (auto it = to.find(op->dst); it != to.end()) op->dst = it->second;
-        rename_in(op->expr, to);
-        // x := x, where two registers joined: a step that changes nothing
-        if (op->expr.nodes.size() == 1 && op->expr.nodes[0].op == model::ExprOp::Reg && op->expr.nodes[0].reg == op->dst)
-          return;
-      } else if (auto* in = std::get_if<model::Instr>(&item)) {
-        for (auto& w : in->waits)
-          if (auto* r = std::get_if<std::string>(&w.ge))
-            if (auto it = to.find(*r); it != to.end()) *r = it->second;
-      }
+      for (auto& item : s.items)
+        if (auto* op = std::get_if<model::RegOp>(&item)) {
+          if (auto it = to.find(op->dst); it != to.end()) op->dst = it->second;
+          rename_in(op->expr, to);
+          idle = idle || copies_itself(*op);
+        } else if (auto* in = std::get_if<model::Instr>(&item)) {
+          for (auto& w : in->waits)
+            if (auto* r = std::get_if<std::string>(&w.ge))
+              if (auto it = to.find(*r); it != to.end()) *r = it->second;
+        }
     }
-    out.push_back(std::move(item));
+    if (!idle) return;
+    detail::rewrite_items(*b, [](const std::string&, model::Item&& item, std::vector<model::Item>& out) {
+      if (const auto* op = std::get_if<model::RegOp>(&item); op && copies_itself(*op)) return;
+      out.push_back(std::move(item));
+    });
   });
 }
 
