@@ -3,7 +3,7 @@
 // empty (an impl's instructions have no footprint and no extra fields), so that every item of a
 // stream does not carry their full size inline. An Instr was 264 bytes with them inline; impl
 // streams hold hundreds of thousands of items on kernels of thousands of nests (docs/allocator.md
-// "Many nests").
+// "Complexity").
 //
 // It behaves as a T: copies copy the value, equality compares values, and an empty box reads as
 // a default T. Reading never allocates; writing goes through edit().
