@@ -6,6 +6,7 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 #include <span>
 #include <variant>
@@ -287,7 +288,10 @@ class Reuser {
         for (auto& w : in->waits) {
           const auto to = renamed_.find(w.sem);
           if (to == renamed_.end()) continue;
-          const Expr base = Expr::reg(to->second.base.at(engine_index(engine)));
+          const auto& b = to->second.base.at(engine_index(engine));
+          // merge() gave every engine that waits on a joined semaphore its base
+          if (b.empty()) throw std::logic_error("semaphore reuse: no base register for " + w.sem + " on " + engine);
+          const Expr base = Expr::reg(b);
           w.sem = to->second.into;
           std::optional<Expr> value;
           if (const auto* c = std::get_if<std::uint64_t>(&w.ge)) {
@@ -322,7 +326,8 @@ class Reuser {
     for (std::size_t e = 0; e < by_name.size(); ++e) by_name[e] = e;
     std::sort(by_name.begin(), by_name.end(), [&](auto a, auto b) { return impl_.engines[a] < impl_.engines[b]; });
     std::vector<model::Stmt> body;
-    body.reserve(impl_.body.size() + before_stmt_.size());
+    body.reserve(impl_.body.size() + static_cast<std::size_t>(std::count_if(
+                                           before_stmt_.begin(), before_stmt_.end(), [](const auto& v) { return !v.empty(); })));
     for (std::size_t i = 0; i < impl_.body.size(); ++i) {
       if (i < before_stmt_.size() && !before_stmt_[i].empty()) {
         model::Block b;
