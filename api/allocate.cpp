@@ -1,12 +1,10 @@
 // allocate() of the public API: the tool's strategies (docs/allocator.md), with every option of
 // `syncbisim allocate` that makes sense in a process (no output files: the programs are values).
-#include <algorithm>
-#include <thread>
-
 #include "allocator/allocate.h"
 #include "analysis/unroll.h"
 #include "api/detail/program_data.h"
 #include "latency/judge.h"
+#include "parallel/cores.h"
 
 namespace syncbisim {
 
@@ -72,7 +70,7 @@ Allocation allocate(const Program& spec, const AllocateOptions& options) {
   const auto reuse = allocator::parse_reuse(options.reuse);
   if (!reuse) throw Error("", "", "usage", "unknown reuse '" + options.reuse + "' (auto, always, never)");
   o.reuse = *reuse;
-  o.jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  o.jobs = parallel::given_or_every_core(options.jobs);
   o.judge = latency::timing_judge();  // the expert's (allocator/expert.h)
   auto a = allocator::allocate(target.program, target.index, o);
   if (!a) api::detail::raise(a.error(), d.name);

@@ -14,11 +14,11 @@
 #include "analysis/unroll.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
-#include "cli/cores.h"
 #include "cli/inputs.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
 #include "latency/judge.h"
+#include "parallel/cores.h"
 
 namespace syncbisim::cli {
 
@@ -70,12 +70,11 @@ int run_allocate(const AllocateArgs& a) {
   o.max_semaphores = a.max_semaphores;
   o.max_registers = a.max_registers;
   o.reuse = *allocator::parse_reuse(a.reuse);  // CLI11 checked it is one of the three
-  o.jobs = given_or_every_core(a.jobs);
+  o.jobs = parallel::given_or_every_core(a.jobs);
   o.judge = latency::timing_judge();  // the expert's (allocator/expert.h)
-  std::optional<allocator::SpecFacts> facts;
-  if (analysis) facts.emplace(spec->program, spec->index, std::move(*analysis));
-  else facts.emplace(spec->program, spec->index);
-  auto r = allocator::allocate(*facts, o);
+  if (!analysis) analysis = analysis::analyze_dependencies(spec->program, spec->index);
+  const allocator::SpecFacts facts(spec->program, spec->index, std::move(*analysis));
+  auto r = allocator::allocate(facts, o);
   if (!r) {
     auto d = r.error();
     d.file = a.spec;

@@ -18,7 +18,6 @@
 #include "cli/check_report.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
-#include "cli/cores.h"
 #include "cli/deadline.h"
 #include "cli/footprint_report.h"
 #include "cli/html_report.h"
@@ -27,6 +26,7 @@
 #include "cli/pictures.h"
 #include "cli/progress.h"
 #include "cli/width_options.h"
+#include "parallel/cores.h"
 
 namespace syncbisim::cli {
 
@@ -82,7 +82,7 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.max_memory = a.max_memory;
   o.state_store = checker::parse_state_store(a.state_store).value();  // the option's check took only a name
   // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
-  o.threads = !a.batch.empty() && a.threads == 0 ? 1 : given_or_every_core(a.threads);
+  o.threads = !a.batch.empty() && a.threads == 0 ? 1 : parallel::given_or_every_core(a.threads);
   o.walks = a.walks;
   o.seed = a.seed;
   o.depth = a.depth;
@@ -137,7 +137,7 @@ int run_check(const CheckArgs& a) {
     const bool graph_unsure = judged && judged->comparison.verdict != footprint::GraphVerdict::Ordered;
     if (graph_unsure) std::cerr << "note: footprints: " << footprint::comparison_text(judged->comparison);
     const int status = check_all_trips({a.spec, a.impl, a.trace_out, a.json, a.max_trip, a.max_states, &deadline,
-                                        a.widths, given_or_every_core(a.threads)});
+                                        a.widths, parallel::given_or_every_core(a.threads)});
     // A verdict for all trips relative to a graph not shown to order every conflict for all trips
     // is no verdict for the memory: inconclusive (exit 3), never a pass.
     if (graph_unsure && status == 0) {

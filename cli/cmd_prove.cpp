@@ -8,11 +8,11 @@
 
 #include "cli/command_setup.h"
 #include "cli/commands.h"
-#include "cli/cores.h"
 #include "cli/footprint_report.h"
 #include "cli/html_report.h"
 #include "cli/inputs.h"
 #include "cli/width_options.h"
+#include "parallel/cores.h"
 #include "prover/prove.h"
 #include "prover/report.h"
 
@@ -48,7 +48,7 @@ int run_prove(const ProveArgs& a) {
   o.z3_timeout_ms = a.timeout_ms;
   o.max_witness_steps = a.max_witness_steps;
   o.widths = a.widths;
-  o.jobs = given_or_every_core(a.jobs);
+  o.jobs = parallel::given_or_every_core(a.jobs);
   const auto r = prover::prove(pair->spec.program, pair->spec.index, pair->impl.program, pair->impl.index, o);
   if (!a.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(a.trace_out, prover::traces_json(r)); !s) {

@@ -12,9 +12,9 @@
 #include "allocator/stats_report.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
-#include "cli/cores.h"
 #include "cli/inputs.h"
 #include "latency/strategy_comparison.h"
+#include "parallel/cores.h"
 
 namespace syncbisim::cli {
 
@@ -56,7 +56,7 @@ int run_stats(const StatsArgs& a) {
   o.trips = *trips;
   o.max_semaphores = a.max_semaphores;
   o.max_registers = a.max_registers;
-  o.jobs = given_or_every_core(a.jobs);
+  o.jobs = parallel::given_or_every_core(a.jobs);
   const auto c = latency::compare_strategies(spec->program, spec->index, o, a.compare);
   if (!c) return input_error(c.error());
   if (a.json)

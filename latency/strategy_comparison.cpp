@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 
 #include "allocator/spec_facts.h"
 #include "allocator/stats_report.h"
 #include "latency/judge.h"
+#include "parallel/cores.h"
 #include "parallel/run_indexed.h"
 #include "timing/simulate.h"
 
@@ -66,7 +66,7 @@ model::Result<StrategyComparison> compare_strategies(const model::Program& spec,
     }
   };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return rank(x) < rank(y); });
-  const unsigned threads = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = parallel::given_or_every_core(options.jobs);
   parallel::run_indexed(jobs.size(), threads, [&](std::size_t job) {
     const auto i = order[job];
     auto o = budget_of(options);
