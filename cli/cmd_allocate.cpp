@@ -110,9 +110,9 @@ int run_allocate(const AllocateArgs& a) {
 
 }  // namespace
 
-void add_allocate(CLI::App& app, Context& ctx) {
+void add_allocate(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, args] =
-      add_command<AllocateArgs>(app, ctx, "allocate", "Allocate semaphores for a spec: write the impl program", run_allocate);
+      add_command<AllocateArgs>(app, ctx, name, "Allocate semaphores for a spec: write the impl program", run_allocate);
   add_spec_argument(cmd, args->spec);
   cmd->add_option("--strategy", args->strategy,
                   "barrier | per-instruction | per-loop | per-engine | auto | mixed | expert")

@@ -212,9 +212,9 @@ int run_check(const CheckArgs& a) {
 
 }  // namespace
 
-void add_check(CLI::App& app, Context& ctx) {
+void add_check(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, a] = add_command<CheckArgs>(
-      app, ctx, "check", "Check an impl against its spec: bisimilar, over- or under-synchronized", run_check);
+      app, ctx, name, "Check an impl against its spec: bisimilar, over- or under-synchronized", run_check);
   cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option(

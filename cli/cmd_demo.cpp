@@ -103,9 +103,9 @@ int demo(const fs::path& corpus) {
 
 }  // namespace
 
-void add_demo(CLI::App& app, Context& ctx) {
+void add_demo(CLI::App& app, Context& ctx, const std::string& name) {
   auto corpus = std::make_shared<std::string>(SYNCBISIM_SOURCE_DIR "/corpus");
-  auto* cmd = app.add_subcommand("demo", "Allocate and check the paper's examples and the corpus kernels");
+  auto* cmd = app.add_subcommand(name, "Allocate and check the paper's examples and the corpus kernels");
   cmd->add_option("--corpus", *corpus, "the corpus folder")->capture_default_str()->check(CLI::ExistingDirectory);
   cmd->callback([corpus, &ctx] { ctx.status = demo(*corpus); });
 }

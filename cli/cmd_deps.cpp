@@ -62,10 +62,10 @@ int deps(const DepsArgs& a) {
 
 }  // namespace
 
-void add_deps(CLI::App& app, Context& ctx) {
+void add_deps(CLI::App& app, Context& ctx, const std::string& name) {
   auto a = std::make_shared<DepsArgs>();
   auto* cmd = app.add_subcommand(
-      "deps", "Derive the dependency graph from the spec's footprints (reads/writes/accumulates), or judge the written one");
+      name, "Derive the dependency graph from the spec's footprints (reads/writes/accumulates), or judge the written one");
   cmd->add_option("SPEC", a->spec, "spec program with footprints (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", a->out, "write the spec with the derived graph here (atomically); the report goes to stdout");
   auto* json = cmd->add_flag("--json", a->json, "write JSON (the spec, or with --compare the report)");

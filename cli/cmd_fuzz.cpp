@@ -163,8 +163,8 @@ int run_fuzz(FuzzArgs a) {
 
 }  // namespace
 
-void add_fuzz(CLI::App& app, Context& ctx) {
-  auto [cmd, a] = add_command<FuzzArgs>(app, ctx, "fuzz",
+void add_fuzz(CLI::App& app, Context& ctx, const std::string& name) {
+  auto [cmd, a] = add_command<FuzzArgs>(app, ctx, name,
                                         "Fuzz an allocator: generate specs, allocate, check, minimize failures", run_fuzz);
   cmd->add_option(
       "--strategy", a->strategy,

@@ -79,9 +79,9 @@ int run_gen(const GenArgs& a) {
 
 }  // namespace
 
-void add_gen(CLI::App& app, Context& ctx) {
+void add_gen(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, a] =
-      add_command<GenArgs>(app, ctx, "gen", "Write the random specs a fuzz campaign draws, for your own harness", run_gen);
+      add_command<GenArgs>(app, ctx, name, "Write the random specs a fuzz campaign draws, for your own harness", run_gen);
   cmd->add_option("--seed", a->seed, "campaign seed (the same as fuzz --seed)")->capture_default_str();
   cmd->add_option("--start", a->start, "index of the first run")->capture_default_str();
   cmd->add_option("--runs", a->runs, "number of specs")->capture_default_str();

@@ -79,9 +79,9 @@ int run_prove(const ProveArgs& a) {
 
 }  // namespace
 
-void add_prove(CLI::App& app, Context& ctx) {
+void add_prove(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, a] = add_command<ProveArgs>(
-      app, ctx, "prove", "Prove with Z3, for every trip count, that each consumer's waits are safe and exact", run_prove);
+      app, ctx, name, "Prove with Z3, for every trip count, that each consumer's waits are safe and exact", run_prove);
   cmd->add_option("SPEC", a->spec, "spec program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_option("IMPL", a->impl, "impl program (JSON or text)")->required()->check(CLI::ExistingFile);
   cmd->add_flag("--json", a->json, "print one JSON document");

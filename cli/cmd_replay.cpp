@@ -55,9 +55,9 @@ int replay(const ReplayArgs& a) {
 
 }  // namespace
 
-void add_replay(CLI::App& app, Context& ctx) {
+void add_replay(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, a] = add_command<ReplayArgs>(
-      app, ctx, "replay", "Replay a trace written by check, prove, fuzz or shrink, step by step", replay);
+      app, ctx, name, "Replay a trace written by check, prove, fuzz or shrink, step by step", replay);
   add_pair_arguments(cmd, a->spec, a->impl);
   cmd->add_option("TRACE", a->trace, "the trace: check --json / --trace-out, prove --json, fuzz's f<r>.trace.json")
       ->required()

@@ -63,9 +63,9 @@ int run_run(const RunArgs& a) {
 
 }  // namespace
 
-void add_run(CLI::App& app, Context& ctx) {
+void add_run(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, args] = add_command<RunArgs>(
-      app, ctx, "run", "One execution under a seeded random scheduler; with IMPL, both in lock step", run_run);
+      app, ctx, name, "One execution under a seeded random scheduler; with IMPL, both in lock step", run_run);
   add_spec_argument(cmd, args->spec);
   cmd->add_option("IMPL", args->impl, "impl program; runs both in lock step and stops at the first mismatch")
       ->check(CLI::ExistingFile);

@@ -23,11 +23,11 @@ struct ShowOptions {
 
 }  // namespace
 
-void add_show(CLI::App& app, Context& ctx) {
+void add_show(CLI::App& app, Context& ctx, const std::string& name) {
   // The options must outlive add_show: CLI11 writes into them during parse and the callback
   // reads them afterwards; the shared_ptr is owned by the callback.
   auto opts = std::make_shared<ShowOptions>();
-  auto* cmd = app.add_subcommand("show", "Print a program as text (default), canonical JSON or Graphviz dot");
+  auto* cmd = app.add_subcommand(name, "Print a program as text (default), canonical JSON or Graphviz dot");
   cmd->add_option("FILE", opts->file, "A spec or impl program (JSON or the text format)")->required();
   auto* json = cmd->add_flag("--json", opts->json, "Print canonical JSON (docs/formats.md)");
   auto* text = cmd->add_flag("--text", opts->text, "Print the text format (the default)");

@@ -161,9 +161,9 @@ int run_shrink(const ShrinkArgs& a) {
 
 }  // namespace
 
-void add_shrink(CLI::App& app, Context& ctx) {
+void add_shrink(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, a] = add_command<ShrinkArgs>(
-      app, ctx, "shrink", "Minimize a failing case, keeping the same failure on the same instruction", run_shrink);
+      app, ctx, name, "Minimize a failing case, keeping the same failure on the same instruction", run_shrink);
   add_spec_argument(cmd, a->spec);
   cmd->add_option("IMPL", a->impl, "impl program; candidates edit both programs")->check(CLI::ExistingFile);
   cmd->add_option("--strategy", a->strategy, "re-derive the impl from each candidate spec with this strategy");

@@ -91,9 +91,9 @@ int run_simulate(const SimulateArgs& a) {
 
 }  // namespace
 
-void add_simulate(CLI::App& app, Context& ctx) {
+void add_simulate(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, a] = add_command<SimulateArgs>(
-      app, ctx, "simulate", "Run an impl on the timing model: makespan in cycles, per-engine time", run_simulate);
+      app, ctx, name, "Run an impl on the timing model: makespan in cycles, per-engine time", run_simulate);
   add_pair_arguments(cmd, a->spec, a->impl);
   cmd->add_option("--trips", a->trips,
                   "iterations per trip, e.g. A=3,B=4,C=else (default: each loop's sim_trip, else its rule)");

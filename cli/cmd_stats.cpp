@@ -68,9 +68,9 @@ int run_stats(const StatsArgs& a) {
 
 }  // namespace
 
-void add_stats(CLI::App& app, Context& ctx) {
+void add_stats(CLI::App& app, Context& ctx, const std::string& name) {
   auto [cmd, args] = add_command<StatsArgs>(
-      app, ctx, "stats", "Resource figures of an impl (semaphores, registers, ALU, regops, code size)", run_stats);
+      app, ctx, name, "Resource figures of an impl (semaphores, registers, ALU, regops, code size)", run_stats);
   cmd->add_option("IMPL", args->impl, "impl program (JSON or text)")->check(CLI::ExistingFile);
   cmd->add_option("--compare", args->compare,
                   "allocate SPEC with every strategy and print one row each, with its makespan on the timing model")

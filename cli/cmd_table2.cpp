@@ -54,8 +54,8 @@ int run_table2(const Table2Args& a) {
 
 }  // namespace
 
-void add_table2(CLI::App& app, Context& ctx) {
-  auto [cmd, a] = add_command<Table2Args>(app, ctx, "table2",
+void add_table2(CLI::App& app, Context& ctx, const std::string& name) {
+  auto [cmd, a] = add_command<Table2Args>(app, ctx, name,
                                           "The paper's Table 2 on the timing model, beside the paper's figures", run_table2);
   cmd->add_option("SPEC", a->specs, "spec programs (default: the corpus kernels)")->check(CLI::ExistingFile);
   cmd->add_option("--unroll", a->unroll, "also give each SPEC a row with these loops unrolled first (repeatable)");

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 
 #include "cli/commands.h"
@@ -53,11 +54,7 @@ int main(int argc, char** argv) {
   });
   namespace cli = syncbisim::cli;
   cli::Context ctx;
-  // In the order `syncbisim --help` lists them.
-  for (cli::AddCommand* add :
-       {cli::add_show, cli::add_run, cli::add_allocate, cli::add_stats, cli::add_check, cli::add_demo, cli::add_fuzz,
-        cli::add_shrink, cli::add_prove, cli::add_gen, cli::add_replay, cli::add_simulate, cli::add_table2, cli::add_deps})
-    add(app, ctx);
+  for (const cli::Command& command : cli::commands_to_register(argc, argv)) command.add(app, ctx, std::string(command.name));
   cli::refuse_wrapped_numbers(app);
   try {
     app.parse(argc, argv);

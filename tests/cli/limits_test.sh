@@ -75,7 +75,7 @@ check "threads refused: no abort" '[ $status != 134 ]'
 if [ $status = 2 ]; then check "threads refused: named" 'grep -q "could not start the threads asked for" "$work/err"'; fi
 (
   ulimit -v 800000
-  exec "$tool" fuzz --strategy per-loop --runs 1000 --jobs 1000 -q
+  exec "$tool" fuzz --strategy per-loop --runs 200 --jobs 1000 -q
 ) >/dev/null 2>"$work/err"
 status=$?
 # With the address space this small, the threads that did start may leave too little for a run:
