@@ -7,7 +7,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
 PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3-dev \
             doctest-dev nlohmann-json3-dev libcli11-dev graphviz librsvg2-bin \
             python3 python3-dev pybind11-dev python3-pybind11 python3-pytest python3-jsonschema \
-            libopenmpi-dev openmpi-bin libisl-dev lld
+            libopenmpi-dev openmpi-bin libisl-dev lld ninja-build
 # `make test` and `make fuzz-readers` also need clang with libFuzzer for the readers' fuzz targets
 # (fuzz/readers, docs/fuzzing.md); `make demo` does not.
 FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
@@ -39,8 +39,12 @@ deps:
 	  fi; \
 	fi
 
+# Ninja (Debian ninja-build) compiles a library's files as soon as the headers they need exist,
+# where CMake's Makefiles wait for every library below to be built first: on two cores that keeps
+# both busy (docs/choices.md "Build time"). A build directory made earlier keeps its generator.
 configure: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) > /dev/null
+	@if [ -f $(BUILD)/CMakeCache.txt ]; then cmake -S . -B $(BUILD) $(CMAKE_FLAGS) > /dev/null; \
+	else cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) > /dev/null; fi
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)

@@ -154,7 +154,7 @@ TEST_CASE("check --all-trips: never claims the opposite of check at a concrete t
       RC_FAIL(std::string("check: ") + checker::to_string(concrete.verdict) + ", --all-trips: " +
               checker::to_string(v.verdict) + (v.all_trip_counts ? " for all trip counts" : "") + "\nspec:\n" +
               generators::describe(spec.program) + "\nimpl:\n" + generators::describe(impl));
-  }, 1000);
+  }, 400);
   CHECK(compared > 0);
   MESSAGE(compared, " pairs compared; ", past_cap, " with a spec deadlock only past the cap");
 }
