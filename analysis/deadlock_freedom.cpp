@@ -6,6 +6,7 @@
 #include <boost/graph/strong_components.hpp>
 
 #include "analysis/body_position.h"
+#include "model/walk.h"
 
 namespace syncbisim::analysis {
 
@@ -31,34 +32,45 @@ bool any_may_disagree(const model::TripRule& rule, const std::vector<std::string
   return false;
 }
 
-// The first barrier below a divergent rule in `body`; `within` names the innermost such loop or
-// cond around it, "" when none.
-std::string divergent_barrier(const std::vector<model::Stmt>& body, const model::ProgramIndex& spec_ix,
-                              const std::string& within) {
-  const auto divergent = [&](const std::string& loop_name, const std::string& what) {
+// Finds the first barrier below a divergent rule, in a walk of the impl's body (model/walk.h):
+// `within` names, for each loop and cond branch the walk is in, the innermost loop or cond around
+// it whose rule is divergent, "" when none.
+struct DivergentBarrier {
+  const model::ProgramIndex& spec_ix;
+  std::vector<std::string> within{""};
+  std::string found;
+
+  // `what` when the rule of `loop_name` lets engines disagree, else the enclosing answer.
+  std::string divergent(const std::string& loop_name, std::string what) const {
     const auto l = spec_ix.loop(loop_name);
-    if (!l || !spec_ix.loops[*l].trip || !any_may_disagree(*spec_ix.loops[*l].trip, spec_ix.engines)) return within;
+    if (!l || !spec_ix.loops[*l].trip || !any_may_disagree(*spec_ix.loops[*l].trip, spec_ix.engines))
+      return within.back();
     return what;
-  };
-  for (const auto& stmt : body) {
-    if (const auto* block = std::get_if<model::Block>(&stmt.node)) {
-      if (within.empty()) continue;
-      for (const auto& stream : block->streams)
-        for (const auto& item : stream.items)
-          if (std::holds_alternative<model::Barrier>(item))
-            return "a barrier on engine " + stream.engine + " lies under " + within +
-                   "'s per-engine rule (divergent control, paper §7.5): an engine may wait there for one that "
-                   "runs fewer iterations and never arrives";
-    } else if (const auto* loop = std::get_if<model::Loop>(&stmt.node)) {
-      if (auto found = divergent_barrier(loop->body, spec_ix, divergent(loop->id, "loop " + loop->id)); !found.empty())
-        return found;
-    } else if (const auto* cond = std::get_if<model::Cond>(&stmt.node)) {
-      const auto in = divergent(cond->id + ".then", "cond " + cond->id);
-      for (const auto* branch : {&cond->then_body, &cond->else_body})
-        if (auto found = divergent_barrier(*branch, spec_ix, in); !found.empty()) return found;
-    }
   }
-  return "";
+  bool stmt(const model::Stmt& stmt, std::size_t) {
+    const auto* block = std::get_if<model::Block>(&stmt.node);
+    if (!block || within.back().empty()) return false;
+    for (const auto& stream : block->streams)
+      for (const auto& item : stream.items)
+        if (std::holds_alternative<model::Barrier>(item)) {
+          found = "a barrier on engine " + stream.engine + " lies under " + within.back() +
+                  "'s per-engine rule (divergent control, paper §7.5): an engine may wait there for one that "
+                  "runs fewer iterations and never arrives";
+          return true;
+        }
+    return false;
+  }
+  void enter_loop(const model::Loop& loop) { within.push_back(divergent(loop.id, "loop " + loop.id)); }
+  void leave_loop(const model::Loop&) { within.pop_back(); }
+  // Both branches answer to the cond's rule, which the index keeps under its then-loop.
+  void enter_branch(const model::Cond& cond, bool) { within.push_back(divergent(cond.id + ".then", "cond " + cond.id)); }
+  void leave_branch(const model::Cond&, bool) { within.pop_back(); }
+};
+
+std::string divergent_barrier(const std::vector<model::Stmt>& body, const model::ProgramIndex& spec_ix) {
+  DivergentBarrier v{spec_ix};
+  model::walk(body, v);
+  return v.found;
 }
 
 std::string name_of(const model::ProgramIndex& ix, const DependencyInfo& d) {
@@ -149,7 +161,7 @@ DeadlockFreedom deadlock_freedom(const model::Program& spec, const model::Progra
 }
 
 DeadlockFreedom barrier_freedom(const model::Program& impl, const model::ProgramIndex& spec_ix) {
-  auto why = divergent_barrier(impl.body, spec_ix, "");
+  auto why = divergent_barrier(impl.body, spec_ix);
   return {why.empty(), std::move(why)};
 }
 

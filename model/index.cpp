@@ -6,6 +6,7 @@
 
 #include "model/footprint_check.h"
 #include "model/quote.h"
+#include "model/walk.h"
 
 namespace syncbisim::model {
 
@@ -68,7 +69,7 @@ class IndexBuilder {
     top.trip = TripRule{ConstTrip{1}, {}, false};
     ix_.loops.push_back(top);
     ix_.loop_ids_.insert(kTopLoop, kTop, ix_.loop_name());
-    if (auto s = walk(p_.body, kTop, 0); !s) return s;
+    if (auto s = tree(); !s) return s;
     if (p_.kind == ProgramKind::Impl && !p_.deps.empty())
       return make_error(p_.deps.front().loc.where, "impl-has-deps", "an impl program has no dependencies");
     for (const auto& d : p_.deps)
@@ -110,36 +111,57 @@ class IndexBuilder {
     return Ok{};
   }
 
-  Status walk(const std::vector<Stmt>& body, LoopId parent, std::uint32_t depth) {
-    for (const auto& stmt : body) {
-      if (const auto* b = std::get_if<Block>(&stmt.node)) {
-        if (auto s = block(*b, parent); !s) return s;
+  // The statement tree, through model::walk: each loop and each branch of a cond becomes a loop of
+  // the index under the loop around it. `around` holds, for every level the walk is in, that
+  // loop and its depth. The walk stops at the first error: one found at a statement stops it
+  // there; one found on entering a branch (a hook that cannot stop the walk) stops it at the next
+  // statement, and nothing is added after it.
+  struct TreeVisitor {
+    IndexBuilder& b;
+    std::vector<std::pair<LoopId, std::uint32_t>> around{{kTop, 0}};
+    Status status = Ok{};
+
+    bool stmt(const Stmt& stmt, std::size_t) {
+      if (!status) return true;
+      const auto [parent, depth] = around.back();
+      if (const auto* blk = std::get_if<Block>(&stmt.node)) {
+        status = b.block(*blk, parent);
       } else if (const auto* l = std::get_if<Loop>(&stmt.node)) {
-        if (p_.kind == ProgramKind::Spec && !l->trip)
-          return make_error(l->loc.where, "missing-trip", "loop " + quote(l->id) + " of a spec needs a trip rule");
-        if (auto s = check_trip(l->trip, l->loc.where, false); !s) return s;
-        const auto id = static_cast<LoopId>(ix_.loops.size());
-        if (auto s = add_loop(l->id, LoopInfo{"", LoopKind::Loop, parent, depth + 1, "", l->trip, l->loc}); !s)
-          return s;
-        if (auto s = walk(l->body, id, depth + 1); !s) return s;
+        if (b.p_.kind == ProgramKind::Spec && !l->trip)
+          status = make_error(l->loc.where, "missing-trip", "loop " + quote(l->id) + " of a spec needs a trip rule");
+        else if (status = b.check_trip(l->trip, l->loc.where, false); status) {
+          const auto id = static_cast<LoopId>(b.ix_.loops.size());
+          status = b.add_loop(l->id, LoopInfo{"", LoopKind::Loop, parent, depth + 1, "", l->trip, l->loc});
+          if (status) around.emplace_back(id, depth + 1);  // leave_loop pops it
+        }
       } else {
         const auto& c = std::get<Cond>(stmt.node);
-        if (auto bad = check_name(c.id, NameKind::Cond, c.loc.where, "cond id"); !bad) return bad;
-        if (auto s = check_trip(c.taken, c.loc.where, true); !s) return s;
+        status = check_name(c.id, NameKind::Cond, c.loc.where, "cond id");
+        if (status) status = b.check_trip(c.taken, c.loc.where, true);
         // Cond ids share the loop namespace but name no loop themselves: the branch loops
         // are "<id>.then" and "<id>.else".
-        if (ix_.loop(c.id) || !cond_ids_.insert(c.id).second)
-          return make_error(c.loc.where, "duplicate-loop", "id " + quote(c.id) + " is used twice");
-        for (const auto kind : {LoopKind::CondThen, LoopKind::CondElse}) {
-          const bool then = kind == LoopKind::CondThen;
-          const auto id = static_cast<LoopId>(ix_.loops.size());
-          const auto name = then ? then_loop(c.id) : else_loop(c.id);
-          if (auto s = add_loop(name, LoopInfo{"", kind, parent, depth + 1, c.id, c.taken, c.loc}); !s) return s;
-          if (auto s = walk(then ? c.then_body : c.else_body, id, depth + 1); !s) return s;
-        }
+        if (status && (b.ix_.loop(c.id) || !b.cond_ids_.insert(c.id).second))
+          status = make_error(c.loc.where, "duplicate-loop", "id " + quote(c.id) + " is used twice");
       }
+      return !status;
     }
-    return Ok{};
+    void leave_loop(const Loop&) { around.pop_back(); }
+    void enter_branch(const Cond& c, bool then) {
+      const auto [parent, depth] = around.back();
+      const auto id = static_cast<LoopId>(b.ix_.loops.size());
+      if (status)
+        status = b.add_loop(then ? then_loop(c.id) : else_loop(c.id),
+                            LoopInfo{"", then ? LoopKind::CondThen : LoopKind::CondElse, parent, depth + 1, c.id,
+                                     c.taken, c.loc});
+      around.emplace_back(id, depth + 1);
+    }
+    void leave_branch(const Cond&, bool) { around.pop_back(); }
+  };
+
+  Status tree() {
+    TreeVisitor v{*this};
+    model::walk(p_.body, v);
+    return v.status;
   }
 
   // Registers are noted only once validated: a register seen before needs no second look
