@@ -5,6 +5,7 @@
 #include "footprint/derive.h"
 #include "footprint/report.h"
 
+#include "api/detail/json_text.h"
 #include "api/detail/program_data.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
@@ -67,7 +68,7 @@ GraphComparison compare_dependencies(const Program& spec) {
   out.limits = c.limits;
   out.race_pairs = c.race_pairs;
   out.text = footprint::comparison_text(c);
-  out.json = footprint::comparison_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out.json = api::detail::json_text(footprint::comparison_json(c));
   return out;
 }
 

@@ -1,9 +1,10 @@
 // prove() of the public API: the Z3 prover (docs/prover.md). Z3 stays behind prover/.
-#include "prover/prove.h"
+#include "api/detail/json_text.h"
 #include "api/detail/program_data.h"
 #include "api/detail/results.h"
 #include "checker/program_pair.h"
 #include "checker/trace_view.h"
+#include "prover/prove.h"
 #include "prover/report.h"
 
 namespace syncbisim {
@@ -69,7 +70,7 @@ ProveResult prove_result(const prover::ProveResult& r) {
     out.consumers.push_back(
         ConsumerProof{c.instr, c.engine, answer_of(c.answer), property(c.safe), property(c.exact), c.seconds});
   out.text = prover::render_text(r);
-  out.json = prover::render_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out.json = api::detail::json_text(prover::render_json(r));
   out.traces = prover::traces_json(r);
   return out;
 }

@@ -3,11 +3,12 @@
 #include <cmath>
 
 #include "allocator/stats.h"
+#include "api/detail/json_text.h"
 #include "api/detail/options.h"
 #include "api/detail/program_data.h"
 #include "checker/program_pair.h"
-#include "timing/simulate.h"
 #include "timing/range_makespans.h"
+#include "timing/simulate.h"
 #include "timing/simulation_report.h"
 #include "timing/svg.h"
 #include "timing/timeline.h"
@@ -86,7 +87,7 @@ SimulateResult simulate(const Program& spec, const Program& impl, const Simulate
   if (!ranges) api::detail::raise(ranges.error());
   out.text = timing::simulation_text(*sim, code, *ranges);
   out.json =
-      timing::simulation_json(*sim, code, *ranges).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      api::detail::json_text(timing::simulation_json(*sim, code, *ranges));
   return out;
 }
 

@@ -15,14 +15,14 @@ namespace {
 
 using namespace model;
 
-std::string value(std::uint32_t v, bool taken) {
+std::string value_text(std::uint32_t v, bool taken) {
   if (taken && v == 0) return "then";
   if (taken && v == 1) return "else";
   return std::to_string(v);
 }
 
-std::string choice(const Choice& c, bool taken) {
-  if (const auto* k = std::get_if<ConstTrip>(&c)) return value(k->n, taken);
+std::string choice_text(const Choice& c, bool taken) {
+  if (const auto* k = std::get_if<ConstTrip>(&c)) return value_text(k->n, taken);
   if (const auto* r = std::get_if<RangeTrip>(&c)) {
     if (taken && r->min == 0 && r->max == 1) return "any";
     // Numbers, not names: "then..else" would read as one identifier.
@@ -30,16 +30,16 @@ std::string choice(const Choice& c, bool taken) {
   }
   std::string out = "[";
   const auto& vs = std::get<SeqTrip>(c).values;
-  for (std::size_t i = 0; i < vs.size(); ++i) out += (i ? ", " : "") + value(vs[i], taken);
+  for (std::size_t i = 0; i < vs.size(); ++i) out += (i ? ", " : "") + value_text(vs[i], taken);
   return out + "]";
 }
 
-std::string trip(const TripRule& r, bool taken) {
-  if (!r.divergent) return choice(r.uniform, taken);
+std::string trip_text(const TripRule& r, bool taken) {
+  if (!r.divergent) return choice_text(r.uniform, taken);
   std::string out = "per_engine(";
   for (std::size_t i = 0; i < r.per_engine.size(); ++i)
-    out += (i ? ", " : "") + r.per_engine[i].first + ": " + choice(r.per_engine[i].second, taken);
-  return out + "; default " + choice(r.uniform, taken) + ")";
+    out += (i ? ", " : "") + r.per_engine[i].first + ": " + choice_text(r.per_engine[i].second, taken);
+  return out + "; default " + choice_text(r.uniform, taken) + ")";
 }
 
 std::string extras(const std::map<std::string, std::string>& extra) {
@@ -107,7 +107,7 @@ void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
       if (line_stream != UINT32_MAX) out += "\n";
     } else if (const auto* l = std::get_if<Loop>(&s.node)) {
       out += indent + "loop " + l->id;
-      if (l->trip) out += " trip " + trip(*l->trip, false);
+      if (l->trip) out += " trip " + trip_text(*l->trip, false);
       if (l->sim_trip) out += " sim_trip " + std::to_string(*l->sim_trip);
       out += " {\n";
       body(out, l->body, depth + 1);
@@ -115,7 +115,7 @@ void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
     } else {
       const auto& c = std::get<Cond>(s.node);
       out += indent + "cond " + c.id;
-      if (c.taken) out += " taken " + trip(*c.taken, true);
+      if (c.taken) out += " taken " + trip_text(*c.taken, true);
       out += " {\n";
       body(out, c.then_body, depth + 1);
       if (!c.else_body.empty()) {
