@@ -8,9 +8,9 @@
 #include <chrono>
 #include <new>
 
-#include "checker/detail/search_limit.h"
-#include "checker/detail/stopwatch.h"
 #include "checker/detail/trace_step.h"
+#include "statespace/search_limit.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::checker::detail {
 
@@ -31,7 +31,7 @@ Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       met_(compress_ ? 2 : codec_.parts()) {}
 
 CheckResult Exhaustive::run() {
-  const auto t0 = Clock::now();
+  const auto t0 = statespace::Clock::now();
   auto last_progress = t0;
   CheckResult r;
   enqueue(successors_.encode(both_.initial()), kNoParent);
@@ -52,17 +52,17 @@ CheckResult Exhaustive::run() {
       }
       if ((next & 1023) == 0) {
         successors_.memo().budget(parents_.size() * kMemoBytesPerState);
-        const double elapsed = since(t0);
+        const double elapsed = statespace::since(t0);
         if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
-          r.limit = seconds_limit(opt_.max_seconds);
+          r.limit = statespace::seconds_limit(opt_.max_seconds);
           break;
         }
         if (opt_.max_memory > 0 && bytes() > opt_.max_memory) {
-          r.limit = memory_limit(opt_.max_memory);
+          r.limit = statespace::memory_limit(opt_.max_memory);
           break;
         }
-        if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {
-          last_progress = Clock::now();
+        if (opt_.progress && std::chrono::duration<double>(statespace::Clock::now() - last_progress).count() >= 2.0) {
+          last_progress = statespace::Clock::now();
           opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes(), depth});
         }
       }
@@ -99,7 +99,7 @@ CheckResult Exhaustive::run() {
   try {
     search();
   } catch (...) {
-    const auto limit = limit_named_by(std::current_exception());
+    const auto limit = statespace::limit_named_by(std::current_exception());
     if (!limit) throw;
     pending_.clear();  // a limit like the others: what was found is kept
     pending_tuples_.clear();
@@ -110,14 +110,15 @@ CheckResult Exhaustive::run() {
   r.exhaustive = next >= parents_.size() && r.limit.empty();
   classifier_.add_limits(r);
   r.states = parents_.size();
-  r.seconds = since(t0);
+  r.seconds = statespace::since(t0);
   r.bytes = bytes();
   r.violations = std::move(classifier_.found());
   r.verdict = verdict_of(r.violations, r.exhaustive);
   return r;
 }
 
-bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clock::time_point t0, CheckResult& r) {
+bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, statespace::Clock::time_point t0,
+                            CheckResult& r) {
   // One state may have billions of successors (a range trip's choices: semantics/steps.h), so the
   // limits are checked within its fan-out too (docs/checker.md "Search"): max-states as soon as
   // the limit-th state is found and steps are left, time and memory every kLimitStride successors.
@@ -136,8 +137,9 @@ bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clo
       }
     }
     if (built % kLimitStride == 0 && it != end) {
-      if (opt_.max_seconds > 0 && since(t0) > opt_.max_seconds) r.limit = seconds_limit(opt_.max_seconds);
-      if (opt_.max_memory > 0 && bytes() > opt_.max_memory) r.limit = memory_limit(opt_.max_memory);
+      if (opt_.max_seconds > 0 && statespace::since(t0) > opt_.max_seconds)
+        r.limit = statespace::seconds_limit(opt_.max_seconds);
+      if (opt_.max_memory > 0 && bytes() > opt_.max_memory) r.limit = statespace::memory_limit(opt_.max_memory);
       if (!r.limit.empty()) {
         r.transitions += built;
         return false;
@@ -163,13 +165,13 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
   // before the search reads the queue past what is added (run() flushes first).
   if (compress_) {
     const std::uint64_t root = tree_.root_of(tuple.data());
-    const std::uint64_t h = TreeStates::hash(root);
-    if (met_.find(words_of(root).data(), h) != RowCache::kNone) return;
+    const std::uint64_t h = statespace::TreeStates::hash(root);
+    if (met_.find(words_of(root).data(), h) != statespace::RowCache::kNone) return;
     tree_.prefetch(h);
     pending_.push_back(Pending{h, root, parent});
   } else {
     const std::uint64_t h = flat_.hash(tuple.data());
-    if (met_.find(tuple.data(), h) != RowCache::kNone) return;
+    if (met_.find(tuple.data(), h) != statespace::RowCache::kNone) return;
     flat_.prefetch(h);
     pending_tuples_.insert(pending_tuples_.end(), tuple.begin(), tuple.end());
     pending_.push_back(Pending{h, 0, parent});

@@ -7,11 +7,11 @@
 #include <system_error>
 #include <thread>
 
-#include "checker/detail/row_cache.h"
-#include "checker/detail/search_limit.h"
-#include "checker/detail/successor.h"
 #include "checker/detail/trace_step.h"
 #include "parallel/threads_refused.h"
+#include "statespace/detail/successor.h"
+#include "statespace/row_cache.h"
+#include "statespace/search_limit.h"
 
 namespace syncbisim::checker::detail {
 
@@ -19,20 +19,20 @@ using semantics::LockstepState;
 using semantics::Step;
 
 // A thread's share: its own working state and step memo (the part table and the memo's table
-// are shared: checker/detail/memo_table.h), its own record of the violations it met (merged in
+// are shared: statespace/memo_table.h), its own record of the violations it met (merged in
 // breadth-first order at the end), its reserved storage ids and the keys it made least in this
 // level.
 struct ThreadedSearch::Worker {
   // `halves`: the tree store's, or null (the flat store: no cache of halves is made).
-  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts, const SharedHalves* halves,
-         std::size_t width)
+  Worker(const semantics::Lockstep& both, const statespace::StateCodec& codec, statespace::PartTable& parts,
+         const statespace::SharedHalves* halves, std::size_t width)
       : successors(both, codec, parts), classifier(both), met(width) {
     if (!halves) return;
     cache.emplace(*halves);
     unfolded.resize(codec.parts());
   }
 
-  SuccessorBuilder successors;
+  statespace::detail::SuccessorBuilder successors;
   Classifier classifier;
   struct Found {
     std::uint64_t at;  // breadth-first id of the state the violation was met at
@@ -40,13 +40,13 @@ struct ThreadedSearch::Worker {
   };
   std::vector<Found> found;                     // by classifier.found()
   std::map<std::string, std::uint64_t> limits;  // each limit the classifier named, first met at
-  SharedStates::Ids ids;
+  statespace::SharedStates::Ids ids;
   // With the tree store: this thread's cache of halves, the tuple of the state it expands, and
   // the root pair of the successor it inserts.
-  std::optional<SharedHalves::Cache> cache;
+  std::optional<statespace::SharedHalves::Cache> cache;
   std::vector<std::uint32_t> unfolded;
-  std::uint32_t root[SharedHalves::kRootWidth] = {};
-  SharedStates::Views views;  // renewed at the start of each level
+  std::uint32_t root[statespace::SharedHalves::kRootWidth] = {};
+  statespace::SharedStates::Views views;  // renewed at the start of each level
   std::vector<Claim> claims;
   std::atomic<std::size_t> claimed{0};  // claims.size(), for thread 0's progress line
   semantics::Steps steps;               // a range trip's choices as one run (semantics/steps.h)
@@ -62,7 +62,7 @@ struct ThreadedSearch::Worker {
   std::vector<Pending> pending;
   std::vector<std::uint32_t> pending_tuples;
   // The states this thread met last (their stored tuples, with their ids): see enqueue().
-  RowCache met;
+  statespace::RowCache met;
 };
 
 ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads,
@@ -73,9 +73,10 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       chunk_(std::max<std::size_t>(1, chunk)),
       codec_(both),
       reducer_(both),
-      halves_(o.state_store == StateStore::Tree ? std::optional<SharedHalves>(std::in_place, codec_.parts(), threads_)
-                                                : std::nullopt),
-      states_(halves_ ? SharedHalves::kRootWidth : codec_.parts(), threads_),
+      halves_(o.state_store == StateStore::Tree
+                  ? std::optional<statespace::SharedHalves>(std::in_place, codec_.parts(), threads_)
+                  : std::nullopt),
+      states_(halves_ ? statespace::SharedHalves::kRootWidth : codec_.parts(), threads_),
       workers_(threads_),
       barrier_(threads_) {}
 
@@ -87,12 +88,12 @@ void ThreadedSearch::make_worker(unsigned w) {
 ThreadedSearch::~ThreadedSearch() = default;
 
 CheckResult ThreadedSearch::run() {
-  t0_ = Clock::now();
+  t0_ = statespace::Clock::now();
   make_worker(0);
   Worker& first = *workers_[0];
   const std::uint32_t* initial = stored(first, first.successors.encode(both_.initial()));
   const auto root = states_.insert(initial, states_.hash(initial), 0, first.ids, first.views);
-  states_.set_parent(root.id, SharedStates::kNone);
+  states_.set_parent(root.id, statespace::SharedStates::kNone);
   level_ = {root.id};
   first_ = 0;
   found_ = 1;
@@ -109,9 +110,9 @@ CheckResult ThreadedSearch::run() {
       {
         const std::lock_guard<std::mutex> lock(limit_mutex_);
         if (!error_)
-          error_ = std::make_exception_ptr(parallel::ThreadsRefused(std::to_string(w) + " of " + std::to_string(threads_) +
-                                                          " threads started; the system refused the next (" +
-                                                          e.what() + ")"));
+          error_ = std::make_exception_ptr(
+              parallel::ThreadsRefused(std::to_string(w) + " of " + std::to_string(threads_) +
+                                       " threads started; the system refused the next (" + e.what() + ")"));
       }
       for (unsigned missing = w; missing < threads_; ++missing) barrier_.arrive_and_drop();
       break;
@@ -189,7 +190,7 @@ void ThreadedSearch::expand_level(Worker& me) {
   } catch (...) {
     me.pending.clear();
     me.pending_tuples.clear();
-    if (const auto limit = limit_named_by(std::current_exception())) {
+    if (const auto limit = statespace::limit_named_by(std::current_exception())) {
       stop(*limit);  // a limit like the others: inconclusive, what was found kept
       return;
     }
@@ -241,7 +242,7 @@ void ThreadedSearch::end_level_or_stop() {
   try {
     end_level();
   } catch (const std::bad_alloc&) {
-    stop(allocation_limit());
+    stop(statespace::allocation_limit());
     done_ = true;
   } catch (...) {
     const std::lock_guard<std::mutex> lock(limit_mutex_);
@@ -335,7 +336,7 @@ void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple
   // this thread met it with, and this thread's keys only grow (it takes its chunks, and their
   // states, in increasing order). So it needs no look in the shared set, whose lines the other
   // threads write (about half of the successors on the stress run).
-  if (me.met.find(t, h) != RowCache::kNone) return;
+  if (me.met.find(t, h) != statespace::RowCache::kNone) return;
   states_.prefetch(h, me.views);
   me.pending_tuples.insert(me.pending_tuples.end(), t, t + states_.width());
   me.pending.push_back(Worker::Pending{h, key});
@@ -363,9 +364,9 @@ void ThreadedSearch::stop(const std::string& limit) {
 }
 
 void ThreadedSearch::check_limits(Worker& me) {
-  const double elapsed = since(t0_);
-  if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) stop(seconds_limit(opt_.max_seconds));
-  if (opt_.max_memory > 0 && bytes() > opt_.max_memory) stop(memory_limit(opt_.max_memory));
+  const double elapsed = statespace::since(t0_);
+  if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) stop(statespace::seconds_limit(opt_.max_seconds));
+  if (opt_.max_memory > 0 && bytes() > opt_.max_memory) stop(statespace::memory_limit(opt_.max_memory));
   if (&me != workers_[0].get() || !opt_.progress || elapsed - last_progress_ < 2.0) return;
   last_progress_ = elapsed;
   std::size_t fresh = 0;  // a close count: the other threads' lists grow meanwhile
@@ -513,7 +514,7 @@ CheckResult ThreadedSearch::result() {
     r.exhaustive = false;
     r.limit += (r.limit.empty() ? "" : ", ") + l;
   }
-  r.seconds = since(t0_);
+  r.seconds = statespace::since(t0_);
   r.bytes = exact_bytes();
   r.verdict = verdict_of(r.violations, r.exhaustive);
   return r;
@@ -521,11 +522,11 @@ CheckResult ThreadedSearch::result() {
 
 std::vector<Step> ThreadedSearch::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
-  for (std::uint32_t cur = id; cur != SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
+  for (std::uint32_t cur = id; cur != statespace::SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
   std::reverse(path.begin(), path.end());
   if (!halves_)
     return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
-  SharedHalves::Cache cache(*halves_);
+  statespace::SharedHalves::Cache cache(*halves_);
   std::vector<std::uint32_t> tuple(codec_.parts());
   return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) {
     halves_->unfold(states_.tuple(state), tuple.data(), cache);

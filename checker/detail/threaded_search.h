@@ -22,15 +22,15 @@
 #include <string>
 #include <vector>
 
-#include "checker/detail/classifier.h"
-#include "checker/detail/memo_table.h"
-#include "checker/detail/reducer.h"
-#include "checker/detail/shared_halves.h"
-#include "checker/detail/shared_states.h"
-#include "checker/detail/stopwatch.h"
+#include "checker/classifier.h"
 #include "checker/explorer.h"
-#include "checker/part_table.h"
-#include "checker/state_codec.h"
+#include "statespace/detail/reducer.h"
+#include "statespace/memo_table.h"
+#include "statespace/part_table.h"
+#include "statespace/shared_halves.h"
+#include "statespace/shared_states.h"
+#include "statespace/state_codec.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::checker::detail {
 
@@ -103,18 +103,18 @@ class ThreadedSearch {
   const CheckOptions& opt_;
   const unsigned threads_;
   const std::size_t chunk_;
-  StateCodec codec_;
-  Reducer reducer_;
-  PartTable parts_{threads_};
+  statespace::StateCodec codec_;
+  statespace::detail::Reducer reducer_;
+  statespace::PartTable parts_{threads_};
   // check --state-store tree: the tuples' halves (states_ keeps their root pairs); else none.
-  std::optional<SharedHalves> halves_;
-  SharedStates states_;
-  // The step memo of every thread (checker/detail/memo_table.h), and its interned contexts.
-  MemoTable memo_;
-  PartTable memo_contexts_{threads_};
+  std::optional<statespace::SharedHalves> halves_;
+  statespace::SharedStates states_;
+  // The step memo of every thread (statespace/memo_table.h), and its interned contexts.
+  statespace::MemoTable memo_;
+  statespace::PartTable memo_contexts_{threads_};
   std::vector<std::unique_ptr<Worker>> workers_;
   std::barrier<> barrier_;
-  Clock::time_point t0_;
+  statespace::Clock::time_point t0_;
 
   // The level being expanded: its states' storage ids in breadth-first order, the first one's
   // breadth-first id, and the states found so far (up to the level's end).

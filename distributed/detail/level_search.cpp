@@ -6,12 +6,9 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "checker/detail/stopwatch.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::distributed::detail {
-
-using checker::detail::Clock;
-using checker::detail::since;
 
 namespace {
 constexpr std::size_t kMemoBytesPerState = 4;  // as the one-process search grants the step memo
@@ -92,7 +89,7 @@ bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& b
     const std::size_t before = classifier_.found().size();
     classifier_.classify(s, steps_, mismatches_, [] { return std::vector<semantics::Step>{}; });
     for (std::size_t k = before; k < classifier_.found().size(); ++k)
-      candidates_.push_back({checker::detail::key_of(classifier_.found()[k]), level_, place, k - before, id});
+      candidates_.push_back({checker::key_of(classifier_.found()[k]), level_, place, k - before, id});
     if (classifier_.limits().size() != limits_seen_) {
       limits_seen_ = classifier_.limits().size();
       for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
@@ -118,7 +115,7 @@ bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& b
     const auto& tuple = successors_.build(steps_[j]);
     const std::uint64_t key = place << step_bits_ | j;
     const std::uint64_t h = wire_.hash(tuple.data());
-    if (met_.find(tuple.data(), h) != checker::detail::RowCache::kNone) continue;
+    if (met_.find(tuple.data(), h) != statespace::RowCache::kNone) continue;
     met_.put(tuple.data(), h, 0);
     const int to = owner(h);
     if (to == me) {
@@ -218,7 +215,7 @@ std::uint64_t LevelSearch::count_at_most(std::uint64_t place) const {
 }
 
 SearchOutcome LevelSearch::run() {
-  const auto t0 = Clock::now();
+  const auto t0 = statespace::Clock::now();
   SearchOutcome r;
   const auto& initial = successors_.encode(both_.initial());
   if (owner(wire_.hash(initial.data())) == comm_.rank()) accept(initial, 0, kNoParent, 0, 0);
@@ -281,19 +278,19 @@ SearchOutcome LevelSearch::run() {
       }
       for (auto& o : out_) o.clear();
       std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
-      const bool late = opt_.max_seconds > 0 && since(t0) > opt_.max_seconds;
+      const bool late = opt_.max_seconds > 0 && statespace::since(t0) > opt_.max_seconds;
       const bool full = opt_.max_memory > 0 && comm_.sum(bytes()) > opt_.max_memory;
       const auto flags =
           comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U) | (internal ? 16U : 0U));
       if (flags & 16U) stop = semantics::InternalStepLimit::name("");  // the rank that met it need not be this one
-      else if (flags & 8U) stop = checker::detail::allocation_limit();
+      else if (flags & 8U) stop = statespace::allocation_limit();
       else if (too_long)
         stop = "a round's messages past 2^31 bytes to one rank (a smaller --round-states sends less a round)";
       else if (flags & 4U)
         stop = "a state with " + std::to_string(comm_.max(too_many_steps_)) + " steps (syncbisim-mpi takes at most " +
                std::to_string(step_mask_ + 1) + " a state in this level)";
-      else if (full) stop = checker::detail::memory_limit(opt_.max_memory);
-      else if (flags & 2U) stop = checker::detail::seconds_limit(opt_.max_seconds);
+      else if (full) stop = statespace::memory_limit(opt_.max_memory);
+      else if (flags & 2U) stop = statespace::seconds_limit(opt_.max_seconds);
       if (!stop.empty()) break;
       frontier = comm_.min(progress(order, done));
       if (frontier == UINT64_MAX) break;  // the level is done
@@ -338,7 +335,7 @@ SearchOutcome LevelSearch::run() {
       failed = 1;
     }
     if (const auto every = comm_.max(failed); every != 0) {
-      r.limit = every == 2 ? checker::detail::allocation_limit()
+      r.limit = every == 2 ? statespace::allocation_limit()
                            : "a level of more than 2^31 new states to rank on one rank (more ranks share them)";
       r.states = comm_.sum(states_.count());
       r.transitions = transitions + level_transitions;

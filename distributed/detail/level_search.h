@@ -17,21 +17,21 @@
 #include <unordered_map>
 #include <vector>
 
-#include "checker/detail/classifier.h"
-#include "checker/detail/reducer.h"
-#include "checker/detail/row_cache.h"
-#include "checker/detail/successor.h"
+#include "checker/classifier.h"
 #include "checker/explorer.h"
-#include "checker/part_table.h"
-#include "checker/state_codec.h"
 #include "distributed/communicator.h"
 #include "distributed/state_wire.h"
+#include "statespace/detail/reducer.h"
+#include "statespace/detail/successor.h"
+#include "statespace/part_table.h"
+#include "statespace/row_cache.h"
+#include "statespace/state_codec.h"
 
 namespace syncbisim::distributed::detail {
 
 // Where a violation showed first on this rank: its state and that state's place in the order.
 struct Candidate {
-  checker::detail::ViolationKey key;
+  checker::ViolationKey key;
   std::uint64_t level = 0, place = 0;
   std::uint64_t sub = 0;  // its rank among the violations recorded at that state
   std::uint32_t state = 0;
@@ -97,12 +97,12 @@ class LevelSearch {
   const checker::CheckOptions& opt_;
   Communicator& comm_;
   std::size_t round_states_;
-  checker::StateCodec codec_;
-  checker::detail::Reducer reducer_;
-  checker::detail::Classifier classifier_;
-  checker::PartTable parts_;
-  checker::StateSet states_;
-  checker::detail::SuccessorBuilder successors_;
+  statespace::StateCodec codec_;
+  statespace::detail::Reducer reducer_;
+  checker::Classifier classifier_;
+  statespace::PartTable parts_;
+  statespace::StateSet states_;
+  statespace::detail::SuccessorBuilder successors_;
   StateWire wire_;
   std::vector<Parent> parents_;                                 // by state id
   std::unordered_map<std::uint32_t, std::uint64_t> big_steps_;  // by state id: steps from kBigStep
@@ -142,7 +142,7 @@ class LevelSearch {
   // again is dropped, since its owner holds a key at most the one it was met with before, and
   // this rank's keys only grow (it expands its states by place). About half of the successors
   // on the unreduced stress run: neither sent nor looked up (docs/distributed.md "Measured").
-  checker::detail::RowCache met_;
+  statespace::RowCache met_;
 };
 
 }  // namespace syncbisim::distributed::detail

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "checker/detail/parent_log.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
-#include "checker/tree_states.h"
 #include "random_pairs.h"
+#include "statespace/parent_log.h"
+#include "statespace/tree_states.h"
 #include "support/check_summary.h"
 #include "support/rapidcheck_doctest.h"
 
@@ -33,9 +33,9 @@ TEST_CASE("parent log: every parent read back, across marks, long gaps and long 
   for (const std::uint32_t seed : {1U, 2U, 3U}) {
     INFO("seed ", seed);
     std::mt19937 rng(seed);
-    checker::detail::ParentLog log;
-    std::vector<std::uint32_t> want{checker::detail::ParentLog::kNone};
-    log.push_back(checker::detail::ParentLog::kNone);
+    statespace::ParentLog log;
+    std::vector<std::uint32_t> want{statespace::ParentLog::kNone};
+    log.push_back(statespace::ParentLog::kNone);
     std::uint32_t parent = 0;
     for (int i = 0; i < 50000; ++i) {
       // Mostly small steps, sometimes a gap of hundreds (states without new children), sometimes a
@@ -54,7 +54,7 @@ TEST_CASE("parent log: every parent read back, across marks, long gaps and long 
 TEST_CASE("row table: ids are dense in first-insertion order, equal rows share one, through growth") {
   for (const std::size_t width : {1U, 2U, 3U}) {
     INFO("width ", width);
-    checker::RowTable t(width);
+    statespace::RowTable t(width);
     std::map<std::vector<std::uint32_t>, std::uint32_t> ids;
     std::mt19937_64 rng(7 + width);
     std::vector<std::uint32_t> row(width);
@@ -82,7 +82,7 @@ TEST_CASE("row table: ids are dense in first-insertion order, equal rows share o
 TEST_CASE("packed pairs: every pair read back, as the ids' widths grow within and across chunks") {
   for (const std::uint32_t seed : {1U, 2U}) {
     INFO("seed ", seed);
-    checker::PackedPairs packed;
+    statespace::PackedPairs packed;
     std::vector<std::uint64_t> want;
     std::mt19937_64 rng(seed);
     for (int i = 0; i < 300000; ++i) {
@@ -102,7 +102,7 @@ TEST_CASE("packed pairs: every pair read back, as the ids' widths grow within an
   }
   // Ids below 2^20 take 40 bits a pair (and a few bytes a chunk), not 64; four full chunks of 2^16
   // pairs (a chunk's bytes are reserved whole when it starts).
-  checker::PackedPairs narrow;
+  statespace::PackedPairs narrow;
   std::mt19937_64 rng(3);
   const std::size_t n = std::size_t{4} << 16;
   for (std::size_t k = 0; k < n; ++k) narrow.push((rng() & 0xfffff) | (rng() & 0xfffff) << 32);
@@ -112,8 +112,8 @@ TEST_CASE("packed pairs: every pair read back, as the ids' widths grow within an
 TEST_CASE("tree states: every tuple width round-trips, ids as a flat set gives them") {
   for (const std::size_t width : {1U, 2U, 3U, 4U, 5U, 6U, 9U}) {
     INFO("width ", width);
-    checker::TreeStates tree(width);
-    checker::StateSet flat(width);
+    statespace::TreeStates tree(width);
+    statespace::StateSet flat(width);
     std::mt19937 rng(static_cast<unsigned>(width));
     std::vector<std::uint32_t> t(width), back(width);
     for (int i = 0; i < 40000; ++i) {
@@ -140,8 +140,8 @@ TEST_CASE("tree states: successors of the tuple decoded last (its halves compare
   // changed back to the decoded one's; decoded halves and cached ones must never be mixed up.
   for (const std::size_t width : {3U, 4U, 6U, 7U}) {
     INFO("width ", width);
-    checker::TreeStates tree(width);
-    checker::StateSet flat(width);
+    statespace::TreeStates tree(width);
+    statespace::StateSet flat(width);
     std::mt19937 rng(static_cast<unsigned>(100 + width));
     std::vector<std::uint32_t> t(width, 0), back(width);
     REQUIRE(tree.insert(t.data()) == flat.insert(t.data()));
