@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the step memo (statespace/detail/step_memo.h): the open-addressing table of the
+// The step memo's table (statespace/detail/step_memo.h): the open-addressing table of the
 // pieces it remembers. One thread's table grows, or forgets everything, when it fills up. The
 // threaded search (docs/checker.md "Threads") gives all its threads one table: each thread's
 // memo learns what the others learnt (two tables of half the size learnt the same pieces twice,

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the exhaustive search: the parent of every stored state (docs/checker.md "State
+// For the one-thread search (checker/detail/exhaustive.h): the parent of every stored state (docs/checker.md "State
 // storage"), in about 2 bits a state instead of a 4-byte id. States are numbered in discovery
 // order and expanded in that order, so a state's parent (the state whose expansion found it) is
 // never less than the parent of the state found before it. The parents are then a

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the checker's stores: a small direct-mapped cache of the rows met last, with their
+// For the state stores and the searches: a small direct-mapped cache of the rows met last, with their
 // ids, in front of the table that holds them. The tree stores (statespace/tree_states.h,
 // statespace/shared_halves.h) keep one per half: a step changes one engine's part and perhaps
 // the global part, so most successors keep a half of a state met just before. The searches keep

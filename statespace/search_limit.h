@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the searches (Exhaustive, ThreadedSearch): the exceptions that are limits, not
+// For the searches (the checker's and syncbisim-mpi's ranks): the exceptions that are limits, not
 // errors. A search that meets one in the middle of a step stops there, inconclusive, keeps what
 // it found and names the limit (docs/checker.md "Search"); anything else is passed on.
 #include <exception>

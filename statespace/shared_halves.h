@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the threaded search (checker/detail/threaded_search.h), for check --state-store
+// For the threaded search (checker/detail/threaded_search.h), for check --state-store
 // tree: a state's tuple of part ids kept as its root pair, as TreeStates keeps it for one thread
 // (docs/checker.md "State storage"). The tuple's two halves are interned in one part table all threads
 // share (lookups without a lock, PartTable's shards), and the shared visited set keeps the pair

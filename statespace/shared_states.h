@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the threaded search (checker/detail/threaded_search.h): the visited set all threads
+// For the threaded search (checker/detail/threaded_search.h): the visited set all threads
 // insert into at once. A state is the tuple of its part ids, as in StateSet, stored by a storage
 // id that each thread takes from blocks it reserves (kBlock ids at a time), so storage ids follow
 // timing, not discovery order; the search keeps the order itself (see threaded_search.h).

@@ -7,9 +7,7 @@
 
 #include "checker/classifier.h"
 #include "checker/explorer.h"
-#include "statespace/detail/reducer.h"
-#include "statespace/detail/row_store.h"
-#include "statespace/detail/successor.h"
+#include "statespace/expander.h"
 #include "statespace/parent_log.h"
 #include "statespace/part_table.h"
 #include "statespace/row_cache.h"
@@ -37,9 +35,12 @@ class Exhaustive {
   // Successors of one state between time checks (one successor may cost 2^20 internal steps).
   static constexpr std::uint64_t kLimitStride = 64;
 
-  // Builds and enqueues every successor of state `id` by `steps`, counting them in r.transitions;
-  // false if a limit (named in r.limit) cut the fan-out short.
-  bool expand_all(const semantics::Steps& steps, std::uint32_t id, statespace::Clock::time_point t0, CheckResult& r);
+  // Expands state `id` (statespace::Expander), enqueues its successors and counts them in
+  // r.transitions; false if a limit (named in r.limit) cut the fan-out short. With a target,
+  // `hit` says whether the state shows it and `deep` whether it lies as deep as the search may
+  // go: either way no successor is built.
+  bool expand(std::uint32_t id, std::uint64_t depth, statespace::Clock::time_point t0, CheckResult& r, bool& hit,
+              bool& deep);
   // Puts `tuple`, a successor of `parent`, in pending_ (its slot prefetched); it is added to the
   // set kWindow successors later, or at the next flush().
   void enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent);
@@ -58,7 +59,6 @@ class Exhaustive {
   std::optional<ViolationKey> target_;
   std::uint64_t max_depth_ = 0;
   statespace::StateCodec codec_;
-  statespace::detail::Reducer reducer_;
   Classifier classifier_;
   statespace::PartTable parts_;  // engine and global parts (all parts share one table)
   // The tuple of state `id` (valid until the next call).
@@ -69,7 +69,7 @@ class Exhaustive {
   statespace::StateSet flat_;                    // or flat
   statespace::ParentLog parents_;                // by state id
   mutable std::vector<std::uint32_t> unfolded_;  // tuple()'s
-  statespace::detail::SuccessorBuilder successors_;
+  statespace::Expander expander_;
   struct Pending {
     std::uint64_t hash;
     std::uint64_t root;  // compress_: the tuple's root pair (the tuple itself is not kept)

@@ -24,7 +24,6 @@
 
 #include "checker/classifier.h"
 #include "checker/explorer.h"
-#include "statespace/detail/reducer.h"
 #include "statespace/memo_table.h"
 #include "statespace/part_table.h"
 #include "statespace/shared_halves.h"
@@ -75,8 +74,9 @@ class ThreadedSearch {
   void end_level_or_stop();
   // Expands the states first..last-1 of the level (chunk `chunk`); false if a limit cut it short.
   bool expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last);
-  // The successors of the level's state x (`n` of them: all of me.steps, or `only`).
-  bool expand_state(Worker& me, std::size_t chunk, std::size_t x, const semantics::Step* only, std::uint64_t n);
+  // Expands the level's state x (statespace::Expander) and adds its successors; false if a
+  // limit cut its fan-out short.
+  bool expand_state(Worker& me, std::size_t chunk, std::size_t x);
   // What the visited set keeps of a tuple: the tuple itself, or with the tree store its root pair.
   const std::uint32_t* stored(Worker& me, const std::vector<std::uint32_t>& tuple);
   // The tuple of the state stored under `id`.
@@ -104,7 +104,6 @@ class ThreadedSearch {
   const unsigned threads_;
   const std::size_t chunk_;
   statespace::StateCodec codec_;
-  statespace::detail::Reducer reducer_;
   statespace::PartTable parts_{threads_};
   // check --state-store tree: the tuples' halves (states_ keeps their root pairs); else none.
   std::optional<statespace::SharedHalves> halves_;

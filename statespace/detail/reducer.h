@@ -1,6 +1,6 @@
 #pragma once
-// Internal to the explorer: which step may stand for all the steps of a state (the reductions of
-// docs/checker.md, "Reductions", which argues each condition below).
+// Internal to the expander (statespace/expander.h): which step may stand for all the steps of a state (the reductions
+// of docs/checker.md, "Reductions", which argues each condition below).
 #include <cstdint>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the explorer: a memo of the pieces transitions are made of (docs/checker.md
+// Internal to the expander (statespace/expander.h): a memo of the pieces transitions are made of (docs/checker.md
 // "Step memo").
 //
 // A transition is Lockstep::apply_touching(): a piece `apply_local` (the visible step on engine

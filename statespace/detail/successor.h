@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the explorer: the tuples of part ids of a state's successors (docs/checker.md,
+// Internal to the expander (statespace/expander.h): the tuples of part ids of a state's successors (docs/checker.md,
 // "State storage" and "Step memo"). The builder holds the state being expanded twice: as the
 // tuple and the words of its parts, and decoded in one working state, in which each successor
 // the step memo cannot give is built in turn. It owns the one record of where the working state
