@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
           [](const std::string& v) { return threads_of(v).empty() ? "must be thread counts from 1, as 1,2" : ""; }, "",
           "threads"))
       ->capture_default_str();
-  // The visited set as trees (CheckOptions::state_store, checker/tree_states.h).
+  // The visited set as trees (CheckOptions::state_store, statespace/tree_states.h).
   app.add_option("STORE", store, "state store")->check(CLI::IsMember({"flat", "tree"}))->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   const auto strategy = allocator::parse_strategy(strategy_name);

@@ -4,9 +4,9 @@
 
 #include "checker/detail/exhaustive.h"
 #include "checker/detail/random_walks.h"
-#include "checker/detail/stopwatch.h"
 #include "checker/detail/threaded_search.h"
 #include "checker/program_pair.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::checker {
 
@@ -41,10 +41,10 @@ void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options
   plain.max_seconds = options.max_seconds > 0 ? options.max_seconds : 10.0;
   for (auto& v : r.violations) {
     detail::Exhaustive search(both, plain);
-    search.target(detail::key_of(v), v.trace.size());
+    search.target(key_of(v), v.trace.size());
     const auto found = search.run();
     for (const auto& w : found.violations)
-      if (detail::key_of(w) == detail::key_of(v) && w.trace.size() < v.trace.size()) v.trace = w.trace;
+      if (key_of(w) == key_of(v) && w.trace.size() < v.trace.size()) v.trace = w.trace;
   }
 }
 
@@ -63,7 +63,7 @@ CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) 
     // that names the limit, never in an abort.
     CheckResult r;
     r.exhaustive = false;
-    r.limit = detail::allocation_limit();
+    r.limit = statespace::allocation_limit();
     r.verdict = Verdict::Inconclusive;
     return r;
   } catch (const semantics::InternalStepLimit& e) {  // met setting up (the initial state) or shortening

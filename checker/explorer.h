@@ -24,7 +24,7 @@ struct Progress {
 };
 
 // How the search keeps its visited set (docs/checker.md "State storage"): flat tuples of part ids
-// (StateSet), or each tuple as the pair of its halves' ids (TreeStates, checker/tree_states.h, on
+// (StateSet), or each tuple as the pair of its halves' ids (TreeStates, statespace/tree_states.h, on
 // one thread; detail/shared_halves.h on several: fewer bytes a state). The same search, states
 // and traces either way.
 enum class StateStore { Flat, Tree };

@@ -1,6 +1,6 @@
 #include "checker/trace_replay.h"
 
-#include "checker/detail/classifier.h"
+#include "checker/classifier.h"
 #include "checker/trace_view.h"
 
 #include <optional>
@@ -142,7 +142,8 @@ model::Result<TraceSteps> read_trace(const nlohmann::json& doc, std::size_t whic
   // hand) is read by its shape.
   if (doc.is_object() && doc.contains("syncbisim")) {
     const auto& v = doc["syncbisim"];
-    const std::string version = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string version =
+        v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     const std::string kind = version.substr(0, version.find('/'));
     if (kind != "check" && kind != "prove" && kind != "traces")
       return model::make_error(
@@ -210,7 +211,9 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
       for (std::size_t k = 0; k < steps.size() && k < 8; ++k)
         can += (k ? ", " : "") + semantics::describe(ip, steps[k]);
       if (steps.size() > 8) can += ", ...";
-      r.misfit = "step " + std::to_string(number) + " (" + want.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + ") is not a step this pair can take there" +
+      r.misfit = "step " + std::to_string(number) + " (" +
+                 want.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                 ") is not a step this pair can take there" +
                  (steps.empty() ? std::string(": it can take none") : "; it can: " + can);
       return r;
     }
@@ -233,7 +236,7 @@ ReplayResult replay_trace(const ProgramPair& pair, const TraceSteps& trace) {
   std::vector<semantics::Mismatch> mismatches;
   steps.clear();
   both.visible(r.end, steps, &mismatches);
-  detail::Classifier classify(both);
+  Classifier classify(both);
   classify.classify(r.end, steps, mismatches, [&] { return r.visible; });
   r.violations = std::move(classify.found());
   if (r.expected) r.expected_shown = shows(r.violations, *r.expected, both.spec().program());

@@ -8,17 +8,17 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "checker/detail/exhaustive.h"
-#include "checker/detail/stopwatch.h"
+#include "checker/classifier.h"
 #include "checker/explorer.h"
 #include "distributed/detail/level_search.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::distributed {
 
 namespace {
 
 using checker::Violation;
-using checker::detail::ViolationKey;
+using checker::ViolationKey;
 
 // Rank 0 rebuilds a violation from the steps that reach its state: replaying them from the
 // initial state and classifying that state as the search did.
@@ -36,10 +36,10 @@ Violation replay(const semantics::Lockstep& both, const std::vector<std::uint64_
   steps.clear();
   std::vector<semantics::Mismatch> mismatches;
   both.visible(s, steps, &mismatches);
-  checker::detail::Classifier classifier(both);
+  checker::Classifier classifier(both);
   classifier.classify(s, steps, mismatches, [&] { return trace; });
   for (auto& v : classifier.found())
-    if (checker::detail::key_of(v) == key) return std::move(v);
+    if (checker::key_of(v) == key) return std::move(v);
   throw std::logic_error("distributed: a violation that its replayed trace does not reach");
 }
 
@@ -49,7 +49,7 @@ constexpr std::size_t kCandidateWords = 8;
 
 DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOptions& options, Communicator& comm,
                         std::size_t round_states) {
-  const auto t0 = checker::detail::Clock::now();
+  const auto t0 = statespace::Clock::now();
   const auto& both = pair.lockstep();
   detail::LevelSearch search(both, options, comm, round_states);
   auto found = search.run();
@@ -118,7 +118,7 @@ DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOp
     r.limit = r.limit.empty() ? pair.cut() : r.limit + ", " + pair.cut();
     r.verdict = checker::verdict_of(r.violations, false);
   }
-  r.seconds = checker::detail::since(t0);
+  r.seconds = statespace::since(t0);
   return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // States as they travel between ranks (docs/distributed.md "Wire format"). A state is stored as
-// the tuple of its parts' ids (checker/state_codec.h), but ids are a rank's own: each rank interns
+// the tuple of its parts' ids (statespace/state_codec.h), but ids are a rank's own: each rank interns
 // parts in its own table. So a state goes over the wire as the words of its parts, each part
 // LEB128-coded (most words are below 128: one byte), and the rank that owns a state is found
 // from a hash of those words, never of ids. Both are cached per part id: the parts of a state
@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "checker/part_table.h"
-#include "checker/state_codec.h"
+#include "statespace/part_table.h"
+#include "statespace/state_codec.h"
 
 namespace syncbisim::distributed {
 
@@ -21,7 +21,7 @@ std::uint64_t get_varint(const std::uint8_t*& p);
 
 class StateWire {
  public:
-  StateWire(const checker::StateCodec& codec, checker::PartTable& parts, int ranks)
+  StateWire(const statespace::StateCodec& codec, statespace::PartTable& parts, int ranks)
       : codec_(codec), parts_(parts), sent_(static_cast<std::size_t>(ranks)), known_(static_cast<std::size_t>(ranks)) {}
 
   // The same on every rank for the same state: a function of the parts' words alone.
@@ -37,14 +37,14 @@ class StateWire {
   // Hashes and wire bytes for every part interned so far.
   void cover(std::uint32_t id);
 
-  const checker::StateCodec& codec_;
-  checker::PartTable& parts_;
+  const statespace::StateCodec& codec_;
+  statespace::PartTable& parts_;
   std::vector<std::uint64_t> hash_;        // by part id
   std::vector<std::uint64_t> offsets_{0};  // part id's wire bytes: offsets_[id] .. offsets_[id + 1]
   std::vector<std::uint8_t> arena_;
   std::vector<std::vector<bool>> sent_;            // by rank, by part id here: sent there already
   std::vector<std::vector<std::uint32_t>> known_;  // by rank, by its part id: the id here
-  checker::PartWords words_;
+  statespace::PartWords words_;
 };
 
 }  // namespace syncbisim::distributed

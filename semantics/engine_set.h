@@ -2,7 +2,7 @@
 // A set of engines, one bit each. From engine 64 on there are no bits: every such engine counts as
 // in the set, so a program of more engines is treated as if all of them had moved (never as if
 // one had not). The checker numbers the parts of a stored state like the engines, the global part
-// last (checker/state_codec.h), and keeps sets of parts in the same type.
+// last (statespace/state_codec.h), and keeps sets of parts in the same type.
 #include <cstddef>
 #include <cstdint>
 

@@ -8,36 +8,32 @@
 #include <chrono>
 #include <new>
 
-#include "checker/detail/search_limit.h"
-#include "checker/detail/stopwatch.h"
 #include "checker/detail/trace_step.h"
+#include "statespace/search_limit.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::checker::detail {
 
-using semantics::LockstepState;
 using semantics::Step;
 
 Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
     : both_(both),
       opt_(o),
       codec_(both),
-      reducer_(both),
       classifier_(both),
       compress_(o.state_store == StateStore::Tree),
       tree_(codec_.parts()),
       flat_(codec_.parts()),
       unfolded_(codec_.parts()),
-      successors_(both, codec_, parts_),
+      expander_(both, codec_, parts_, o.reduction),
       met_(compress_ ? 2 : codec_.parts()) {}
 
 CheckResult Exhaustive::run() {
-  const auto t0 = Clock::now();
+  const auto t0 = statespace::Clock::now();
   auto last_progress = t0;
   CheckResult r;
-  enqueue(successors_.encode(both_.initial()), kNoParent);
+  enqueue(expander_.encode(both_.initial()), kNoParent);
   flush();
-  semantics::Steps steps;
-  std::vector<semantics::Mismatch> mismatches;
   std::uint64_t next = 0;
   std::uint64_t depth = 0, level_end = 1;  // BFS level of `next`; the level ends before level_end
   auto search = [&] {
@@ -51,40 +47,26 @@ CheckResult Exhaustive::run() {
         level_end = parents_.size();
       }
       if ((next & 1023) == 0) {
-        successors_.memo().budget(parents_.size() * kMemoBytesPerState);
-        const double elapsed = since(t0);
+        expander_.memo().budget(parents_.size() * kMemoBytesPerState);
+        const double elapsed = statespace::since(t0);
         if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
-          r.limit = seconds_limit(opt_.max_seconds);
+          r.limit = statespace::seconds_limit(opt_.max_seconds);
           break;
         }
         if (opt_.max_memory > 0 && bytes() > opt_.max_memory) {
-          r.limit = memory_limit(opt_.max_memory);
+          r.limit = statespace::memory_limit(opt_.max_memory);
           break;
         }
-        if (opt_.progress && std::chrono::duration<double>(Clock::now() - last_progress).count() >= 2.0) {
-          last_progress = Clock::now();
+        if (opt_.progress && std::chrono::duration<double>(statespace::Clock::now() - last_progress).count() >= 2.0) {
+          last_progress = statespace::Clock::now();
           opt_.progress(Progress{parents_.size(), parents_.size() - next, elapsed, bytes(), depth});
         }
       }
-      const auto id = static_cast<std::uint32_t>(next);
-      const LockstepState& s = successors_.load(tuple(id));
-      if (compress_) tree_.prefetch_tuple(id + 1);  // its rows arrive while this state is expanded
-      steps.clear();
-      mismatches.clear();
-      both_.visible(s, steps, &mismatches);
-      classifier_.classify(s, steps, mismatches, [&] { return trace_to(id); });
-      if (opt_.coverage) opt_.coverage->observe(s);
-      if (target_) {
-        bool hit = false;
-        for (const auto& v : classifier_.found()) hit = hit || key_of(v) == *target_;
-        if (hit) break;
-        if (depth >= max_depth_) continue;
-      }
-      const Step* only = opt_.reduction ? reducer_.eager(s, steps) : nullptr;
-      if (only) {
-        enqueue(successors_.build(*only), id);
-        ++r.transitions;
-      } else if (!expand_all(steps, id, t0, r)) {
+      bool hit = false, deep = false;
+      const bool whole = expand(static_cast<std::uint32_t>(next), depth, t0, r, hit, deep);
+      if (hit) break;
+      if (deep) continue;
+      if (!whole) {
         ++next;  // the state was cut short: not exhaustive
         break;
       }
@@ -99,7 +81,7 @@ CheckResult Exhaustive::run() {
   try {
     search();
   } catch (...) {
-    const auto limit = limit_named_by(std::current_exception());
+    const auto limit = statespace::limit_named_by(std::current_exception());
     if (!limit) throw;
     pending_.clear();  // a limit like the others: what was found is kept
     pending_tuples_.clear();
@@ -110,42 +92,52 @@ CheckResult Exhaustive::run() {
   r.exhaustive = next >= parents_.size() && r.limit.empty();
   classifier_.add_limits(r);
   r.states = parents_.size();
-  r.seconds = since(t0);
+  r.seconds = statespace::since(t0);
   r.bytes = bytes();
   r.violations = std::move(classifier_.found());
   r.verdict = verdict_of(r.violations, r.exhaustive);
   return r;
 }
 
-bool Exhaustive::expand_all(const semantics::Steps& steps, std::uint32_t id, Clock::time_point t0, CheckResult& r) {
+bool Exhaustive::expand(std::uint32_t id, std::uint64_t depth, statespace::Clock::time_point t0, CheckResult& r,
+                        bool& hit, bool& deep) {
+  const std::uint32_t* t = tuple(id);
+  if (compress_) tree_.prefetch_tuple(id + 1);  // its rows arrive while this state is expanded
+  const auto classify = [&](const semantics::LockstepState& s, const semantics::Steps& steps,
+                            std::vector<semantics::Mismatch>& mismatches) {
+    classifier_.classify(s, steps, mismatches, [&] { return trace_to(id); });
+    if (opt_.coverage) opt_.coverage->observe(s);
+    if (!target_) return true;
+    for (const auto& v : classifier_.found()) hit = hit || key_of(v) == *target_;
+    deep = !hit && depth >= max_depth_;
+    return !hit && !deep;
+  };
   // One state may have billions of successors (a range trip's choices: semantics/steps.h), so the
   // limits are checked within its fan-out too (docs/checker.md "Search"): max-states as soon as
   // the limit-th state is found and steps are left, time and memory every kLimitStride successors.
-  const auto end = steps.end();
   std::uint64_t built = 0;
-  for (auto it = steps.begin(); it != end;) {
-    enqueue(successors_.build(*it), id);
+  const auto sink = [&](const std::vector<std::uint32_t>& successor, std::uint64_t k) {
+    enqueue(successor, id);
     ++built;
-    ++it;
+    const bool more = k + 1 < expander_.count();
     if (opt_.max_states > 0 && parents_.size() + waiting() >= opt_.max_states) {
       flush();
-      if (it != end && parents_.size() >= opt_.max_states) {
-        r.transitions += built;
+      if (more && parents_.size() >= opt_.max_states) {
         r.limit = "max-states " + std::to_string(opt_.max_states);
         return false;
       }
     }
-    if (built % kLimitStride == 0 && it != end) {
-      if (opt_.max_seconds > 0 && since(t0) > opt_.max_seconds) r.limit = seconds_limit(opt_.max_seconds);
-      if (opt_.max_memory > 0 && bytes() > opt_.max_memory) r.limit = memory_limit(opt_.max_memory);
-      if (!r.limit.empty()) {
-        r.transitions += built;
-        return false;
-      }
+    if (built % kLimitStride == 0 && more) {
+      if (opt_.max_seconds > 0 && statespace::since(t0) > opt_.max_seconds)
+        r.limit = statespace::seconds_limit(opt_.max_seconds);
+      if (opt_.max_memory > 0 && bytes() > opt_.max_memory) r.limit = statespace::memory_limit(opt_.max_memory);
+      if (!r.limit.empty()) return false;
     }
-  }
+    return true;
+  };
+  const bool whole = expander_.expand(t, classify, sink);
   r.transitions += built;
-  return true;
+  return whole;
 }
 
 namespace {
@@ -163,13 +155,13 @@ void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t 
   // before the search reads the queue past what is added (run() flushes first).
   if (compress_) {
     const std::uint64_t root = tree_.root_of(tuple.data());
-    const std::uint64_t h = TreeStates::hash(root);
-    if (met_.find(words_of(root).data(), h) != RowCache::kNone) return;
+    const std::uint64_t h = statespace::TreeStates::hash(root);
+    if (met_.find(words_of(root).data(), h) != statespace::RowCache::kNone) return;
     tree_.prefetch(h);
     pending_.push_back(Pending{h, root, parent});
   } else {
     const std::uint64_t h = flat_.hash(tuple.data());
-    if (met_.find(tuple.data(), h) != RowCache::kNone) return;
+    if (met_.find(tuple.data(), h) != statespace::RowCache::kNone) return;
     flat_.prefetch(h);
     pending_tuples_.insert(pending_tuples_.end(), tuple.begin(), tuple.end());
     pending_.push_back(Pending{h, 0, parent});
@@ -208,7 +200,7 @@ std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {
 }
 
 std::uint64_t Exhaustive::bytes() const {
-  return parts_.bytes() + (compress_ ? tree_.bytes() : flat_.bytes()) + parents_.bytes() + successors_.memo().bytes() +
+  return parts_.bytes() + (compress_ ? tree_.bytes() : flat_.bytes()) + parents_.bytes() + expander_.memo().bytes() +
          unfolded_.capacity() * sizeof(std::uint32_t) + met_.bytes();
 }
 

@@ -5,17 +5,15 @@
 #include <optional>
 #include <vector>
 
-#include "checker/detail/classifier.h"
-#include "checker/detail/parent_log.h"
-#include "checker/detail/reducer.h"
-#include "checker/detail/row_cache.h"
-#include "checker/detail/row_store.h"
-#include "checker/detail/stopwatch.h"
-#include "checker/detail/successor.h"
+#include "checker/classifier.h"
 #include "checker/explorer.h"
-#include "checker/part_table.h"
-#include "checker/state_codec.h"
-#include "checker/tree_states.h"
+#include "statespace/expander.h"
+#include "statespace/parent_log.h"
+#include "statespace/part_table.h"
+#include "statespace/row_cache.h"
+#include "statespace/state_codec.h"
+#include "statespace/stopwatch.h"
+#include "statespace/tree_states.h"
 
 namespace syncbisim::checker::detail {
 
@@ -32,14 +30,17 @@ class Exhaustive {
   CheckResult run();
 
  private:
-  static constexpr std::uint32_t kNoParent = ParentLog::kNone;
+  static constexpr std::uint32_t kNoParent = statespace::ParentLog::kNone;
   static constexpr std::size_t kMemoBytesPerState = 4;
   // Successors of one state between time checks (one successor may cost 2^20 internal steps).
   static constexpr std::uint64_t kLimitStride = 64;
 
-  // Builds and enqueues every successor of state `id` by `steps`, counting them in r.transitions;
-  // false if a limit (named in r.limit) cut the fan-out short.
-  bool expand_all(const semantics::Steps& steps, std::uint32_t id, Clock::time_point t0, CheckResult& r);
+  // Expands state `id` (statespace::Expander), enqueues its successors and counts them in
+  // r.transitions; false if a limit (named in r.limit) cut the fan-out short. With a target,
+  // `hit` says whether the state shows it and `deep` whether it lies as deep as the search may
+  // go: either way no successor is built.
+  bool expand(std::uint32_t id, std::uint64_t depth, statespace::Clock::time_point t0, CheckResult& r, bool& hit,
+              bool& deep);
   // Puts `tuple`, a successor of `parent`, in pending_ (its slot prefetched); it is added to the
   // set kWindow successors later, or at the next flush().
   void enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent);
@@ -57,19 +58,18 @@ class Exhaustive {
   const CheckOptions& opt_;
   std::optional<ViolationKey> target_;
   std::uint64_t max_depth_ = 0;
-  StateCodec codec_;
-  Reducer reducer_;
+  statespace::StateCodec codec_;
   Classifier classifier_;
-  PartTable parts_;  // engine and global parts (all parts share one table)
+  statespace::PartTable parts_;  // engine and global parts (all parts share one table)
   // The tuple of state `id` (valid until the next call).
   const std::uint32_t* tuple(std::uint32_t id) const;
 
   bool compress_;                                // StateStore::Tree: tree_ holds the states, else flat_
-  TreeStates tree_;                              // tuples of part ids as trees of pairs
-  StateSet flat_;                                // or flat
-  ParentLog parents_;                            // by state id
+  statespace::TreeStates tree_;                  // tuples of part ids as trees of pairs
+  statespace::StateSet flat_;                    // or flat
+  statespace::ParentLog parents_;                // by state id
   mutable std::vector<std::uint32_t> unfolded_;  // tuple()'s
-  SuccessorBuilder successors_;
+  statespace::Expander expander_;
   struct Pending {
     std::uint64_t hash;
     std::uint64_t root;  // compress_: the tuple's root pair (the tuple itself is not kept)
@@ -85,7 +85,7 @@ class Exhaustive {
   // The states met last (a tuple, or a tree's root pair, with its id): a successor found here is
   // known, and costs no look in the set (about half of them on the stress run: a state is mostly
   // met again by a sibling of its first parent, a few successors later).
-  RowCache met_;
+  statespace::RowCache met_;
 };
 
 }  // namespace syncbisim::checker::detail

@@ -5,15 +5,15 @@
 #include <random>
 #include <unordered_set>
 
-#include "checker/detail/classifier.h"
-#include "checker/detail/stopwatch.h"
+#include "checker/classifier.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::checker::detail {
 
 using semantics::Step;
 
 CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o) {
-  const auto t0 = Clock::now();
+  const auto t0 = statespace::Clock::now();
   CheckResult r;
   Classifier classifier(both);
   std::unordered_set<std::uint64_t> distinct;  // for the state count only
@@ -35,8 +35,8 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
       if (o.coverage) o.coverage->observe(s);
       if (steps.empty() || d >= o.depth) break;
       // Within a walk too: a walk may be millions of steps deep (docs/checker.md "Search").
-      if ((d & 1023) == 1023 && o.max_seconds > 0 && since(t0) > o.max_seconds) {
-        r.limit = seconds_limit(o.max_seconds);
+      if ((d & 1023) == 1023 && o.max_seconds > 0 && statespace::since(t0) > o.max_seconds) {
+        r.limit = statespace::seconds_limit(o.max_seconds);
         break;
       }
       const auto st = steps[std::uniform_int_distribution<std::uint64_t>(0, steps.size() - 1)(rng)];
@@ -49,8 +49,8 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
       path.push_back(st);
       ++r.transitions;
     }
-    if (!r.limit.empty() || (o.max_seconds > 0 && since(t0) > o.max_seconds)) {
-      r.limit = seconds_limit(o.max_seconds);
+    if (!r.limit.empty() || (o.max_seconds > 0 && statespace::since(t0) > o.max_seconds)) {
+      r.limit = statespace::seconds_limit(o.max_seconds);
       break;
     }
   }
@@ -60,7 +60,7 @@ CheckResult random_walks(const semantics::Lockstep& both, const CheckOptions& o)
   if (!cut.empty()) r.limit += ", " + cut;
   classifier.add_limits(r);
   r.states = distinct.size();
-  r.seconds = since(t0);
+  r.seconds = statespace::since(t0);
   r.violations = std::move(classifier.found());
   r.verdict = verdict_of(r.violations, false);
   return r;

@@ -7,32 +7,30 @@
 #include <system_error>
 #include <thread>
 
-#include "checker/detail/row_cache.h"
-#include "checker/detail/search_limit.h"
-#include "checker/detail/successor.h"
 #include "checker/detail/trace_step.h"
 #include "parallel/threads_refused.h"
+#include "statespace/row_cache.h"
+#include "statespace/search_limit.h"
 
 namespace syncbisim::checker::detail {
 
-using semantics::LockstepState;
 using semantics::Step;
 
 // A thread's share: its own working state and step memo (the part table and the memo's table
-// are shared: checker/detail/memo_table.h), its own record of the violations it met (merged in
+// are shared: statespace/memo_table.h), its own record of the violations it met (merged in
 // breadth-first order at the end), its reserved storage ids and the keys it made least in this
 // level.
 struct ThreadedSearch::Worker {
   // `halves`: the tree store's, or null (the flat store: no cache of halves is made).
-  Worker(const semantics::Lockstep& both, const StateCodec& codec, PartTable& parts, const SharedHalves* halves,
-         std::size_t width)
-      : successors(both, codec, parts), classifier(both), met(width) {
+  Worker(const semantics::Lockstep& both, const statespace::StateCodec& codec, statespace::PartTable& parts,
+         bool reduction, const statespace::SharedHalves* halves, std::size_t width)
+      : expander(both, codec, parts, reduction), classifier(both), met(width) {
     if (!halves) return;
     cache.emplace(*halves);
     unfolded.resize(codec.parts());
   }
 
-  SuccessorBuilder successors;
+  statespace::Expander expander;
   Classifier classifier;
   struct Found {
     std::uint64_t at;  // breadth-first id of the state the violation was met at
@@ -40,17 +38,15 @@ struct ThreadedSearch::Worker {
   };
   std::vector<Found> found;                     // by classifier.found()
   std::map<std::string, std::uint64_t> limits;  // each limit the classifier named, first met at
-  SharedStates::Ids ids;
+  statespace::SharedStates::Ids ids;
   // With the tree store: this thread's cache of halves, the tuple of the state it expands, and
   // the root pair of the successor it inserts.
-  std::optional<SharedHalves::Cache> cache;
+  std::optional<statespace::SharedHalves::Cache> cache;
   std::vector<std::uint32_t> unfolded;
-  std::uint32_t root[SharedHalves::kRootWidth] = {};
-  SharedStates::Views views;  // renewed at the start of each level
+  std::uint32_t root[statespace::SharedHalves::kRootWidth] = {};
+  statespace::SharedStates::Views views;  // renewed at the start of each level
   std::vector<Claim> claims;
   std::atomic<std::size_t> claimed{0};  // claims.size(), for thread 0's progress line
-  semantics::Steps steps;               // a range trip's choices as one run (semantics/steps.h)
-  std::vector<semantics::Mismatch> mismatches;
   std::uint64_t transitions = 0;
   std::uint64_t added = 0;        // states this thread added to the set
   std::uint64_t level_added = 0;  // `added` when the level started
@@ -62,7 +58,7 @@ struct ThreadedSearch::Worker {
   std::vector<Pending> pending;
   std::vector<std::uint32_t> pending_tuples;
   // The states this thread met last (their stored tuples, with their ids): see enqueue().
-  RowCache met;
+  statespace::RowCache met;
 };
 
 ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptions& o, unsigned threads,
@@ -72,27 +68,28 @@ ThreadedSearch::ThreadedSearch(const semantics::Lockstep& both, const CheckOptio
       threads_(std::max(1U, threads)),
       chunk_(std::max<std::size_t>(1, chunk)),
       codec_(both),
-      reducer_(both),
-      halves_(o.state_store == StateStore::Tree ? std::optional<SharedHalves>(std::in_place, codec_.parts(), threads_)
-                                                : std::nullopt),
-      states_(halves_ ? SharedHalves::kRootWidth : codec_.parts(), threads_),
+      halves_(o.state_store == StateStore::Tree
+                  ? std::optional<statespace::SharedHalves>(std::in_place, codec_.parts(), threads_)
+                  : std::nullopt),
+      states_(halves_ ? statespace::SharedHalves::kRootWidth : codec_.parts(), threads_),
       workers_(threads_),
       barrier_(threads_) {}
 
 void ThreadedSearch::make_worker(unsigned w) {
-  workers_[w] = std::make_unique<Worker>(both_, codec_, parts_, halves_ ? &*halves_ : nullptr, states_.width());
-  workers_[w]->successors.memo().share(memo_, memo_contexts_);
+  workers_[w] =
+      std::make_unique<Worker>(both_, codec_, parts_, opt_.reduction, halves_ ? &*halves_ : nullptr, states_.width());
+  workers_[w]->expander.memo().share(memo_, memo_contexts_);
 }
 
 ThreadedSearch::~ThreadedSearch() = default;
 
 CheckResult ThreadedSearch::run() {
-  t0_ = Clock::now();
+  t0_ = statespace::Clock::now();
   make_worker(0);
   Worker& first = *workers_[0];
-  const std::uint32_t* initial = stored(first, first.successors.encode(both_.initial()));
+  const std::uint32_t* initial = stored(first, first.expander.encode(both_.initial()));
   const auto root = states_.insert(initial, states_.hash(initial), 0, first.ids, first.views);
-  states_.set_parent(root.id, SharedStates::kNone);
+  states_.set_parent(root.id, statespace::SharedStates::kNone);
   level_ = {root.id};
   first_ = 0;
   found_ = 1;
@@ -109,9 +106,9 @@ CheckResult ThreadedSearch::run() {
       {
         const std::lock_guard<std::mutex> lock(limit_mutex_);
         if (!error_)
-          error_ = std::make_exception_ptr(parallel::ThreadsRefused(std::to_string(w) + " of " + std::to_string(threads_) +
-                                                          " threads started; the system refused the next (" +
-                                                          e.what() + ")"));
+          error_ = std::make_exception_ptr(
+              parallel::ThreadsRefused(std::to_string(w) + " of " + std::to_string(threads_) +
+                                       " threads started; the system refused the next (" + e.what() + ")"));
       }
       for (unsigned missing = w; missing < threads_; ++missing) barrier_.arrive_and_drop();
       break;
@@ -170,7 +167,7 @@ void ThreadedSearch::work(unsigned w) {
 void ThreadedSearch::expand_level(Worker& me) {
   try {
     // The memo's room is shared out among the threads that take chunks of this level.
-    me.successors.memo().allow(memo_.room() / (level_.size() <= chunk_ ? 1 : threads_));
+    me.expander.memo().allow(memo_.room() / (level_.size() <= chunk_ ? 1 : threads_));
     me.level_added = me.added;
     states_.look(me.views);
     while (!stop_.load(std::memory_order_relaxed) && !enough_.load(std::memory_order_relaxed)) {
@@ -189,7 +186,7 @@ void ThreadedSearch::expand_level(Worker& me) {
   } catch (...) {
     me.pending.clear();
     me.pending_tuples.clear();
-    if (const auto limit = limit_named_by(std::current_exception())) {
+    if (const auto limit = statespace::limit_named_by(std::current_exception())) {
       stop(*limit);  // a limit like the others: inconclusive, what was found kept
       return;
     }
@@ -224,9 +221,9 @@ void ThreadedSearch::make_room(unsigned share, unsigned shares) {
 void ThreadedSearch::settle_memo(double growth, std::uint64_t states) {
   std::size_t added = 0, wanted = 0;
   for (const auto& w : workers_) {
-    added += w->successors.memo().inserted();
-    wanted += w->successors.memo().inserted() + w->successors.memo().refused();
-    w->successors.memo().allow(0);  // a thread that takes no chunk of the next level inserts nothing
+    added += w->expander.memo().inserted();
+    wanted += w->expander.memo().inserted() + w->expander.memo().refused();
+    w->expander.memo().allow(0);  // a thread that takes no chunk of the next level inserts nothing
   }
   const auto expected = static_cast<std::size_t>(static_cast<double>(wanted) * std::max(1.0, growth));
   // The budget of a single-threaded search's memo (as many bytes per state found), for all threads together.
@@ -241,7 +238,7 @@ void ThreadedSearch::end_level_or_stop() {
   try {
     end_level();
   } catch (const std::bad_alloc&) {
-    stop(allocation_limit());
+    stop(statespace::allocation_limit());
     done_ = true;
   } catch (...) {
     const std::lock_guard<std::mutex> lock(limit_mutex_);
@@ -251,66 +248,60 @@ void ThreadedSearch::end_level_or_stop() {
 }
 
 bool ThreadedSearch::expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last) {
-  for (std::size_t x = first; x < last; ++x) {
-    const std::uint64_t g = first_ + x;
-    const std::uint32_t id = level_[x];
-    const LockstepState& s = me.successors.load(tuple_of(me, id));
-    me.steps.clear();
-    me.mismatches.clear();
-    both_.visible(s, me.steps, &me.mismatches);
-    const std::size_t violations = me.classifier.found().size(), limits = me.classifier.limits().size();
-    // Traces are found at the end, for the first state of each violation among all threads.
-    me.classifier.classify(s, me.steps, me.mismatches, [] { return std::vector<Step>{}; });
-    for (std::size_t k = violations; k < me.classifier.found().size(); ++k) me.found.push_back({g, id});
-    if (me.classifier.limits().size() != limits)
-      for (const auto& l : me.classifier.limits()) me.limits.emplace(l, g);  // keeps the first
-    const Step* only = opt_.reduction ? reducer_.eager(s, me.steps) : nullptr;
-    const std::uint64_t n = only ? 1 : me.steps.size();
-    if (!fanout_of_.empty()) fanout_of_[x] = n;
-    if (!expand_state(me, chunk, x, only, n)) return false;
-  }
+  for (std::size_t x = first; x < last; ++x)
+    if (!expand_state(me, chunk, x)) return false;
   return true;
 }
 
-bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x, const Step* only, std::uint64_t n) {
-  // As Exhaustive::expand_all: one state may have billions of successors (a range trip's choices),
+bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x) {
+  const std::uint64_t g = first_ + x;
+  const std::uint32_t id = level_[x];
+  const auto classify = [&](const semantics::LockstepState& s, const semantics::Steps& steps,
+                            std::vector<semantics::Mismatch>& mismatches) {
+    const std::size_t violations = me.classifier.found().size(), limits = me.classifier.limits().size();
+    // Traces are found at the end, for the first state of each violation among all threads.
+    me.classifier.classify(s, steps, mismatches, [] { return std::vector<Step>{}; });
+    for (std::size_t k = violations; k < me.classifier.found().size(); ++k) me.found.push_back({g, id});
+    if (me.classifier.limits().size() != limits)
+      for (const auto& l : me.classifier.limits()) me.limits.emplace(l, g);  // keeps the first
+    return true;
+  };
+  me.expander.start(tuple_of(me, id), classify);
+  const std::uint64_t n = me.expander.count();
+  if (!fanout_of_.empty()) fanout_of_[x] = n;
+  // As Exhaustive::expand: one state may have billions of successors (a range trip's choices),
   // so the limits are looked at within its fan-out. With max-states: every state this thread
   // added in this level keeps a key at most the one it was added with, so once it has added as
   // many as the limit still lets in, the cut (end_level()) lies at or before this step: neither
   // this thread nor any thread in a later chunk needs to go on.
-  const std::uint64_t g = first_ + x;
   const std::uint64_t room = opt_.max_states > found_ ? opt_.max_states - found_ : 0;
-  std::uint64_t j = 0;
   bool cut = false;
-  for (auto it = me.steps.begin(); j < n; ++j) {
-    if (j == kMaxStep) {  // the step's index must fit in a key's low half
-      stop("successors " + std::to_string(kMaxStep) + " of one state");
-      break;
-    }
-    const Step st = only ? *only : *it;
-    if (!only) ++it;
-    enqueue(me, me.successors.build(st), g << 32 | j);
+  const std::uint64_t j = me.expander.successors(0, [&](const std::vector<std::uint32_t>& successor, std::uint64_t k) {
+    enqueue(me, successor, g << 32 | k);
     ++me.transitions;
     if (opt_.max_states > 0 && me.added - me.level_added + me.pending.size() >= room) {
       flush(me);
       if (me.added - me.level_added >= room) {
         std::size_t c = last_chunk_.load(std::memory_order_relaxed);
         while (chunk < c && !last_chunk_.compare_exchange_weak(c, chunk, std::memory_order_relaxed)) {}
-        ++j;
         cut = true;
-        break;
+        return false;
       }
     }
-    if ((j + 1) % kLimitStride == 0 && j + 1 < n) {
+    if ((k + 1) % kLimitStride == 0 && k + 1 < n) {
       check_limits(me);
       if (stop_.load(std::memory_order_relaxed) || enough_.load(std::memory_order_relaxed) ||
           chunk > last_chunk_.load(std::memory_order_relaxed)) {
-        ++j;
         cut = true;
-        break;
+        return false;
       }
     }
-  }
+    if (k + 1 == kMaxStep && k + 1 < n) {  // the next step's index would not fit a key's low half
+      stop("successors " + std::to_string(kMaxStep) + " of one state");
+      return false;
+    }
+    return true;
+  });
   if (!steps_of_.empty()) steps_of_[x] = static_cast<std::uint32_t>(j);
   return !cut && j == n;
 }
@@ -335,7 +326,7 @@ void ThreadedSearch::enqueue(Worker& me, const std::vector<std::uint32_t>& tuple
   // this thread met it with, and this thread's keys only grow (it takes its chunks, and their
   // states, in increasing order). So it needs no look in the shared set, whose lines the other
   // threads write (about half of the successors on the stress run).
-  if (me.met.find(t, h) != RowCache::kNone) return;
+  if (me.met.find(t, h) != statespace::RowCache::kNone) return;
   states_.prefetch(h, me.views);
   me.pending_tuples.insert(me.pending_tuples.end(), t, t + states_.width());
   me.pending.push_back(Worker::Pending{h, key});
@@ -363,9 +354,9 @@ void ThreadedSearch::stop(const std::string& limit) {
 }
 
 void ThreadedSearch::check_limits(Worker& me) {
-  const double elapsed = since(t0_);
-  if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) stop(seconds_limit(opt_.max_seconds));
-  if (opt_.max_memory > 0 && bytes() > opt_.max_memory) stop(memory_limit(opt_.max_memory));
+  const double elapsed = statespace::since(t0_);
+  if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) stop(statespace::seconds_limit(opt_.max_seconds));
+  if (opt_.max_memory > 0 && bytes() > opt_.max_memory) stop(statespace::memory_limit(opt_.max_memory));
   if (&me != workers_[0].get() || !opt_.progress || elapsed - last_progress_ < 2.0) return;
   last_progress_ = elapsed;
   std::size_t fresh = 0;  // a close count: the other threads' lists grow meanwhile
@@ -513,7 +504,7 @@ CheckResult ThreadedSearch::result() {
     r.exhaustive = false;
     r.limit += (r.limit.empty() ? "" : ", ") + l;
   }
-  r.seconds = since(t0_);
+  r.seconds = statespace::since(t0_);
   r.bytes = exact_bytes();
   r.verdict = verdict_of(r.violations, r.exhaustive);
   return r;
@@ -521,11 +512,11 @@ CheckResult ThreadedSearch::result() {
 
 std::vector<Step> ThreadedSearch::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
-  for (std::uint32_t cur = id; cur != SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
+  for (std::uint32_t cur = id; cur != statespace::SharedStates::kNone; cur = states_.parent(cur)) path.push_back(cur);
   std::reverse(path.begin(), path.end());
   if (!halves_)
     return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return states_.tuple(state); });
-  SharedHalves::Cache cache(*halves_);
+  statespace::SharedHalves::Cache cache(*halves_);
   std::vector<std::uint32_t> tuple(codec_.parts());
   return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) {
     halves_->unfold(states_.tuple(state), tuple.data(), cache);
@@ -540,7 +531,7 @@ std::size_t ThreadedSearch::exact_bytes() const {
                   steps_of_.capacity() * sizeof(std::uint32_t) + fanout_of_.capacity() * sizeof(std::uint64_t);
   b += memo_.bytes() + memo_contexts_.bytes() + (halves_ ? halves_->bytes() : 0);
   for (const auto& w : workers_)
-    b += w->successors.memo().bytes() + w->claims.capacity() * sizeof(Claim) + (w->cache ? w->cache->bytes() : 0) +
+    b += w->expander.memo().bytes() + w->claims.capacity() * sizeof(Claim) + (w->cache ? w->cache->bytes() : 0) +
          w->met.bytes();
   return b;
 }

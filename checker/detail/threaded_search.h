@@ -22,15 +22,14 @@
 #include <string>
 #include <vector>
 
-#include "checker/detail/classifier.h"
-#include "checker/detail/memo_table.h"
-#include "checker/detail/reducer.h"
-#include "checker/detail/shared_halves.h"
-#include "checker/detail/shared_states.h"
-#include "checker/detail/stopwatch.h"
+#include "checker/classifier.h"
 #include "checker/explorer.h"
-#include "checker/part_table.h"
-#include "checker/state_codec.h"
+#include "statespace/memo_table.h"
+#include "statespace/part_table.h"
+#include "statespace/shared_halves.h"
+#include "statespace/shared_states.h"
+#include "statespace/state_codec.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::checker::detail {
 
@@ -75,8 +74,9 @@ class ThreadedSearch {
   void end_level_or_stop();
   // Expands the states first..last-1 of the level (chunk `chunk`); false if a limit cut it short.
   bool expand(Worker& me, std::size_t chunk, std::size_t first, std::size_t last);
-  // The successors of the level's state x (`n` of them: all of me.steps, or `only`).
-  bool expand_state(Worker& me, std::size_t chunk, std::size_t x, const semantics::Step* only, std::uint64_t n);
+  // Expands the level's state x (statespace::Expander) and adds its successors; false if a
+  // limit cut its fan-out short.
+  bool expand_state(Worker& me, std::size_t chunk, std::size_t x);
   // What the visited set keeps of a tuple: the tuple itself, or with the tree store its root pair.
   const std::uint32_t* stored(Worker& me, const std::vector<std::uint32_t>& tuple);
   // The tuple of the state stored under `id`.
@@ -103,18 +103,17 @@ class ThreadedSearch {
   const CheckOptions& opt_;
   const unsigned threads_;
   const std::size_t chunk_;
-  StateCodec codec_;
-  Reducer reducer_;
-  PartTable parts_{threads_};
+  statespace::StateCodec codec_;
+  statespace::PartTable parts_{threads_};
   // check --state-store tree: the tuples' halves (states_ keeps their root pairs); else none.
-  std::optional<SharedHalves> halves_;
-  SharedStates states_;
-  // The step memo of every thread (checker/detail/memo_table.h), and its interned contexts.
-  MemoTable memo_;
-  PartTable memo_contexts_{threads_};
+  std::optional<statespace::SharedHalves> halves_;
+  statespace::SharedStates states_;
+  // The step memo of every thread (statespace/memo_table.h), and its interned contexts.
+  statespace::MemoTable memo_;
+  statespace::PartTable memo_contexts_{threads_};
   std::vector<std::unique_ptr<Worker>> workers_;
   std::barrier<> barrier_;
-  Clock::time_point t0_;
+  statespace::Clock::time_point t0_;
 
   // The level being expanded: its states' storage ids in breadth-first order, the first one's
   // breadth-first id, and the states found so far (up to the level's end).

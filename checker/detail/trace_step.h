@@ -11,10 +11,10 @@
 #include <optional>
 #include <vector>
 
-#include "checker/part_table.h"
-#include "checker/state_codec.h"
 #include "semantics/lockstep.h"
 #include "semantics/small_vec.h"
+#include "statespace/part_table.h"
+#include "statespace/state_codec.h"
 
 namespace syncbisim::checker::detail {
 
@@ -52,10 +52,10 @@ std::optional<semantics::Step> first_step_to(const semantics::Lockstep& both, co
 // ends at, each the first step (as above) from one state to the next. A state id's tuple of part
 // ids in `parts` is `tuple_of(id)`; the exhaustive and the threaded search store them apart.
 template <class TupleOf>
-std::vector<semantics::Step> trace_along(const semantics::Lockstep& both, const StateCodec& codec,
-                                         const PartTable& parts, const std::vector<std::uint32_t>& path,
+std::vector<semantics::Step> trace_along(const semantics::Lockstep& both, const statespace::StateCodec& codec,
+                                         const statespace::PartTable& parts, const std::vector<std::uint32_t>& path,
                                          TupleOf tuple_of) {
-  std::vector<PartWords> words(codec.parts());
+  std::vector<statespace::PartWords> words(codec.parts());
   auto decode = [&](std::uint32_t id) {
     const std::uint32_t* tuple = tuple_of(id);
     semantics::SmallVec<const std::uint32_t*, 8> ptrs(codec.parts());
@@ -69,7 +69,7 @@ std::vector<semantics::Step> trace_along(const semantics::Lockstep& both, const 
   };
   std::vector<semantics::Step> out;
   semantics::Steps steps;
-  PartWords encoded, want;
+  statespace::PartWords encoded, want;
   for (std::size_t k = 0; k + 1 < path.size(); ++k) {
     const auto s = decode(path[k]);
     const auto child_state = decode(path[k + 1]);

@@ -6,12 +6,9 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "checker/detail/stopwatch.h"
+#include "statespace/stopwatch.h"
 
 namespace syncbisim::distributed::detail {
-
-using checker::detail::Clock;
-using checker::detail::since;
 
 namespace {
 constexpr std::size_t kMemoBytesPerState = 4;  // as the one-process search grants the step memo
@@ -36,10 +33,9 @@ LevelSearch::LevelSearch(const semantics::Lockstep& both, const checker::CheckOp
       comm_(comm),
       round_states_(std::max<std::size_t>(round_states, 1)),
       codec_(both),
-      reducer_(both),
       classifier_(both),
       states_(codec_.parts()),
-      successors_(both, codec_, parts_),
+      expander_(both, codec_, parts_, o.reduction),
       wire_(codec_, parts_, comm.size()),
       out_(static_cast<std::size_t>(comm.size())),
       last_sent_(static_cast<std::size_t>(comm.size())),
@@ -83,23 +79,22 @@ void LevelSearch::accept(const std::vector<std::uint32_t>& tuple, std::uint64_t 
 
 bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& budget) {
   if (!started_) {
-    if ((expanded_++ & 1023) == 0) successors_.memo().budget(states_.count() * kMemoBytesPerState);
-    const auto& s = successors_.load(states_.tuple(id));
-    steps_.clear();
-    mismatches_.clear();
-    both_.visible(s, steps_, &mismatches_);
-    // The trace is gathered later (path_to), from the candidate that wins over all ranks.
-    const std::size_t before = classifier_.found().size();
-    classifier_.classify(s, steps_, mismatches_, [] { return std::vector<semantics::Step>{}; });
-    for (std::size_t k = before; k < classifier_.found().size(); ++k)
-      candidates_.push_back({checker::detail::key_of(classifier_.found()[k]), level_, place, k - before, id});
-    if (classifier_.limits().size() != limits_seen_) {
-      limits_seen_ = classifier_.limits().size();
-      for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
-    }
-    const semantics::Step* only = opt_.reduction ? reducer_.eager(s, steps_) : nullptr;
-    first_ = only ? steps_.index_of(only) : 0;
-    last_ = only ? first_ + 1 : steps_.size();
+    if ((expanded_++ & 1023) == 0) expander_.memo().budget(states_.count() * kMemoBytesPerState);
+    expander_.start(states_.tuple(id), [&](const semantics::LockstepState& s, const semantics::Steps& steps,
+                                           std::vector<semantics::Mismatch>& mismatches) {
+      // The trace is gathered later (path_to), from the candidate that wins over all ranks.
+      const std::size_t before = classifier_.found().size();
+      classifier_.classify(s, steps, mismatches, [] { return std::vector<semantics::Step>{}; });
+      for (std::size_t k = before; k < classifier_.found().size(); ++k)
+        candidates_.push_back({checker::key_of(classifier_.found()[k]), level_, place, k - before, id});
+      if (classifier_.limits().size() != limits_seen_) {
+        limits_seen_ = classifier_.limits().size();
+        for (const auto& l : classifier_.limits()) limit_at_.try_emplace(l, level_, place);
+      }
+      return true;
+    });
+    first_ = expander_.first_index();
+    last_ = first_ + expander_.count();
     if (last_ > first_ && last_ - 1 > step_mask_) {
       // Its steps do not fit a key: the search stops at this round's end, on every rank (run()).
       too_many_steps_ = std::max<std::uint64_t>(too_many_steps_, last_ - first_);
@@ -109,16 +104,18 @@ bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& b
     next_step_ = first_;
     started_ = true;
   } else {
-    // A slice of a wide fan-out after an exchange: the same state again (its steps_ are kept).
-    successors_.load(states_.tuple(id));
+    // A slice of a wide fan-out after an exchange: the same state again (its steps are kept).
+    expander_.resume(states_.tuple(id));
   }
   const int me = comm_.rank();
-  for (; next_step_ < last_ && budget > 0; ++next_step_, --budget, ++built_) {
-    const std::uint64_t j = next_step_;
-    const auto& tuple = successors_.build(steps_[j]);
+  // The successors from next_step_ on, until the budget is spent.
+  const auto sink = [&](const std::vector<std::uint32_t>& tuple, std::uint64_t k) {
+    const std::uint64_t j = first_ + k;
+    --budget;
+    ++built_;
     const std::uint64_t key = place << step_bits_ | j;
     const std::uint64_t h = wire_.hash(tuple.data());
-    if (met_.find(tuple.data(), h) != checker::detail::RowCache::kNone) continue;
+    if (met_.find(tuple.data(), h) != statespace::RowCache::kNone) return budget > 0;
     met_.put(tuple.data(), h, 0);
     const int to = owner(h);
     if (to == me) {
@@ -134,7 +131,9 @@ bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& b
       prev = {place, id};
       wire_.write(tuple.data(), to, out);
     }
-  }
+    return budget > 0;
+  };
+  if (budget > 0) next_step_ = first_ + expander_.successors(next_step_ - first_, sink);
   if (next_step_ < last_) return false;
   started_ = false;
   return true;
@@ -218,9 +217,9 @@ std::uint64_t LevelSearch::count_at_most(std::uint64_t place) const {
 }
 
 SearchOutcome LevelSearch::run() {
-  const auto t0 = Clock::now();
+  const auto t0 = statespace::Clock::now();
   SearchOutcome r;
-  const auto& initial = successors_.encode(both_.initial());
+  const auto& initial = expander_.encode(both_.initial());
   if (owner(wire_.hash(initial.data())) == comm_.rank()) accept(initial, 0, kNoParent, 0, 0);
   // Level 0 is the initial state, at place 0.
   std::vector<std::uint32_t> order;  // this rank's states of the level, by place
@@ -281,19 +280,19 @@ SearchOutcome LevelSearch::run() {
       }
       for (auto& o : out_) o.clear();
       std::fill(last_sent_.begin(), last_sent_.end(), Sent{});
-      const bool late = opt_.max_seconds > 0 && since(t0) > opt_.max_seconds;
+      const bool late = opt_.max_seconds > 0 && statespace::since(t0) > opt_.max_seconds;
       const bool full = opt_.max_memory > 0 && comm_.sum(bytes()) > opt_.max_memory;
       const auto flags =
           comm_.max((late ? 2U : 0U) | (too_many_steps_ > 0 ? 4U : 0U) | (failed ? 8U : 0U) | (internal ? 16U : 0U));
       if (flags & 16U) stop = semantics::InternalStepLimit::name("");  // the rank that met it need not be this one
-      else if (flags & 8U) stop = checker::detail::allocation_limit();
+      else if (flags & 8U) stop = statespace::allocation_limit();
       else if (too_long)
         stop = "a round's messages past 2^31 bytes to one rank (a smaller --round-states sends less a round)";
       else if (flags & 4U)
         stop = "a state with " + std::to_string(comm_.max(too_many_steps_)) + " steps (syncbisim-mpi takes at most " +
                std::to_string(step_mask_ + 1) + " a state in this level)";
-      else if (full) stop = checker::detail::memory_limit(opt_.max_memory);
-      else if (flags & 2U) stop = checker::detail::seconds_limit(opt_.max_seconds);
+      else if (full) stop = statespace::memory_limit(opt_.max_memory);
+      else if (flags & 2U) stop = statespace::seconds_limit(opt_.max_seconds);
       if (!stop.empty()) break;
       frontier = comm_.min(progress(order, done));
       if (frontier == UINT64_MAX) break;  // the level is done
@@ -338,7 +337,7 @@ SearchOutcome LevelSearch::run() {
       failed = 1;
     }
     if (const auto every = comm_.max(failed); every != 0) {
-      r.limit = every == 2 ? checker::detail::allocation_limit()
+      r.limit = every == 2 ? statespace::allocation_limit()
                            : "a level of more than 2^31 new states to rank on one rank (more ranks share them)";
       r.states = comm_.sum(states_.count());
       r.transitions = transitions + level_transitions;
@@ -434,7 +433,7 @@ std::vector<std::uint64_t> LevelSearch::path_to(int rank, std::uint32_t state) {
 }
 
 std::uint64_t LevelSearch::bytes() const {
-  return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(Parent) + successors_.memo().bytes() +
+  return parts_.bytes() + states_.bytes() + parents_.capacity() * sizeof(Parent) + expander_.memo().bytes() +
          wire_.bytes() + met_.bytes() + big_steps_.size() * 32 +  // about a node of the map
          (keys_.capacity() + place_.capacity() + transitions_.capacity() + next_place_.capacity() +
           ranked_keys_.capacity()) *

@@ -4,7 +4,7 @@
 // maps to it. A level is expanded in rounds: each rank expands a chunk of its states, sends every
 // successor to its owner (one all-to-all exchange a round), and the owner keeps the new ones.
 // To give the counts, the traces and the cut of --max-states of the one-process search
-// (checker/detail/exhaustive.cpp), the ranks also keep its order: a state's place in its level
+// (checker::check, docs/checker.md "Search"), the ranks also keep its order: a state's place in its level
 // is that of its first discovery there, the least (place of the parent, index of the step), so
 // each owner keeps the least such key of a new state, and at the level's end the keys are
 // ranked over all ranks. States are expanded in that order on each rank. A round builds at most
@@ -17,21 +17,20 @@
 #include <unordered_map>
 #include <vector>
 
-#include "checker/detail/classifier.h"
-#include "checker/detail/reducer.h"
-#include "checker/detail/row_cache.h"
-#include "checker/detail/successor.h"
+#include "checker/classifier.h"
 #include "checker/explorer.h"
-#include "checker/part_table.h"
-#include "checker/state_codec.h"
 #include "distributed/communicator.h"
 #include "distributed/state_wire.h"
+#include "statespace/expander.h"
+#include "statespace/part_table.h"
+#include "statespace/row_cache.h"
+#include "statespace/state_codec.h"
 
 namespace syncbisim::distributed::detail {
 
 // Where a violation showed first on this rank: its state and that state's place in the order.
 struct Candidate {
-  checker::detail::ViolationKey key;
+  checker::ViolationKey key;
   std::uint64_t level = 0, place = 0;
   std::uint64_t sub = 0;  // its rank among the violations recorded at that state
   std::uint32_t state = 0;
@@ -97,12 +96,11 @@ class LevelSearch {
   const checker::CheckOptions& opt_;
   Communicator& comm_;
   std::size_t round_states_;
-  checker::StateCodec codec_;
-  checker::detail::Reducer reducer_;
-  checker::detail::Classifier classifier_;
-  checker::PartTable parts_;
-  checker::StateSet states_;
-  checker::detail::SuccessorBuilder successors_;
+  statespace::StateCodec codec_;
+  checker::Classifier classifier_;
+  statespace::PartTable parts_;
+  statespace::StateSet states_;
+  statespace::Expander expander_;
   StateWire wire_;
   std::vector<Parent> parents_;                                 // by state id
   std::unordered_map<std::uint32_t, std::uint64_t> big_steps_;  // by state id: steps from kBigStep
@@ -117,7 +115,7 @@ class LevelSearch {
   std::vector<std::uint64_t> place_;        // by id - level_begin_
   std::vector<std::uint64_t> transitions_;  // by id - level_begin_: its whole fan-out, once started
   // The state being expanded, if its fan-out is cut into slices: its steps [first_, last_), the
-  // next one to build (the steps_ computed when it started stay valid until it is done).
+  // next one to build (the expander keeps the steps listed when it started until it is done).
   bool started_ = false;
   std::uint64_t first_ = 0, last_ = 0, next_step_ = 0;
   std::uint64_t built_ = 0;  // successors this rank built in the level
@@ -132,8 +130,6 @@ class LevelSearch {
     std::uint32_t state = 0;
   };
   std::vector<Sent> last_sent_;  // by rank: the parent of the last message to it this round
-  semantics::Steps steps_;
-  std::vector<semantics::Mismatch> mismatches_;
   std::vector<Candidate> candidates_;
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> limit_at_;  // (level, place) first named
   std::size_t limits_seen_ = 0;
@@ -142,7 +138,7 @@ class LevelSearch {
   // again is dropped, since its owner holds a key at most the one it was met with before, and
   // this rank's keys only grow (it expands its states by place). About half of the successors
   // on the unreduced stress run: neither sent nor looked up (docs/distributed.md "Measured").
-  checker::detail::RowCache met_;
+  statespace::RowCache met_;
 };
 
 }  // namespace syncbisim::distributed::detail

@@ -11,9 +11,9 @@
 
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
-#include "checker/state_codec.h"
 #include "formats/load.h"
 #include "model/index.h"
+#include "statespace/state_codec.h"
 
 namespace syncbisim::test {
 
@@ -54,10 +54,10 @@ struct PlainSearch {
   std::uint64_t states = 0, transitions = 0;
 };
 inline std::optional<PlainSearch> plain_search(const semantics::Lockstep& both, std::size_t cap) {
-  const checker::StateCodec codec(both);
+  const statespace::StateCodec codec(both);
   auto key = [&](const semantics::LockstepState& s) {
     std::vector<std::uint32_t> k;
-    checker::PartWords w;
+    statespace::PartWords w;
     for (std::size_t i = 0; i < codec.parts(); ++i) {
       codec.encode_part(s, i, w);
       k.push_back(static_cast<std::uint32_t>(w.size()));

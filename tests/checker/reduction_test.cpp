@@ -20,13 +20,13 @@
 #include "check_support.h"
 #include "checker/explorer.h"
 #include "checker/program_pair.h"
-#include "checker/state_codec.h"
 #include "generators/describe.h"
 #include "generators/mutations.h"
 #include "generators/spec_gen.h"
 #include "model/index.h"
 #include "model/walk.h"
 #include "random_pairs.h"
+#include "statespace/state_codec.h"
 #include "support/generated_pairs.h"
 #include "support/rapidcheck_doctest.h"
 
@@ -320,7 +320,7 @@ TEST_CASE("the explorer finds the states and transitions of a plain search over 
 
 // The same on allocated programs of four and five engines, where several engines wait at a
 // uniform range loop's head for one choice: the step memo's choice rounds and contexts
-// (checker/detail/step_memo.h) are at work on nearly every state.
+// (statespace/detail/step_memo.h) are at work on nearly every state.
 TEST_CASE(
     "the explorer finds the plain search's states and transitions on allocated programs of four and five engines") {
   test::rc_check(

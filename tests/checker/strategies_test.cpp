@@ -59,7 +59,7 @@ TEST_CASE("corpus: every strategy on every spec") {
   }
 }
 
-// The explorer's shortcuts (part tables, lazy undo, the step memo of checker/detail/step_memo.h)
+// The explorer's shortcuts (part tables, lazy undo, the step memo of statespace/detail/step_memo.h)
 // on programs with several engines in nested uniform range loops, where the memo's context
 // matters: each corpus spec allocated per loop, per engine and with the barrier baseline, and
 // searched without reductions, reaches exactly the states and transitions of a plain search,

@@ -125,7 +125,7 @@ TEST_CASE("threads: random programs give the single-threaded results on 2 and 4 
 }
 
 TEST_CASE("threads: the tree store on 2 and 3 threads gives the single-threaded results") {
-  // Root pairs of shared halves in the visited set (checker/detail/shared_halves.h): the same
+  // Root pairs of shared halves in the visited set (statespace/shared_halves.h): the same
   // states, transitions, verdicts and traces as the flat store on one thread, whole and cut.
   expect_corpus_as_one_thread(60000, checker::StateStore::Tree);
 }
@@ -133,7 +133,7 @@ TEST_CASE("threads: the tree store on 2 and 3 threads gives the single-threaded 
 TEST_CASE("threads: chunks of one state share even the smallest levels and give the single-threaded results") {
   // The CLI's chunks of 128 states leave most levels of small programs to one thread; with
   // chunks of one, every level of two states or more is split between the threads. Both stores:
-  // flat tuples, and root pairs of shared halves (checker/detail/shared_halves.h).
+  // flat tuples, and root pairs of shared halves (statespace/shared_halves.h).
   test::rc_check(
       "threads, chunks of 1, flat and tree stores == one thread",
       [] {
