@@ -24,7 +24,7 @@ using test::reused_per_loop;
 
 namespace {
 
-checker::CheckResult judge(const model::Program& spec, const model::Program& impl, std::size_t max_states = 2000000) {
+checker::CheckResult check_reused(const model::Program& spec, const model::Program& impl, std::size_t max_states = 2000000) {
   auto pair = checker::ProgramPair::make(spec, impl);
   REQUIRE_MESSAGE(pair.ok(), (pair.ok() ? "" : pair.error().to_string()));
   checker::CheckOptions o;
@@ -70,7 +70,7 @@ TEST_CASE("reuse: two nests share their semaphores and counters, and stay bisimi
     return std::accumulate(r.begin(), r.end(), std::size_t{0});
   };
   CHECK(sum(a.impl) + 1 == sum(plain->impl));
-  const auto r = judge(spec.program, a.impl);
+  const auto r = check_reused(spec.program, a.impl);
   CHECK(r.exhaustive);
   CHECK(r.verdict == checker::Verdict::Bisimilar);
 }
@@ -95,7 +95,7 @@ TEST_CASE("reuse: a semaphore reused one signal too early is caught") {
   };
   walk(a.impl.body);
   REQUIRE(mutated);
-  const auto r = judge(spec.program, a.impl);
+  const auto r = check_reused(spec.program, a.impl);
   CHECK(r.verdict == checker::Verdict::UnderSynchronized);
   // And without the base at all (the semaphore taken over as if it had been reset).
   auto b = reused_per_loop(spec);
@@ -103,7 +103,7 @@ TEST_CASE("reuse: a semaphore reused one signal too early is caught") {
   const auto at = text.find("isgt(w, 0) * (w + r_A)");
   REQUIRE(at != std::string::npos);
   const auto no_base = test::load_text(text.substr(0, at) + "w" + text.substr(at + std::string("isgt(w, 0) * (w + r_A)").size()));
-  CHECK(judge(spec.program, no_base.program).verdict == checker::Verdict::UnderSynchronized);
+  CHECK(check_reused(spec.program, no_base.program).verdict == checker::Verdict::UnderSynchronized);
 }
 
 TEST_CASE("reuse: a semaphore signalled by two engines, or reset by a barrier, is never joined") {

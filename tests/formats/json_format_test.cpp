@@ -43,14 +43,14 @@ const char* kImplExample = R"J({
   ]
 })J";
 
-Program read_ok(const std::string& text) {
+Program read_json_ok(const std::string& text) {
   auto r = formats::read_json(text);
   INFO((r ? std::string("ok") : r.error().to_string()));
   REQUIRE(r.ok());
   return *r;
 }
 
-Diagnostic read_bad(const std::string& text) {
+Diagnostic read_json_bad(const std::string& text) {
   auto r = formats::read_json(text);
   REQUIRE_FALSE(r.ok());
   return r.error();
@@ -61,7 +61,7 @@ const std::string kHead = R"({"syncbisim": "spec/1", "engines": ["E0", "E1"], )"
 }  // namespace
 
 TEST_CASE("json: the spec example of formats.md") {
-  const auto p = read_ok(kSpecExample);
+  const auto p = read_json_ok(kSpecExample);
   CHECK(p.kind == ProgramKind::Spec);
   CHECK(p.engines == std::vector<std::string>{"E0", "E1", "E2"});
   REQUIRE(p.body.size() == 3);
@@ -83,7 +83,7 @@ TEST_CASE("json: the spec example of formats.md") {
 }
 
 TEST_CASE("json: the impl example of formats.md") {
-  const auto p = read_ok(kImplExample);
+  const auto p = read_json_ok(kImplExample);
   CHECK(p.kind == ProgramKind::Impl);
   CHECK(p.semaphores == std::vector<std::string>{"s0", "s1"});
   const auto& loop = std::get<Loop>(p.body[1].node);
@@ -100,18 +100,18 @@ TEST_CASE("json: the impl example of formats.md") {
 }
 
 TEST_CASE("json: a program whose indented form passes the limit is written compact, and reads back the same") {
-  const auto p = read_ok(kImplExample);
+  const auto p = read_json_ok(kImplExample);
   const auto indented = syncbisim::formats::write_json(p);
   CHECK(indented.find("\n  ") != std::string::npos);
   const auto compact = syncbisim::formats::write_json(p, indented.size() - 1);
   CHECK(compact.size() < indented.size());
   CHECK(compact.find('\n') == compact.size() - 1);  // one line
-  CHECK(read_ok(compact) == p);
+  CHECK(read_json_ok(compact) == p);
   CHECK(syncbisim::formats::write_json(p, indented.size()) == indented);  // at the limit: indented
 }
 
 TEST_CASE("json: trip forms, cond forms, extras, signals with add") {
-  const auto p = read_ok(kHead + R"("program": [
+  const auto p = read_json_ok(kHead + R"("program": [
     {"loop": "A", "trip": {"min": 1, "max": 3}, "body": [
       {"loop": "B", "trip": {"seq": [3, 4]}, "body": []},
       {"loop": "D", "trip": {"per_engine": {"E0": 2, "E1": {"min": 0, "max": 1}}, "default": 5}, "body": []},
@@ -139,11 +139,11 @@ TEST_CASE("json: trip forms, cond forms, extras, signals with add") {
   CHECK(std::get<Cond>(p.body[4].node).taken == TripRule{SeqTrip{{0, 1, 1}}, {}, false});
   CHECK(std::get<Cond>(p.body[5].node).taken == TripRule{RangeTrip{0, 1}, {{"E0", ConstTrip{0}}}, true});
   // write_json keeps everything.
-  CHECK(read_ok(formats::write_json(p)) == p);
+  CHECK(read_json_ok(formats::write_json(p)) == p);
 }
 
 TEST_CASE("json: an impl cond without taken leaves it to the spec") {
-  const auto p = read_ok(R"({"syncbisim": "impl/1", "engines": ["E0"], "semaphores": ["s"], "program": [
+  const auto p = read_json_ok(R"({"syncbisim": "impl/1", "engines": ["E0"], "semaphores": ["s"], "program": [
     {"cond": "C", "then": [{"block": {"E0": [{"instr": "I0", "wait": [{"sem": "s", "ge": 3}],
                                              "signal": {"sem": "s", "add": 2}}, {"barrier": {}},
                                              {"barrier": {"reset": []}}, {"barrier": {"reset": ["s"]}}]}}]}]})");
@@ -155,11 +155,11 @@ TEST_CASE("json: an impl cond without taken leaves it to the spec") {
   CHECK_FALSE(std::get<Barrier>(items[1]).reset.has_value());
   CHECK(std::get<Barrier>(items[2]).reset == std::vector<std::string>{});
   CHECK(std::get<Barrier>(items[3]).reset == std::vector<std::string>{"s"});
-  CHECK(read_ok(formats::write_json(p)) == p);
+  CHECK(read_json_ok(formats::write_json(p)) == p);
 }
 
 TEST_CASE("json: consecutive blocks are normalized into one") {
-  const auto p = read_ok(kHead + R"("program": [{"block": {"E0": ["I0"]}}, {"block": {"E1": ["I1"], "E0": ["I2"]}},
+  const auto p = read_json_ok(kHead + R"("program": [{"block": {"E0": ["I0"]}}, {"block": {"E1": ["I1"], "E0": ["I2"]}},
                                                 {"block": {"E0": []}}]})");
   REQUIRE(p.body.size() == 1);
   const auto& b = std::get<Block>(p.body[0].node);
@@ -168,15 +168,15 @@ TEST_CASE("json: consecutive blocks are normalized into one") {
 }
 
 TEST_CASE("json: write_json is canonical pretty JSON in the simplest forms") {
-  const auto p = read_ok(kImplExample);
+  const auto p = read_json_ok(kImplExample);
   const auto out = formats::write_json(p);
   CHECK(out.find("\n  \"engines\": [\n    \"E0\",") != std::string::npos);  // 2-space indent
   CHECK(out.find("\"signal\": \"s0\"") != std::string::npos);               // add 1: the bare form
   CHECK(out.find("\"expr\": 0") != std::string::npos);                      // constants as integers
   CHECK(out.find("\"trip\"") == std::string::npos);                         // absent impl trip stays absent
   CHECK(out.find("\"deps\"") == std::string::npos);
-  CHECK(formats::write_json(read_ok(out)) == out);
-  const auto spec = formats::write_json(read_ok(kSpecExample));
+  CHECK(formats::write_json(read_json_ok(out)) == out);
+  const auto spec = formats::write_json(read_json_ok(kSpecExample));
   CHECK(spec.find("\"distance\": {\n        \"A\": 2") != std::string::npos);
 }
 
@@ -206,7 +206,7 @@ TEST_CASE("json: errors name the place and the rule") {
   };
   for (const auto& c : cases) {
     INFO(c.text);
-    const auto d = read_bad(c.text);
+    const auto d = read_json_bad(c.text);
     CHECK(d.place == c.place);
     CHECK(d.rule == c.rule);
     CHECK_FALSE(d.message.empty());
@@ -216,19 +216,19 @@ TEST_CASE("json: errors name the place and the rule") {
 TEST_CASE("json: deep nesting is rejected before building a DOM") {
   const std::size_t n = 200000;
   const auto arrays = std::string(n, '[') + std::string(n, ']');
-  CHECK(read_bad(arrays).rule == "too-deep");
+  CHECK(read_json_bad(arrays).rule == "too-deep");
   // The same as a value inside a program, unbalanced (the depth check runs before syntax).
-  CHECK(read_bad(kHead + "\"program\": " + std::string(n, '[')).rule == "too-deep");
+  CHECK(read_json_bad(kHead + "\"program\": " + std::string(n, '[')).rule == "too-deep");
   // 20,000 nested loops.
   std::string loops = kHead + "\"program\": [";
   for (int i = 0; i < 20000; ++i) loops += "{\"loop\": \"L" + std::to_string(i) + "\", \"trip\": 1, \"body\": [";
   for (int i = 0; i < 20000; ++i) loops += "]}";
   loops += "]}";
-  const auto d = read_bad(loops);
+  const auto d = read_json_bad(loops);
   CHECK(d.rule == "too-deep");
   CHECK_FALSE(d.place.empty());
   // Brackets inside strings do not count.
   CHECK(
-      read_ok(kHead + R"("program": [{"block": {"E0": [{"id": "I0", "note": ")" + std::string(1000, '[') + R"("}]}}]})")
+      read_json_ok(kHead + R"("program": [{"block": {"E0": [{"id": "I0", "note": ")" + std::string(1000, '[') + R"("}]}}]})")
           .body.size() == 1);
 }

@@ -10,14 +10,14 @@ using namespace syncbisim::model;
 
 namespace {
 
-Program read_ok(const std::string& text) {
+Program read_text_ok(const std::string& text) {
   auto r = formats::read_text(text);
   INFO(text, "\n-> ", (r ? std::string("ok") : r.error().to_string()));
   REQUIRE(r.ok());
   return *r;
 }
 
-Diagnostic read_bad(const std::string& text) {
+Diagnostic read_text_bad(const std::string& text) {
   auto r = formats::read_text(text);
   INFO(text);
   REQUIRE_FALSE(r.ok());
@@ -27,14 +27,14 @@ Diagnostic read_bad(const std::string& text) {
 void check_round_trip(const Program& p) {
   const auto text = formats::write_text(p);
   INFO(text);
-  CHECK(read_ok(text) == p);
-  CHECK(formats::write_text(read_ok(text)) == text);
+  CHECK(read_text_ok(text) == p);
+  CHECK(formats::write_text(read_text_ok(text)) == text);
 }
 
 }  // namespace
 
 TEST_CASE("text: the Figure 1 spec reads like the JSON example") {
-  const auto p = read_ok(R"(syncbisim spec/1            # the paper's Figure 1
+  const auto p = read_text_ok(R"(syncbisim spec/1            # the paper's Figure 1
 engines E0 E1 E2
 E0: I0
 E1: I1
@@ -60,7 +60,7 @@ dep I3 -> I2 distance A=2
 }
 
 TEST_CASE("text: the formats.md impl example, without a header, is an impl") {
-  const auto p = read_ok(R"(engines E0 E1
+  const auto p = read_text_ok(R"(engines E0 E1
 E0: [rhA := 0]
 E1: [rhA := 0]
 loop A {
@@ -75,7 +75,7 @@ loop A {
   CHECK(i2.signal == Signal{"s1", 1});
   CHECK(std::get<RegOp>(e1.items[2]).expr.to_string() == "isgt(rhA, 0) * (2 * rA)");
   // The paper's shorthand [rA++] and {s0++} mean the same.
-  const auto q = read_ok(R"(engines E0 E1
+  const auto q = read_text_ok(R"(engines E0 E1
 E0: [rhA := 0]
 E1: [rhA := 0]
 loop A {
@@ -87,7 +87,7 @@ loop A {
 }
 
 TEST_CASE("text: every construct, printed and read back") {
-  const auto p = read_ok(R"(syncbisim spec/1
+  const auto p = read_text_ok(R"(syncbisim spec/1
 engines E0 E1
 loop A trip 2..5 {
   loop B trip [3, 4] {
@@ -139,7 +139,7 @@ dep Y -> Z distance A=0, K.then=1
 }
 
 TEST_CASE("text: impl items print and read back") {
-  const auto p = read_ok(R"(syncbisim impl/1
+  const auto p = read_text_ok(R"(syncbisim impl/1
 engines E0 E1
 semaphores s0 s1
 E0: [r := 0] {s0 >= r, s1 >= 3} {s0 >= 7} I0 {s1 += 4} barrier barrier() barrier(s0, s1) I1 I2 {s0 += 1}
@@ -167,7 +167,7 @@ loop B trip 2 {
 }
 
 TEST_CASE("text: consecutive lines of one engine in a block concatenate, in program order") {
-  const auto p = read_ok("engines E0 E1\nE0: I0\nE1: I1\nE0: I2\n\n# comment\nE0: I3\n");
+  const auto p = read_text_ok("engines E0 E1\nE0: I0\nE1: I1\nE0: I2\n\n# comment\nE0: I3\n");
   REQUIRE(p.body.size() == 1);
   const auto& b = std::get<Block>(p.body[0].node);
   REQUIRE(b.streams.size() == 2);
@@ -177,7 +177,7 @@ TEST_CASE("text: consecutive lines of one engine in a block concatenate, in prog
 }
 
 TEST_CASE("text: the printer indents two spaces per level") {
-  const auto p = read_ok("engines E0\nloop A trip 1 {\nloop B trip 2 {\nE0: I0\n}\n}\n");
+  const auto p = read_text_ok("engines E0\nloop A trip 1 {\nloop B trip 2 {\nE0: I0\n}\n}\n");
   CHECK(formats::write_text(p) ==
         "syncbisim spec/1\nengines E0\nloop A trip 1 {\n  loop B trip 2 {\n    E0: I0\n  }\n}\n");
 }
@@ -203,7 +203,7 @@ TEST_CASE("text: errors name line:col and the rule") {
       {"engines E0\nloop A trip 2 {\n} els {\n}\n", "3:3", "syntax"},
   };
   for (const auto& c : cases) {
-    const auto d = read_bad(c.text);
+    const auto d = read_text_bad(c.text);
     INFO(c.text, "\n-> ", d.to_string());
     CHECK(d.place == c.place);
     CHECK(d.rule == c.rule);
@@ -214,7 +214,7 @@ TEST_CASE("text: a 20,000-deep loop nest gives a clean too-deep error") {
   std::string text = "engines E0\n";
   for (int i = 0; i < 20000; ++i) text += "loop L" + std::to_string(i) + " trip 1 {\n";
   for (int i = 0; i < 20000; ++i) text += "}\n";
-  const auto d = read_bad(text);
+  const auto d = read_text_bad(text);
   CHECK(d.rule == "too-deep");
   CHECK(d.place == "202:1");  // the 201st loop
   // 199 levels are fine.
@@ -222,5 +222,5 @@ TEST_CASE("text: a 20,000-deep loop nest gives a clean too-deep error") {
   for (int i = 0; i < 199; ++i) ok += "cond C" + std::to_string(i) + " {\n";
   ok += "E0: I0\n";
   for (int i = 0; i < 199; ++i) ok += "}\n";
-  check_round_trip(read_ok(ok));
+  check_round_trip(read_text_ok(ok));
 }
