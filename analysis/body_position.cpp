@@ -1,44 +1,46 @@
 #include "analysis/body_position.h"
 
+#include "model/walk.h"
+
 namespace syncbisim::analysis {
 
 namespace {
 
+// A walk of the body (model/walk.h) that numbers the statements of each list, merging runs of
+// consecutive blocks into one region, and places every instruction in its region and lane.
 class LayoutWalker {
  public:
   LayoutWalker(const model::ProgramIndex& ix, BodyLayout& out) : ix_(ix), out_(out) {}
 
-  void walk(const std::vector<model::Stmt>& body, model::LoopId loop) {
-    std::uint32_t index = 0;
-    bool in_region = false;  // the previous statement was a block: merge with it
-    for (const auto& stmt : body) {
-      if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
-        if (!in_region) {
-          open_region(loop);
-          in_region = true;
-          path_.push_back(index);
-        }
-        add_block(*b);
-        continue;
+  void stmt(const model::Stmt& stmt, std::size_t) {
+    auto& level = levels_.back();
+    if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
+      if (!level.in_region) {  // a block after a loop or a cond, or the first: a new region
+        open_region(level.loop);
+        level.in_region = true;
+        path_.push_back(level.index);
       }
-      if (in_region) {
-        path_.pop_back();
-        ++index;
-        in_region = false;
-      }
-      path_.push_back(index);
-      if (const auto* l = std::get_if<model::Loop>(&stmt.node)) {
-        walk(l->body, ix_.loop(l->id).value_or(model::kTop));
-      } else {
-        const auto& c = std::get<model::Cond>(stmt.node);
-        walk(c.then_body, ix_.loop(model::then_loop(c.id)).value_or(model::kTop));
-        walk(c.else_body, ix_.loop(model::else_loop(c.id)).value_or(model::kTop));
-      }
-      path_.pop_back();
-      ++index;
+      add_block(*b);
+      return;
     }
-    if (in_region) path_.pop_back();
+    close_region(level);
+    path_.push_back(level.index);  // the loop's or the cond's own index, until leave_statement()
   }
+  void enter_loop(const model::Loop& l) { levels_.push_back(Level{ix_.loop(l.id).value_or(model::kTop)}); }
+  void leave_loop(const model::Loop&) {
+    leave_level();
+    leave_statement();
+  }
+  void enter_branch(const model::Cond& c, bool then) {
+    const auto name = then ? model::then_loop(c.id) : model::else_loop(c.id);
+    levels_.push_back(Level{ix_.loop(name).value_or(model::kTop)});
+  }
+  void leave_branch(const model::Cond&, bool then) {
+    leave_level();
+    if (!then) leave_statement();  // the cond ends after its else branch
+  }
+  // After the walk: the region the body may end in.
+  void finish() { leave_level(); }
 
  private:
   void open_region(model::LoopId loop) {
@@ -67,9 +69,32 @@ class LayoutWalker {
     }
   }
 
+  // One statement list being walked: its loop, the index of its current statement (a run of
+  // blocks counts as one), and whether that statement is a run of blocks still open.
+  struct Level {
+    model::LoopId loop;
+    std::uint32_t index = 0;
+    bool in_region = false;
+  };
+  void close_region(Level& level) {
+    if (!level.in_region) return;
+    path_.pop_back();
+    ++level.index;
+    level.in_region = false;
+  }
+  void leave_level() {
+    if (levels_.back().in_region) path_.pop_back();
+    levels_.pop_back();
+  }
+  void leave_statement() {
+    path_.pop_back();
+    ++levels_.back().index;
+  }
+
   const model::ProgramIndex& ix_;
   BodyLayout& out_;
   std::vector<std::uint32_t> path_;  // statement index per loop level, @top first
+  std::vector<Level> levels_{Level{model::kTop}};
 };
 
 }  // namespace
@@ -78,7 +103,9 @@ BodyLayout layout_of(const model::Program& p, const model::ProgramIndex& ix) {
   BodyLayout out;
   out.instrs.resize(ix.instrs.size());
   out.engine_order.resize(ix.engines.size());
-  LayoutWalker(ix, out).walk(p.body, model::kTop);
+  LayoutWalker walker(ix, out);
+  model::walk(p.body, walker);
+  walker.finish();
   return out;
 }
 
