@@ -76,7 +76,7 @@ bool derive_graph(model::Program& spec) {
 
 }  // namespace
 
-RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size) {
+RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size, std::mutex* draw_lock) {
   const std::uint64_t seed = run_seed(campaign_seed, run);
   RunSpec out;
   out.allocatable_gen =
@@ -85,8 +85,14 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   // near-empty spec tests nothing.
   const int lo = std::max(1, max_size / 2);
   out.size = lo + static_cast<int>((seed >> 32) % static_cast<std::uint64_t>(std::max(1, max_size - lo + 1)));
+  // RapidCheck's draws are made one at a time (draw_lock); what is judged of a draw is not.
+  const auto draw = [&](const auto& gen, std::uint64_t from) {
+    std::unique_lock<std::mutex> lock;
+    if (draw_lock) lock = std::unique_lock<std::mutex>(*draw_lock);
+    return gen(rc::Random(from), out.size).value();
+  };
   if (mix == SpecMix::Degenerate) {
-    out.spec = generators::gen_spec(campaign_spec_options(out.allocatable_gen, false))(rc::Random(seed), out.size).value();
+    out.spec = draw(generators::gen_spec(campaign_spec_options(out.allocatable_gen, false)), seed);
     out.profile = profile_of(out.spec);
     return out;
   }
@@ -100,7 +106,7 @@ RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix
   const auto options = campaign_spec_options(out.allocatable_gen, true);
   const auto gen = out.footprints ? generators::gen_footprint_spec(options) : generators::gen_swarm_spec(options);
   for (std::uint64_t attempt = 0; attempt < kLiveAttempts; ++attempt) {
-    out.spec = gen(rc::Random(attempt == 0 ? seed : run_seed(seed, attempt)), out.size).value();
+    out.spec = draw(gen, attempt == 0 ? seed : run_seed(seed, attempt));
     out.profile.reset();
     if (out.footprints && !derive_graph(out.spec)) continue;
     // Some dependency can bind (analysis/dependency_liveness.h).
@@ -157,8 +163,7 @@ class RunJudge {
     out.note.seed = run_seed(o_.seed, r);
     RunSpec rs;
     try {
-      const std::lock_guard<std::mutex> lock(generator_);
-      rs = spec_for_run(o_.seed, r, o_.specs, o_.max_size);
+      rs = spec_for_run(o_.seed, r, o_.specs, o_.max_size, &generator_);
     } catch (const std::exception&) {  // a generator that gave up (rc::GenerationFailure)
       out.end = RunEnd::Skipped;
       return out;

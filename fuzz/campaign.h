@@ -5,6 +5,7 @@
 // (r % K == I) partition a campaign reproducibly.
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <functional>
 #include <optional>
 #include <string>
@@ -87,9 +88,11 @@ struct RunSpec {
   std::optional<SpecProfile> profile;
 };
 // Throws what the generator throws when it gives up (rc::GenerationFailure); a campaign counts
-// such a run as skipped. Not safe to call from two threads at once (RapidCheck's generation
-// context is process-wide): the campaign serializes it.
-RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size);
+// such a run as skipped. RapidCheck's generation context is process-wide, so threads that call it
+// at once pass one `draw_lock`: it is held for each draw only, not while the draw is judged (the
+// footprints' graph derived, the dependencies' liveness), which runs in parallel.
+RunSpec spec_for_run(std::uint64_t campaign_seed, std::uint64_t run, SpecMix mix, int max_size,
+                     std::mutex* draw_lock = nullptr);
 // How many draws a run makes at most for a spec with a live dependency (spec_for_run).
 inline constexpr std::uint64_t kLiveAttempts = 16;
 // The generator options of a campaign: acyclic, uniform control (no spec deadlock), small enough
