@@ -1,7 +1,7 @@
 // check_all_trips() of the public API: `syncbisim check --all-trips` (docs/prover.md "check
 // --all-trips"), the prover on every consumer plus the explorer at bounded trips, through the
 // library calls the command makes (prover/all_trips_report.h). Z3 stays behind prover/.
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "api/detail/results.h"
 #include "checker/program_pair.h"
@@ -49,7 +49,7 @@ AllTripsResult check_all_trips(const Program& spec, const Program& impl, const A
                                            checker::render_text(both, matched.data().program, r.explored));
   out.trip_cap = cap;
   out.text = prover::render_all_trips_text(*pair, matched.data().program, r);
-  out.json = api::detail::json_text(j);
+  out.json = formats::json_text(j);
   return out;
 }
 

@@ -2,7 +2,7 @@
 // `syncbisim check` adds to the checker's report (an over-synchronization's price, --coverage).
 #include <nlohmann/json.hpp>
 
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "api/detail/results.h"
 #include "checker/coverage.h"
@@ -161,7 +161,7 @@ CheckResult check_result(const semantics::Lockstep& both, const checker::CheckRe
   for (std::size_t i = 0; i < r.violations.size(); ++i)
     out.violations.push_back(violation_of(j["violations"][i], r.violations[i], both));
   out.text = std::move(text);
-  out.json = api::detail::json_text(j);
+  out.json = formats::json_text(j);
   return out;
 }
 
@@ -220,13 +220,13 @@ CheckResult check(const Program& spec, const Program& impl, const CheckOptions& 
   const auto& j = report.json;
   auto text = report.text + (coverage ? "\n" + report.coverage : "");
   auto out = api::detail::check_result(both, r, j, std::move(text));
-  out.traces = api::detail::json_text(checker::traces_json(both, r));
+  out.traces = formats::json_text(checker::traces_json(both, r));
   if (options.svg)
     if (auto svg = latency::counterexample_svg(both, r)) out.svg = std::move(*svg);
   if (coverage) {
     out.coverage = coverage_of(*coverage, both);
     out.coverage_text = report.coverage;
-    out.coverage_json = api::detail::json_text(j["coverage"]);
+    out.coverage_json = formats::json_text(j["coverage"]);
   }
   return out;
 }

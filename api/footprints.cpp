@@ -5,7 +5,7 @@
 #include "footprint/derive.h"
 #include "footprint/report.h"
 
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "formats/json_format.h"
 #include "formats/text_format.h"
@@ -68,7 +68,7 @@ GraphComparison compare_dependencies(const Program& spec) {
   out.limits = c.limits;
   out.race_pairs = c.race_pairs;
   out.text = footprint::comparison_text(c);
-  out.json = api::detail::json_text(footprint::comparison_json(c));
+  out.json = formats::json_text(footprint::comparison_json(c));
   return out;
 }
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "api/detail/allocators.h"
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "formats/json_format.h"
 #include "fuzz/campaign.h"
@@ -149,7 +149,7 @@ FuzzResult run(const fuzz::AllocateFn& allocate, const FuzzOptions& o, const std
   for (const auto& n : r.declines) out.declines.push_back(FuzzNote{n.run, n.seed, n.why});
   for (const auto& n : r.inconclusive_runs) out.inconclusive_runs.push_back(FuzzNote{n.run, n.seed, n.why});
   out.text = fuzz::campaign_text(r, report);
-  out.json = api::detail::json_text(fuzz::campaign_json(r, c, report));
+  out.json = formats::json_text(fuzz::campaign_json(r, c, report));
   return out;
 }
 

@@ -1,5 +1,5 @@
 // prove() of the public API: the Z3 prover (docs/prover.md). Z3 stays behind prover/.
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "api/detail/results.h"
 #include "checker/program_pair.h"
@@ -70,7 +70,7 @@ ProveResult prove_result(const prover::ProveResult& r) {
     out.consumers.push_back(
         ConsumerProof{c.instr, c.engine, answer_of(c.answer), property(c.safe), property(c.exact), c.seconds});
   out.text = prover::render_text(r);
-  out.json = api::detail::json_text(prover::render_json(r));
+  out.json = formats::json_text(prover::render_json(r));
   out.traces = prover::traces_json(r);
   return out;
 }

@@ -3,7 +3,7 @@
 // makes (checker/trace_replay.h, checker/replay_report.h).
 #include <filesystem>
 
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "api/detail/results.h"
 #include "checker/replay_report.h"
@@ -67,7 +67,7 @@ ReplayResult replay(const Program& spec, const Program& impl, const std::string&
   for (const auto& v : r.violations) out.violations.push_back(checker::to_string(v.kind));
   if (r.expected) out.reproduced = r.expected_shown;
   out.text = checker::render_replay(*pair, r);
-  out.json = api::detail::json_text(checker::replay_json(*pair, r));
+  out.json = formats::json_text(checker::replay_json(*pair, r));
   if (options.svg && r.misfit.empty() && !r.violations.empty()) {  // as the command draws it
     checker::CheckResult as_found;
     as_found.violations = r.violations;

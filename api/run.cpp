@@ -1,7 +1,7 @@
 // run() of the public API: one execution under a seeded random scheduler (`syncbisim run`), the
 // spec alone or both in lock step, through the library calls the command makes
 // (checker/run_report.h).
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "api/detail/results.h"
 #include "checker/program_pair.h"
@@ -36,7 +36,7 @@ RunResult result_of(const nlohmann::json& j, const semantics::RunResult& r, std:
     for (const auto& e : j.at("stuck")) out.stuck.push_back(e.get<std::string>());
   out.limit = r.limit;
   out.text = std::move(text);
-  out.json = api::detail::json_text(j);
+  out.json = formats::json_text(j);
   return out;
 }
 

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/detail/allocators.h"
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/program_data.h"
 #include "formats/text_format.h"
 #include "fuzz/shrink.h"
@@ -59,7 +59,7 @@ ShrinkResult run(const Program& spec, const fuzz::ShrinkMode& mode, fuzz::Counts
     j["allocator_output"] = out.allocator_output;
     j["allocator_errors"] = out.allocator_errors;
   }
-  out.json = api::detail::json_text(j);
+  out.json = formats::json_text(j);
   return out;
 }
 

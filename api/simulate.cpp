@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "allocator/stats.h"
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/options.h"
 #include "api/detail/program_data.h"
 #include "checker/program_pair.h"
@@ -87,7 +87,7 @@ SimulateResult simulate(const Program& spec, const Program& impl, const Simulate
   if (!ranges) api::detail::raise(ranges.error());
   out.text = timing::simulation_text(*sim, code, *ranges);
   out.json =
-      api::detail::json_text(timing::simulation_json(*sim, code, *ranges));
+      formats::json_text(timing::simulation_json(*sim, code, *ranges));
   return out;
 }
 

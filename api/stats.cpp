@@ -3,7 +3,7 @@
 // command makes (allocator/stats_report.h, latency/strategy_comparison.h).
 #include "allocator/stats.h"
 #include "allocator/stats_report.h"
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/options.h"
 #include "api/detail/program_data.h"
 #include "latency/strategy_comparison.h"
@@ -49,7 +49,7 @@ StatsResult stats(const Program& impl, const StatsOptions& options) {
   s->live = allocator::live_figures(impl.data().program);  // as `syncbisim stats IMPL` reports
   const auto budget = budget_of(options);
   return StatsResult{figures_of(*s), allocator::within_budget(*s, budget), allocator::stats_text(*s, budget),
-                     api::detail::json_text(allocator::stats_json(*s, budget))};
+                     formats::json_text(allocator::stats_json(*s, budget))};
 }
 
 StrategyComparison compare_strategies(const Program& spec, const StatsOptions& options) {
@@ -81,7 +81,7 @@ StrategyComparison compare_strategies(const Program& spec, const StatsOptions& o
     out.rows.push_back(std::move(row));
   }
   out.text = latency::strategy_table_text(*c, o);
-  out.json = api::detail::json_text(latency::strategy_table_json(*c, o));
+  out.json = formats::json_text(latency::strategy_table_json(*c, o));
   return out;
 }
 

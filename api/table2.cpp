@@ -1,6 +1,6 @@
 // table2() of the public API: the paper's Table 2 on the timing model (docs/timing.md "Table 2",
 // `syncbisim table2`), its rows made by the library calls the command makes (latency/table2_rows.h).
-#include "api/detail/json_text.h"
+#include "formats/json_text.h"
 #include "api/detail/options.h"
 #include "api/detail/program_data.h"
 #include "latency/table2.h"
@@ -64,7 +64,7 @@ Table2Result table2(const std::vector<Program>& specs, const Table2Options& opti
   Table2Result out;
   for (const auto& r : rows) out.rows.push_back(row_of(r));
   out.text = latency::render_text(rows);
-  out.json = api::detail::json_text(latency::render_json(rows));
+  out.json = formats::json_text(latency::render_json(rows));
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "checker/report.h"
 #include "cli/inputs.h"
+#include "formats/json_text.h"
 #include "formats/load.h"
 #include "prover/report.h"
 
@@ -34,9 +35,7 @@ int check_all_trips(const AllTripsArgs& a) {
   if (a.deadline) a.deadline->phase("reporting");
   if (!a.trace_out.empty()) {
     const auto text = r.verdict().from_prover ? prover::traces_json(r.proved)
-                                              : checker::traces_json(pair->lockstep(), r.explored)
-                                                        .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                                                    "\n";
+                                              : formats::json_text(checker::traces_json(pair->lockstep(), r.explored));
     if (auto s = formats::write_file_atomically(a.trace_out, text); !s) {
       auto d = s.error();
       d.file = a.trace_out;
@@ -44,9 +43,7 @@ int check_all_trips(const AllTripsArgs& a) {
     }
   }
   if (a.json)
-    std::cout << prover::render_all_trips_json(*pair->checked, pair->spec.program, r)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << formats::json_text(prover::render_all_trips_json(*pair->checked, pair->spec.program, r));
   else std::cout << prover::render_all_trips_text(*pair->checked, pair->spec.program, r);
   return prover::all_trips_exit_status(r);
 }

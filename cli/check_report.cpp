@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "checker/report.h"
+#include "formats/json_text.h"
 #include "formats/load.h"
 #include "latency/check_report.h"
 
@@ -26,7 +27,7 @@ int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, co
   if (!o.trace_out.empty()) {
     if (auto s = formats::write_file_atomically(
             o.trace_out,
-            checker::traces_json(both, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+            formats::json_text(checker::traces_json(both, r)));
         !s) {
       auto d = s.error();
       d.file = o.trace_out;
@@ -38,7 +39,7 @@ int print_check_result(const LoadedPair& pair, const checker::CheckResult& r, co
   if (o.json) {
     auto j = report.json;
     if (o.distributed) j["distributed"] = {{"ranks", o.distributed->ranks}, {"sent_bytes", o.distributed->sent_bytes}};
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << formats::json_text(j);
   } else {
     std::cout << report.text;
     if (o.distributed) std::cout << wire_line(*o.distributed, r.states);

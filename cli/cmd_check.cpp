@@ -26,6 +26,7 @@
 #include "cli/pictures.h"
 #include "cli/progress.h"
 #include "cli/width_options.h"
+#include "formats/json_text.h"
 #include "parallel/cores.h"
 
 namespace syncbisim::cli {
@@ -109,7 +110,7 @@ int check_batch(const CheckArgs& a, CommandDeadline& deadline) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto results = run_batch(entries, o);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (a.json) std::cout << batch_json(results, seconds).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (a.json) std::cout << formats::json_text(batch_json(results, seconds));
   else std::cout << batch_text(results, seconds);
   return batch_status(results);
 }

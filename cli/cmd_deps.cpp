@@ -11,6 +11,7 @@
 #include "cli/inputs.h"
 #include "footprint/report.h"
 #include "formats/json_format.h"
+#include "formats/json_text.h"
 #include "formats/text_format.h"
 #include "latency/graph_price.h"
 
@@ -40,7 +41,7 @@ int deps(const DepsArgs& a) {
     auto c = footprint::compare(kernel, spec->program.deps, derived);
     latency::price_over_synchronized(c, derived, spec->program);
     if (a.json)
-      std::cout << footprint::comparison_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      std::cout << formats::json_text(footprint::comparison_json(c));
     else std::cout << footprint::comparison_text(c);
     return footprint::comparison_status(c);
   }

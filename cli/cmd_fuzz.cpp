@@ -15,6 +15,7 @@
 #include "cli/number_options.h"
 #include "cli/progress.h"
 #include "cli/terminal_text.h"
+#include "formats/json_text.h"
 #include "fuzz/campaign.h"
 #include "fuzz/campaign_report.h"
 #include "fuzz/command_allocator.h"
@@ -154,7 +155,7 @@ int run_fuzz(FuzzArgs a) {
               << " of the " << asked << " --jobs asked for\n";
   if (write_status != 0) return write_status;
 
-  if (a.json) std::cout << fuzz::campaign_json(r, o, report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (a.json) std::cout << formats::json_text(fuzz::campaign_json(r, o, report));
   else std::cout << printable_lines(fuzz::campaign_text(r, report, a.stats));
   // Stopped from outside: the summary so far, failures included, and inconclusive (docs/fuzzing.md).
   if (r.interrupted) return 3;

@@ -12,6 +12,7 @@
 #include "cli/html_report.h"
 #include "cli/inputs.h"
 #include "cli/width_options.h"
+#include "formats/json_text.h"
 #include "parallel/cores.h"
 #include "prover/prove.h"
 #include "prover/report.h"
@@ -65,7 +66,7 @@ int run_prove(const ProveArgs& a) {
     auto j = prover::render_json(r);
     if (judged) j["footprints"] = footprint::comparison_json(judged->comparison);
     if (graph_unsure && r.verdict == prover::Answer::Proved) j["verdict"] = "unknown";
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << formats::json_text(j);
   } else {
     if (graph_unsure && r.verdict == prover::Answer::Proved)
       std::cout << "unknown: the waits are proved against the written graph, but the footprints' check of that graph is "

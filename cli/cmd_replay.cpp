@@ -14,6 +14,7 @@
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/width_options.h"
+#include "formats/json_text.h"
 
 namespace syncbisim::cli {
 
@@ -41,8 +42,7 @@ int replay(const ReplayArgs& a) {
   // The JSON, the text and the exit status are the library's (checker/replay_report.h), which the
   // public API's replay() gives too.
   if (a.json)
-    std::cout << checker::replay_json(*pair->checked, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << formats::json_text(checker::replay_json(*pair->checked, r));
   else std::cout << checker::render_replay(*pair->checked, r);
   if (!r.misfit.empty()) return checker::replay_status(r);
   if (!a.svg.empty() && !r.violations.empty()) {

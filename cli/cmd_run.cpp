@@ -8,6 +8,7 @@
 #include "cli/inputs.h"
 #include "cli/pictures.h"
 #include "cli/width_options.h"
+#include "formats/json_text.h"
 
 namespace syncbisim::cli {
 
@@ -32,8 +33,7 @@ int run_run(const RunArgs& a) {
     const auto code = semantics::compile(spec->program, spec->index);
     const auto r = checker::run_once(code, o);
     if (a.json)
-      std::cout << checker::render_run_json(code, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                << "\n";
+      std::cout << formats::json_text(checker::render_run_json(code, r, o));
     else std::cout << checker::render_run_text(code, r, o);
     return checker::run_exit_status(r.outcome);
   }
@@ -54,9 +54,7 @@ int run_run(const RunArgs& a) {
   if (!a.svg.empty())
     if (const int s = write_run_svg(a.svg, pair->lockstep(), *r); s != 0) return s;
   if (a.json)
-    std::cout << checker::render_run_json(*pair->checked, pair->spec.program, *r, o)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << formats::json_text(checker::render_run_json(*pair->checked, pair->spec.program, *r, o));
   else std::cout << checker::render_run_text(*pair->checked, *r, o);
   return checker::run_exit_status(r->outcome);
 }

@@ -16,6 +16,7 @@
 #include "cli/number_options.h"
 #include "cli/progress.h"
 #include "formats/json_format.h"
+#include "formats/json_text.h"
 #include "formats/load.h"
 #include "formats/text_format.h"
 #include "fuzz/command_allocator.h"
@@ -137,7 +138,7 @@ int run_shrink(const ShrinkArgs& a) {
     traced.want_traces = true;
     const auto c = fuzz::check_case(r->spec, r->impl, traced);
     if (c.invalid.empty() && !c.check.violations.empty())
-      files.push_back({stem + ".trace.json", c.traces.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
+      files.push_back({stem + ".trace.json", formats::json_text(c.traces)});
   }
   if (!a.allocator.empty()) {
     files.push_back({stem + ".allocator.out", r->reply.output});

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/html_report.h"
 #include "cli/inputs.h"
+#include "formats/json_text.h"
 #include "model/decimal.h"
 #include "timing/range_makespans.h"
 #include "timing/simulate.h"
@@ -81,9 +82,7 @@ int run_simulate(const SimulateArgs& a) {
                                         table, *trips, *sim, o);
   if (!ranges) return input_error(ranges.error());
   if (a.json)
-    std::cout << timing::simulation_json(*sim, pair->impl_code(), *ranges)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << formats::json_text(timing::simulation_json(*sim, pair->impl_code(), *ranges));
   else std::cout << timing::simulation_text(*sim, pair->impl_code(), *ranges);
   if (!sim->limit.empty()) return 3;  // cut: nothing decided (as an inconclusive check)
   return sim->deadlock ? 1 : 0;

@@ -13,6 +13,7 @@
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "formats/json_text.h"
 #include "latency/strategy_comparison.h"
 #include "parallel/cores.h"
 
@@ -45,8 +46,7 @@ int run_stats(const StatsArgs& a) {
     budget.max_semaphores = a.max_semaphores;
     budget.max_registers = a.max_registers;
     if (a.json)
-      std::cout << allocator::stats_json(*s, budget).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                << "\n";
+      std::cout << formats::json_text(allocator::stats_json(*s, budget));
     else std::cout << allocator::stats_text(*s, budget);
     return 0;
   }
@@ -60,8 +60,7 @@ int run_stats(const StatsArgs& a) {
   const auto c = latency::compare_strategies(spec->program, spec->index, o, a.compare);
   if (!c) return input_error(c.error());
   if (a.json)
-    std::cout << latency::strategy_table_json(*c, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << formats::json_text(latency::strategy_table_json(*c, o));
   else std::cout << latency::strategy_table_text(*c, o);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "cli/command_setup.h"
 #include "cli/commands.h"
 #include "cli/inputs.h"
+#include "formats/json_text.h"
 #include "latency/table2.h"
 #include "latency/table2_json.h"
 #include "latency/table2_rows.h"
@@ -47,7 +48,7 @@ int run_table2(const Table2Args& a) {
     if (*row) rows.push_back(std::move(**row));
   }
   if (a.json)
-    std::cout << latency::render_json(rows).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << formats::json_text(latency::render_json(rows));
   else std::cout << latency::render_text(rows);
   return 0;
 }

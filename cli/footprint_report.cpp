@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "footprint/report.h"
+#include "formats/json_text.h"
 #include "latency/graph_price.h"
 
 namespace syncbisim::cli {
@@ -27,7 +28,7 @@ void price_over_synchronized(footprint::Comparison& c, const footprint::Derivati
 
 int print_race(const footprint::Comparison& c, bool json) {
   // Qualified: footprint:: holds the same names, which argument-dependent lookup would find too.
-  if (json) std::cout << nlohmann::json{{"verdict", "race"}, {"footprints", footprint::comparison_json(c)}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (json) std::cout << formats::json_text(nlohmann::json{{"verdict", "race"}, {"footprints", footprint::comparison_json(c)}});
   else std::cout << footprint::comparison_text(c);
   return 1;
 }

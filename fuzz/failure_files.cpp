@@ -1,3 +1,4 @@
+#include "formats/json_text.h"
 #include "fuzz/failure_files.h"
 
 #include <filesystem>
@@ -29,7 +30,7 @@ model::Result<WrittenFailure> write_failure_files(const RunFailure& f, const Fai
   std::vector<std::pair<std::string, std::string>> files = {
       {w.stem + ".spec.json", formats::write_json(f.written_spec())}};
   if (!impl.engines.empty()) files.push_back({w.stem + ".impl.json", formats::write_json(impl)});
-  if (!f.traces.is_null()) files.push_back({w.stem + ".trace.json", f.traces.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
+  if (!f.traces.is_null()) files.push_back({w.stem + ".trace.json", formats::json_text(f.traces)});
   if (!o.allocator_command.empty() || !reply.output.empty() || !reply.errors.empty()) {
     files.push_back({w.stem + ".allocator.out", reply.output});
     files.push_back({w.stem + ".allocator.err", reply.errors});
@@ -46,7 +47,7 @@ model::Result<WrittenFailure> write_failure_files(const RunFailure& f, const Fai
     j["before"] = f.shrunk->before.to_string();
     j["after"] = f.shrunk->after.to_string();
   }
-  files.push_back({w.stem + ".failure.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
+  files.push_back({w.stem + ".failure.json", formats::json_text(j)});
   files.push_back({w.stem + ".repro.sh", w.repro + "\n" + (o.replay.empty() ? "" : o.replay + "\n")});
   for (const auto& [path, content] : files) {
     if (auto s = formats::write_file_atomically(path, content); !s) {
