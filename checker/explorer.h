@@ -10,6 +10,7 @@
 
 #include "checker/check_result.h"
 #include "semantics/lockstep.h"
+#include "statespace/state_store.h"
 
 namespace syncbisim::checker {
 
@@ -23,11 +24,9 @@ struct Progress {
   std::uint64_t depth = 0;  // the breadth-first level being expanded (random mode: 0)
 };
 
-// How the search keeps its visited set (docs/checker.md "State storage"): flat tuples of part ids
-// (StateSet), or each tuple as the pair of its halves' ids (TreeStates, statespace/tree_states.h, on
-// one thread; detail/shared_halves.h on several: fewer bytes a state). The same search, states
-// and traces either way.
-enum class StateStore { Flat, Tree };
+// How the search keeps its visited set (statespace/state_store.h): flat or tree, on one thread,
+// on several or on MPI ranks. The same search, states and traces either way.
+using statespace::StateStore;
 // Its names, "flat" and "tree", parsed here alone for every front end (check --state-store, the
 // public API, the Python module's state_store), so that they take the same names and say the
 // same of a bad one: unknown_state_store("packed") is "unknown state store 'packed' (flat, tree)".

@@ -15,6 +15,7 @@
 #include "checker/explorer.h"
 #include "cli/all_trips.h"
 #include "cli/check_batch.h"
+#include "cli/state_store_option.h"
 #include "cli/check_report.h"
 #include "cli/command_setup.h"
 #include "cli/commands.h"
@@ -44,7 +45,7 @@ struct CheckArgs {
   bool coverage = false;
   std::uint64_t walks = 0, seed = 1, depth = 100000, max_states = 0, max_memory = 0;
   unsigned threads = 0;              // 0: every core (one per pair with --batch)
-  std::string state_store = "flat";  // --state-store: "flat" or "tree"
+  checker::StateStore state_store = checker::StateStore::Flat;
   double max_seconds = 0;
   std::uint32_t max_trip = 0;
   model::ValueWidths widths;  // --register-bits, --semaphore-bits
@@ -81,7 +82,7 @@ checker::CheckOptions check_options(const CheckArgs& a) {
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
   o.max_memory = a.max_memory;
-  o.state_store = checker::parse_state_store(a.state_store).value();  // the option's check took only a name
+  o.state_store = a.state_store;
   // --batch already runs --jobs pairs at once: each on one thread unless --threads says more.
   o.threads = !a.batch.empty() && a.threads == 0 ? 1 : parallel::given_or_every_core(a.threads);
   o.walks = a.walks;
@@ -240,15 +241,8 @@ void add_check(CLI::App& app, Context& ctx, const std::string& name) {
                   "threads of the exhaustive search, same results for any number (default: every core; with "
                   "--batch: 1; --coverage runs on one)")
       ->check(CLI::Range(1U, 1024U));
-  cmd->add_option("--state-store", a->state_store,
-                  "how the exhaustive search keeps its states: flat (the default, fastest) or tree (fewer bytes a "
-                  "state: a third of flat's on one thread, three quarters on several); the same states, verdicts and "
-                  "traces")
-      ->check(CLI::Validator(
-          [](std::string& name) {
-            return checker::parse_state_store(name) ? std::string() : checker::unknown_state_store(name);
-          },
-          ""));
+  add_state_store_option(cmd, a->state_store,
+                         "fewer bytes a state: a third of flat's on one thread, three quarters on several");
   cmd->add_option("--max-trip", a->max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   add_width_options(cmd, a->widths);
   cmd->add_flag("--no-reduction", a->no_reduction, "explore every interleaving: no eager steps, commits kept");

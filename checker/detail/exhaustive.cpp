@@ -1,7 +1,5 @@
 #include "checker/detail/exhaustive.h"
 
-#include <array>
-
 #include "checker/coverage.h"
 
 #include <algorithm>
@@ -21,12 +19,9 @@ Exhaustive::Exhaustive(const semantics::Lockstep& both, const CheckOptions& o)
       opt_(o),
       codec_(both),
       classifier_(both),
-      compress_(o.state_store == StateStore::Tree),
-      tree_(codec_.parts()),
-      flat_(codec_.parts()),
-      unfolded_(codec_.parts()),
+      visited_(codec_.parts(), o.state_store),
       expander_(both, codec_, parts_, o.reduction),
-      met_(compress_ ? 2 : codec_.parts()) {}
+      met_(visited_.key_words()) {}
 
 CheckResult Exhaustive::run() {
   const auto t0 = statespace::Clock::now();
@@ -84,7 +79,7 @@ CheckResult Exhaustive::run() {
     const auto limit = statespace::limit_named_by(std::current_exception());
     if (!limit) throw;
     pending_.clear();  // a limit like the others: what was found is kept
-    pending_tuples_.clear();
+    pending_keys_.clear();
     added_ = 0;
     r.limit = *limit;
   }
@@ -101,8 +96,8 @@ CheckResult Exhaustive::run() {
 
 bool Exhaustive::expand(std::uint32_t id, std::uint64_t depth, statespace::Clock::time_point t0, CheckResult& r,
                         bool& hit, bool& deep) {
-  const std::uint32_t* t = tuple(id);
-  if (compress_) tree_.prefetch_tuple(id + 1);  // its rows arrive while this state is expanded
+  const std::uint32_t* t = visited_.tuple(id);
+  visited_.prefetch_tuple(id + 1);  // the tree's rows of the next state arrive while this one is expanded
   const auto classify = [&](const semantics::LockstepState& s, const semantics::Steps& steps,
                             std::vector<semantics::Mismatch>& mismatches) {
     classifier_.classify(s, steps, mismatches, [&] { return trace_to(id); });
@@ -140,68 +135,50 @@ bool Exhaustive::expand(std::uint32_t id, std::uint64_t depth, statespace::Clock
   return whole;
 }
 
-namespace {
-// A tree's root pair as the two words met_ keeps of it.
-std::array<std::uint32_t, 2> words_of(std::uint64_t root) {
-  return {static_cast<std::uint32_t>(root), static_cast<std::uint32_t>(root >> 32)};
-}
-}  // namespace
-
 void Exhaustive::enqueue(const std::vector<std::uint32_t>& tuple, std::uint32_t parent) {
-  // The state set's slot for this tuple is fetched now and looked at kWindow successors later
-  // (or at the next flush()): the cache miss overlaps building them. A tree's subtrees are
+  // The state set's slot for this key is fetched now and looked at kWindow successors later
+  // (or at the next flush()): the cache miss overlaps building them. A tree's halves are
   // interned now (their tables are small and mostly hit), its root later. Ids, parents and levels
   // are those of adding each successor at once: they are added in the order they were built, and
   // before the search reads the queue past what is added (run() flushes first).
-  if (compress_) {
-    const std::uint64_t root = tree_.root_of(tuple.data());
-    const std::uint64_t h = statespace::TreeStates::hash(root);
-    if (met_.find(words_of(root).data(), h) != statespace::RowCache::kNone) return;
-    tree_.prefetch(h);
-    pending_.push_back(Pending{h, root, parent});
-  } else {
-    const std::uint64_t h = flat_.hash(tuple.data());
-    if (met_.find(tuple.data(), h) != statespace::RowCache::kNone) return;
-    flat_.prefetch(h);
-    pending_tuples_.insert(pending_tuples_.end(), tuple.begin(), tuple.end());
-    pending_.push_back(Pending{h, 0, parent});
+  const std::size_t words = visited_.key_words();
+  const std::size_t at = pending_keys_.size();
+  pending_keys_.resize(at + words);
+  const std::uint64_t h = visited_.key_of(tuple.data(), pending_keys_.data() + at);
+  if (met_.find(pending_keys_.data() + at, h) != statespace::RowCache::kNone) {
+    pending_keys_.resize(at);
+    return;
   }
+  visited_.prefetch(h);
+  pending_.push_back(Pending{h, parent});
   if (waiting() > kWindow) add(added_++);
   if (pending_.size() >= kMaxPending) flush();
 }
 
 void Exhaustive::add(std::size_t k) {
   const Pending& p = pending_[k];
-  const auto root = words_of(p.root);
-  const std::uint32_t* row = compress_ ? root.data() : pending_tuples_.data() + k * codec_.parts();
-  const auto [id, fresh] = compress_ ? tree_.insert_root(p.root, p.hash) : flat_.insert(row, p.hash);
-  met_.put(row, p.hash, id);
+  const std::uint32_t* key = pending_keys_.data() + k * visited_.key_words();
+  const auto [id, fresh] = visited_.insert_key(key, p.hash);
+  met_.put(key, p.hash, id);
   if (fresh) parents_.push_back(p.parent);
 }
 
 void Exhaustive::flush() {
   for (; added_ < pending_.size(); ++added_) add(added_);
   pending_.clear();
-  pending_tuples_.clear();
+  pending_keys_.clear();
   added_ = 0;
-}
-
-const std::uint32_t* Exhaustive::tuple(std::uint32_t id) const {
-  if (!compress_) return flat_.tuple(id);
-  tree_.tuple(id, unfolded_.data());
-  return unfolded_.data();
 }
 
 std::vector<Step> Exhaustive::trace_to(std::uint32_t id) const {
   std::vector<std::uint32_t> path;
   for (std::uint32_t cur = id; cur != kNoParent; cur = parents_[cur]) path.push_back(cur);
   std::reverse(path.begin(), path.end());
-  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return tuple(state); });
+  return trace_along(both_, codec_, parts_, path, [&](std::uint32_t state) { return visited_.tuple(state); });
 }
 
 std::uint64_t Exhaustive::bytes() const {
-  return parts_.bytes() + (compress_ ? tree_.bytes() : flat_.bytes()) + parents_.bytes() + expander_.memo().bytes() +
-         unfolded_.capacity() * sizeof(std::uint32_t) + met_.bytes();
+  return parts_.bytes() + visited_.bytes() + parents_.bytes() + expander_.memo().bytes() + met_.bytes();
 }
 
 }  // namespace syncbisim::checker::detail

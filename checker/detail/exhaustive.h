@@ -13,7 +13,7 @@
 #include "statespace/row_cache.h"
 #include "statespace/state_codec.h"
 #include "statespace/stopwatch.h"
-#include "statespace/tree_states.h"
+#include "statespace/visited_set.h"
 
 namespace syncbisim::checker::detail {
 
@@ -61,18 +61,11 @@ class Exhaustive {
   statespace::StateCodec codec_;
   Classifier classifier_;
   statespace::PartTable parts_;  // engine and global parts (all parts share one table)
-  // The tuple of state `id` (valid until the next call).
-  const std::uint32_t* tuple(std::uint32_t id) const;
-
-  bool compress_;                                // StateStore::Tree: tree_ holds the states, else flat_
-  statespace::TreeStates tree_;                  // tuples of part ids as trees of pairs
-  statespace::StateSet flat_;                    // or flat
-  statespace::ParentLog parents_;                // by state id
-  mutable std::vector<std::uint32_t> unfolded_;  // tuple()'s
+  statespace::VisitedSet visited_;  // flat or tree (CheckOptions::state_store)
+  statespace::ParentLog parents_;   // by state id
   statespace::Expander expander_;
   struct Pending {
     std::uint64_t hash;
-    std::uint64_t root;  // compress_: the tuple's root pair (the tuple itself is not kept)
     std::uint32_t parent;
   };
   // A successor is added to the set once kWindow more have been built, so every one's slot has
@@ -80,9 +73,9 @@ class Exhaustive {
   static constexpr std::size_t kWindow = 8;
   static constexpr std::size_t kMaxPending = 64;  // pending_ is emptied when it holds this many
   std::vector<Pending> pending_;  // successors built, in order; those from added_ on are not yet in the set
-  std::vector<std::uint32_t> pending_tuples_;  // !compress_: their tuples, back to back
+  std::vector<std::uint32_t> pending_keys_;  // their keys in the set, back to back (VisitedSet::key_of)
   std::size_t added_ = 0;
-  // The states met last (a tuple, or a tree's root pair, with its id): a successor found here is
+  // The states met last (their keys, with their ids): a successor found here is
   // known, and costs no look in the set (about half of them on the stress run: a state is mostly
   // met again by a sibling of its first parent, a few successors later).
   statespace::RowCache met_;

@@ -12,6 +12,7 @@
 #include "cli/check_report.h"
 #include "cli/inputs.h"
 #include "cli/number_options.h"
+#include "cli/state_store_option.h"
 #include "cli/width_options.h"
 #include "distributed/check.h"
 
@@ -27,6 +28,7 @@ struct Args {
   std::uint32_t max_trip = 0;
   model::ValueWidths widths;  // --register-bits, --semaphore-bits, as for syncbisim check
   std::size_t round_states = distributed::kRoundStates;
+  checker::StateStore state_store = checker::StateStore::Flat;
 };
 
 int check(const Args& a, distributed::Communicator& comm) {
@@ -41,6 +43,7 @@ int check(const Args& a, distributed::Communicator& comm) {
   o.max_states = a.max_states;
   o.max_seconds = a.max_seconds;
   o.max_memory = a.max_memory;
+  o.state_store = a.state_store;
   const auto d = distributed::check(*pair->checked, o, comm, a.round_states);
   if (comm.rank() != 0) return 0;  // rank 0 decides the status (main)
   return cli::print_check_result(
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
   cmd->add_option("--max-trip", a.max_trip, "cap every dynamic range trip at K (inconclusive unless a violation)");
   cli::add_width_options(cmd, a.widths);
   cmd->add_flag("--no-reduction", a.no_reduction, "explore every interleaving: no eager steps, commits kept");
+  cli::add_state_store_option(cmd, a.state_store, "fewer bytes a state on every rank");
   cmd->add_option("--trace-out", a.trace_out, "write every violation's full trace as JSON to this file");
   cmd->add_option("--round-states", a.round_states,
                   "states a rank expands between two exchanges: memory for messages against exchanges")

@@ -34,7 +34,7 @@ LevelSearch::LevelSearch(const semantics::Lockstep& both, const checker::CheckOp
       round_states_(std::max<std::size_t>(round_states, 1)),
       codec_(both),
       classifier_(both),
-      states_(codec_.parts()),
+      states_(codec_.parts(), o.state_store),
       expander_(both, codec_, parts_, o.reduction),
       wire_(codec_, parts_, comm.size()),
       out_(static_cast<std::size_t>(comm.size())),

@@ -25,6 +25,7 @@
 #include "statespace/part_table.h"
 #include "statespace/row_cache.h"
 #include "statespace/state_codec.h"
+#include "statespace/visited_set.h"
 
 namespace syncbisim::distributed::detail {
 
@@ -99,7 +100,7 @@ class LevelSearch {
   statespace::StateCodec codec_;
   checker::Classifier classifier_;
   statespace::PartTable parts_;
-  statespace::StateSet states_;
+  statespace::VisitedSet states_;  // flat or tree (CheckOptions::state_store)
   statespace::Expander expander_;
   StateWire wire_;
   std::vector<Parent> parents_;                                 // by state id

@@ -35,6 +35,12 @@ cases=(
   "$(spec_of corpus/good/fig1_per_loop.impl.sb) corpus/good/fig1_per_loop.impl.sb --no-reduction --max-states 1001"
   "corpus/figures/fig7_fig8.json corpus/figures/fig8_per_loop.impl.json --max-states 1"
   "$(spec_of corpus/good/tiled_matmul_kunrolled_per_loop.impl.sb) corpus/good/tiled_matmul_kunrolled_per_loop.impl.sb --max-trip 2"
+  # The tree store on every rank (--state-store tree, docs/checker.md "State storage"): the same
+  # document as one process's flat store, with a violation, a limit and slices of a wide fan-out.
+  "corpus/figures/fig7_fig8.json corpus/figures/fig8_per_loop.impl.json --no-reduction --state-store tree --round-states 3"
+  "$(spec_of corpus/bugs/flash_attention_backward_wrong_loop.sb) corpus/bugs/flash_attention_backward_wrong_loop.sb --max-states 5000 --state-store tree"
+  "$(spec_of corpus/good/flash_attention_per_loop.impl.sb) corpus/good/flash_attention_per_loop.impl.sb --no-reduction --max-states 1000 --state-store tree --round-states 9"
+  "tests/inputs/limits/range_300.spec.sb tests/inputs/limits/range_2p32.impl.sb --round-states 7 --state-store tree"
   # The widths (docs/semantics.md "Widths"): each kind of overflow, with its trace and count.
   "tests/inputs/overflow/counter_spec.sb tests/inputs/overflow/counter_impl.sb --register-bits 8"
   "tests/inputs/overflow/counter_spec.sb tests/inputs/overflow/counter_impl.sb --register-bits 9 --round-states 5"
