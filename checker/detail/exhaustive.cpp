@@ -42,14 +42,10 @@ CheckResult Exhaustive::run() {
         level_end = parents_.size();
       }
       if ((next & 1023) == 0) {
-        expander_.memo().budget(parents_.size() * kMemoBytesPerState);
+        expander_.memo().budget(parents_.size() * statespace::kMemoBytesPerState);
         const double elapsed = statespace::since(t0);
-        if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) {
-          r.limit = statespace::seconds_limit(opt_.max_seconds);
-          break;
-        }
-        if (opt_.max_memory > 0 && bytes() > opt_.max_memory) {
-          r.limit = statespace::memory_limit(opt_.max_memory);
+        if (auto limit = statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0, [&] { return bytes(); })) {
+          r.limit = std::move(*limit);
           break;
         }
         if (opt_.progress && std::chrono::duration<double>(statespace::Clock::now() - last_progress).count() >= 2.0) {
@@ -109,7 +105,7 @@ bool Exhaustive::expand(std::uint32_t id, std::uint64_t depth, statespace::Clock
   };
   // One state may have billions of successors (a range trip's choices: semantics/steps.h), so the
   // limits are checked within its fan-out too (docs/checker.md "Search"): max-states as soon as
-  // the limit-th state is found and steps are left, time and memory every kLimitStride successors.
+  // the limit-th state is found and steps are left, time and memory every statespace::kLimitStride successors.
   std::uint64_t built = 0;
   const auto sink = [&](const std::vector<std::uint32_t>& successor, std::uint64_t k) {
     enqueue(successor, id);
@@ -122,11 +118,11 @@ bool Exhaustive::expand(std::uint32_t id, std::uint64_t depth, statespace::Clock
         return false;
       }
     }
-    if (built % kLimitStride == 0 && more) {
-      if (opt_.max_seconds > 0 && statespace::since(t0) > opt_.max_seconds)
-        r.limit = statespace::seconds_limit(opt_.max_seconds);
-      if (opt_.max_memory > 0 && bytes() > opt_.max_memory) r.limit = statespace::memory_limit(opt_.max_memory);
-      if (!r.limit.empty()) return false;
+    if (built % statespace::kLimitStride == 0 && more) {
+      if (auto limit = statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0, [&] { return bytes(); })) {
+        r.limit = std::move(*limit);
+        return false;
+      }
     }
     return true;
   };

@@ -31,9 +31,6 @@ class Exhaustive {
 
  private:
   static constexpr std::uint32_t kNoParent = statespace::ParentLog::kNone;
-  static constexpr std::size_t kMemoBytesPerState = 4;
-  // Successors of one state between time checks (one successor may cost 2^20 internal steps).
-  static constexpr std::uint64_t kLimitStride = 64;
 
   // Expands state `id` (statespace::Expander), enqueues its successors and counts them in
   // r.transitions; false if a limit (named in r.limit) cut the fan-out short. With a target,

@@ -228,7 +228,7 @@ void ThreadedSearch::settle_memo(double growth, std::uint64_t states) {
   const auto expected = static_cast<std::size_t>(static_cast<double>(wanted) * std::max(1.0, growth));
   // The budget of a single-threaded search's memo (as many bytes per state found), for all threads together.
   try {
-    memo_.settle(added, expected, states * kMemoBytesPerState);
+    memo_.settle(added, expected, states * statespace::kMemoBytesPerState);
   } catch (const std::bad_alloc&) {  // the table stays as it was, and stays half full at most
   }
 }
@@ -288,7 +288,7 @@ bool ThreadedSearch::expand_state(Worker& me, std::size_t chunk, std::size_t x) 
         return false;
       }
     }
-    if ((k + 1) % kLimitStride == 0 && k + 1 < n) {
+    if ((k + 1) % statespace::kLimitStride == 0 && k + 1 < n) {
       check_limits(me);
       if (stop_.load(std::memory_order_relaxed) || enough_.load(std::memory_order_relaxed) ||
           chunk > last_chunk_.load(std::memory_order_relaxed)) {
@@ -355,8 +355,8 @@ void ThreadedSearch::stop(const std::string& limit) {
 
 void ThreadedSearch::check_limits(Worker& me) {
   const double elapsed = statespace::since(t0_);
-  if (opt_.max_seconds > 0 && elapsed > opt_.max_seconds) stop(statespace::seconds_limit(opt_.max_seconds));
-  if (opt_.max_memory > 0 && bytes() > opt_.max_memory) stop(statespace::memory_limit(opt_.max_memory));
+  if (const auto limit = statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0_, [&] { return bytes(); }))
+    stop(*limit);
   if (&me != workers_[0].get() || !opt_.progress || elapsed - last_progress_ < 2.0) return;
   last_progress_ = elapsed;
   std::size_t fresh = 0;  // a close count: the other threads' lists grow meanwhile

@@ -43,9 +43,6 @@ class ThreadedSearch {
   CheckResult run();
 
  private:
-  static constexpr std::size_t kMemoBytesPerState = 4;
-  // Successors of one state between limit checks (one successor may cost 2^20 internal steps).
-  static constexpr std::uint64_t kLimitStride = 64;
   static constexpr std::uint64_t kMaxStep = 0xffffffffU;  // a step's index in a key: 32 bits
   struct Worker;
   struct Claim {

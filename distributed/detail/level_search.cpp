@@ -6,12 +6,12 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "statespace/search_limit.h"
 #include "statespace/stopwatch.h"
 
 namespace syncbisim::distributed::detail {
 
 namespace {
-constexpr std::size_t kMemoBytesPerState = 4;  // as the one-process search grants the step memo
 // A key is (place of the parent, index of the step) in one word: the places of a level take the
 // bits they need, the steps the rest, up to 63 (a range trip's choices at one state can number
 // 2^32 an engine: semantics/steps.h). A state with more steps than its level's keys hold stops the
@@ -79,7 +79,7 @@ void LevelSearch::accept(const std::vector<std::uint32_t>& tuple, std::uint64_t 
 
 bool LevelSearch::expand(std::uint32_t id, std::uint64_t place, std::uint64_t& budget) {
   if (!started_) {
-    if ((expanded_++ & 1023) == 0) expander_.memo().budget(states_.count() * kMemoBytesPerState);
+    if ((expanded_++ & 1023) == 0) expander_.memo().budget(states_.count() * statespace::kMemoBytesPerState);
     expander_.start(states_.tuple(id), [&](const semantics::LockstepState& s, const semantics::Steps& steps,
                                            std::vector<semantics::Mismatch>& mismatches) {
       // The trace is gathered later (path_to), from the candidate that wins over all ranks.
