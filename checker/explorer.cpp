@@ -1,12 +1,6 @@
 #include "checker/explorer.h"
 
-#include <new>
-
 #include "checker/detail/exhaustive.h"
-#include "checker/detail/random_walks.h"
-#include "checker/detail/threaded_search.h"
-#include "checker/program_pair.h"
-#include "statespace/stopwatch.h"
 
 namespace syncbisim::checker {
 
@@ -46,43 +40,6 @@ void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options
     for (const auto& w : found.violations)
       if (key_of(w) == key_of(v) && w.trace.size() < v.trace.size()) v.trace = w.trace;
   }
-}
-
-CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) {
-  try {
-    if (options.walks > 0) return detail::random_walks(both, options);
-    // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads").
-    const bool threaded = options.threads > 1 && !options.coverage;
-    auto r = threaded ? detail::ThreadedSearch(both, options, options.threads).run()
-                      : detail::Exhaustive(both, options).run();
-    if (options.reduction) shorten_traces(both, options, r);
-    return r;
-  } catch (const std::bad_alloc&) {
-    // The searches keep what they found when an allocation fails inside them; one that fails
-    // before or after a search (setting it up, the walks' own records) still ends in a verdict
-    // that names the limit, never in an abort.
-    CheckResult r;
-    r.exhaustive = false;
-    r.limit = statespace::allocation_limit();
-    r.verdict = Verdict::Inconclusive;
-    return r;
-  } catch (const semantics::InternalStepLimit& e) {  // met setting up (the initial state) or shortening
-    CheckResult r;
-    r.exhaustive = false;
-    r.limit = e.what();
-    r.verdict = Verdict::Inconclusive;
-    return r;
-  }
-}
-
-CheckResult check(const ProgramPair& pair, const CheckOptions& options) {
-  auto r = check(pair.lockstep(), options);
-  if (!pair.cut().empty()) {
-    r.exhaustive = false;
-    r.limit = r.limit.empty() ? pair.cut() : r.limit + ", " + pair.cut();
-    r.verdict = verdict_of(r.violations, false);
-  }
-  return r;
 }
 
 }  // namespace syncbisim::checker

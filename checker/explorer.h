@@ -61,6 +61,8 @@ struct CheckOptions {
   Coverage* coverage = nullptr;
 };
 
+// The search the options ask for: random walks, or the exhaustive search on one thread or on
+// options.threads threads (checker/frontier.h, which runs any frontier).
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);
 
 // After a reduced search (here, threaded or distributed): the reductions force eager steps into

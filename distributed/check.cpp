@@ -47,29 +47,24 @@ constexpr std::size_t kCandidateWords = 8;
 
 }  // namespace
 
-DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOptions& options, Communicator& comm,
-                        std::size_t round_states) {
-  const auto t0 = statespace::Clock::now();
-  const auto& both = pair.lockstep();
-  detail::LevelSearch search(both, options, comm, round_states);
+checker::CheckResult Ranks::explore(const semantics::Lockstep& both, const checker::CheckOptions& options) {
+  detail::LevelSearch search(both, options, comm_, round_states_);
   auto found = search.run();
-  DistributedResult out;
-  auto& r = out.result;
+  checker::CheckResult r;
   r.states = found.states;
   r.transitions = found.transitions;
   r.limit = found.limit;
   r.exhaustive = found.limit.empty();
-
   // Each violation's first state over all ranks: the least (level, place, rank at that state).
   std::vector<std::uint64_t> mine;
   for (const auto& c : found.candidates) {
     const auto& [kind, engine, instr] = c.key;
     mine.insert(mine.end(), {static_cast<std::uint64_t>(kind), engine, instr, c.level, c.place, c.sub,
-                             static_cast<std::uint64_t>(comm.rank()), c.state});
+                             static_cast<std::uint64_t>(comm_.rank()), c.state});
   }
-  const auto all = comm.gather(mine);
+  const auto all = comm_.gather(mine);
   std::vector<std::uint64_t> chosen;  // per violation, in the order found: its kind, engine, instr, rank, state
-  if (comm.rank() == 0) {
+  if (comm_.rank() == 0) {
     std::map<ViolationKey, std::array<std::uint64_t, kCandidateWords>> first;
     for (std::size_t i = 0; i < all.size(); i += kCandidateWords) {
       const ViolationKey key{static_cast<checker::ViolationKind>(all[i]), static_cast<semantics::EngineId>(all[i + 1]),
@@ -86,20 +81,19 @@ DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOp
               [](const auto& a, const auto& b) { return std::tie(a[3], a[4], a[5]) < std::tie(b[3], b[4], b[5]); });
     for (const auto& c : order) chosen.insert(chosen.end(), {c[0], c[1], c[2], c[6], c[7]});
   }
-  comm.broadcast(chosen, 0);
+  comm_.broadcast(chosen, 0);
   for (std::size_t i = 0; i < chosen.size(); i += 5) {
     const auto path = search.path_to(static_cast<int>(chosen[i + 3]), static_cast<std::uint32_t>(chosen[i + 4]));
-    if (comm.rank() == 0)
+    if (comm_.rank() == 0)
       r.violations.push_back(
           replay(both, path,
                  {static_cast<checker::ViolationKind>(chosen[i]), static_cast<semantics::EngineId>(chosen[i + 1]),
                   static_cast<std::uint32_t>(chosen[i + 2])}));
   }
-
   // The limits of the spec's own walks, named once (Classifier::add_limits).
   std::string names;
   for (const auto& l : found.limits) names += l + "\n";
-  const std::string every = comm.gather(names);
+  const std::string every = comm_.gather(names);
   std::set<std::string> limits;
   std::istringstream lines(every);
   for (std::string l; std::getline(lines, l);) limits.insert(l);
@@ -107,18 +101,23 @@ DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOp
     r.exhaustive = false;
     r.limit += (r.limit.empty() ? "" : ", ") + l;
   }
-  r.bytes = comm.sum(search.bytes());
-  out.ranks = comm.size();
-  out.sent_bytes = comm.sum(comm.sent_bytes());
-  if (comm.rank() == 0 && options.reduction) checker::shorten_traces(both, options, r);
+  r.bytes = comm_.sum(search.bytes());
+  sent_bytes_ = comm_.sum(comm_.sent_bytes());
   r.verdict = checker::verdict_of(r.violations, r.exhaustive);
-  // As checker::check(const ProgramPair&, ...): a trip cap makes the search not exhaustive.
-  if (!pair.cut().empty()) {
-    r.exhaustive = false;
-    r.limit = r.limit.empty() ? pair.cut() : r.limit + ", " + pair.cut();
-    r.verdict = checker::verdict_of(r.violations, false);
-  }
-  r.seconds = statespace::since(t0);
+  return r;
+}
+
+bool Ranks::reports() const { return comm_.rank() == 0; }
+
+DistributedResult check(const checker::ProgramPair& pair, const checker::CheckOptions& options, Communicator& comm,
+                        std::size_t round_states) {
+  const auto t0 = statespace::Clock::now();
+  Ranks ranks(comm, round_states);
+  DistributedResult out;
+  out.result = checker::check(pair, options, ranks);
+  out.result.seconds = statespace::since(t0);
+  out.ranks = comm.size();
+  out.sent_bytes = ranks.sent_bytes();
   return out;
 }
 

@@ -1,0 +1,85 @@
+#include "checker/frontier.h"
+
+#include <new>
+
+#include "checker/detail/exhaustive.h"
+#include "checker/detail/random_walks.h"
+#include "checker/detail/threaded_search.h"
+#include "checker/program_pair.h"
+#include "statespace/stopwatch.h"
+
+namespace syncbisim::checker {
+
+namespace {
+CheckResult inconclusive(std::string limit) {
+  CheckResult r;
+  r.exhaustive = false;
+  r.limit = std::move(limit);
+  r.verdict = Verdict::Inconclusive;
+  return r;
+}
+}  // namespace
+
+CheckResult OneThread::explore(const semantics::Lockstep& both, const CheckOptions& options) {
+  return detail::Exhaustive(both, options).run();
+}
+
+CheckResult Threads::explore(const semantics::Lockstep& both, const CheckOptions& options) {
+  return detail::ThreadedSearch(both, options, threads_).run();
+}
+
+namespace {
+// Runs `search`; a failure outside the search proper ends in an inconclusive verdict that names
+// it where the process is alone (the searches keep what they found when one fails inside them).
+template <class Search>
+CheckResult ending_in_a_verdict(bool alone, Search&& search) {
+  try {
+    return search();
+  } catch (const std::bad_alloc&) {  // setting a search up, shortening, the walks' own records
+    if (!alone) throw;
+    return inconclusive(statespace::allocation_limit());
+  } catch (const semantics::InternalStepLimit& e) {  // met at the initial state or shortening
+    if (!alone) throw;
+    return inconclusive(e.what());
+  }
+}
+
+CheckResult with_cut(const ProgramPair& pair, CheckResult r) {
+  if (!pair.cut().empty()) {
+    r.exhaustive = false;
+    r.limit = r.limit.empty() ? pair.cut() : r.limit + ", " + pair.cut();
+    r.verdict = verdict_of(r.violations, false);
+  }
+  return r;
+}
+}  // namespace
+
+CheckResult check(const semantics::Lockstep& both, const CheckOptions& options, Frontier& frontier) {
+  return ending_in_a_verdict(frontier.alone(), [&] {
+    auto r = frontier.explore(both, options);
+    if (options.reduction && frontier.reports()) shorten_traces(both, options, r);
+    r.verdict = verdict_of(r.violations, r.exhaustive);
+    return r;
+  });
+}
+
+CheckResult check(const ProgramPair& pair, const CheckOptions& options, Frontier& frontier) {
+  return with_cut(pair, check(pair.lockstep(), options, frontier));
+}
+
+CheckResult check(const semantics::Lockstep& both, const CheckOptions& options) {
+  if (options.walks > 0) return ending_in_a_verdict(true, [&] { return detail::random_walks(both, options); });
+  // Coverage counts every state it is shown, from one thread (docs/checker.md "Threads").
+  if (options.threads > 1 && !options.coverage) {
+    Threads threads(options.threads);
+    return check(both, options, threads);
+  }
+  OneThread one;
+  return check(both, options, one);
+}
+
+CheckResult check(const ProgramPair& pair, const CheckOptions& options) {
+  return with_cut(pair, check(pair.lockstep(), options));
+}
+
+}  // namespace syncbisim::checker
