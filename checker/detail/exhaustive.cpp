@@ -44,7 +44,8 @@ CheckResult Exhaustive::run() {
       if ((next & 1023) == 0) {
         expander_.memo().budget(parents_.size() * statespace::kMemoBytesPerState);
         const double elapsed = statespace::since(t0);
-        if (auto limit = statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0, [&] { return bytes(); })) {
+        if (auto limit =
+                statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0, [&] { return bytes(); })) {
           r.limit = std::move(*limit);
           break;
         }
@@ -119,7 +120,8 @@ bool Exhaustive::expand(std::uint32_t id, std::uint64_t depth, statespace::Clock
       }
     }
     if (built % statespace::kLimitStride == 0 && more) {
-      if (auto limit = statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0, [&] { return bytes(); })) {
+      if (auto limit =
+              statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0, [&] { return bytes(); })) {
         r.limit = std::move(*limit);
         return false;
       }

@@ -355,7 +355,8 @@ void ThreadedSearch::stop(const std::string& limit) {
 
 void ThreadedSearch::check_limits(Worker& me) {
   const double elapsed = statespace::since(t0_);
-  if (const auto limit = statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0_, [&] { return bytes(); }))
+  if (const auto limit =
+          statespace::resource_limit_passed(opt_.max_seconds, opt_.max_memory, t0_, [&] { return bytes(); }))
     stop(*limit);
   if (&me != workers_[0].get() || !opt_.progress || elapsed - last_progress_ < 2.0) return;
   last_progress_ = elapsed;
