@@ -65,9 +65,9 @@ struct CheckOptions {
 // options.threads threads (checker/frontier.h, which runs any frontier).
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options);
 
-// After a reduced search (here, threaded or distributed): the reductions force eager steps into
-// a trace, so each violation is looked for once more without them, no deeper than its trace, and
-// keeps the shorter trace found: a shortest one of the full graph. check() calls it.
+// After a reduced search, on any frontier: the reductions force eager steps into a trace, so each
+// violation is looked for once more without them, no deeper than its trace, and keeps the shorter
+// trace found: a shortest one of the full graph. check() calls it where the frontier reports.
 void shorten_traces(const semantics::Lockstep& both, const CheckOptions& options, CheckResult& r);
 
 class ProgramPair;

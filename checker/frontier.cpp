@@ -1,12 +1,10 @@
 #include "checker/frontier.h"
 
-#include <new>
-
 #include "checker/detail/exhaustive.h"
 #include "checker/detail/random_walks.h"
 #include "checker/detail/threaded_search.h"
 #include "checker/program_pair.h"
-#include "statespace/stopwatch.h"
+#include "statespace/search_limit.h"
 
 namespace syncbisim::checker {
 
@@ -18,29 +16,19 @@ CheckResult inconclusive(std::string limit) {
   r.verdict = Verdict::Inconclusive;
   return r;
 }
-}  // namespace
 
-CheckResult OneThread::explore(const semantics::Lockstep& both, const CheckOptions& options) {
-  return detail::Exhaustive(both, options).run();
-}
-
-CheckResult Threads::explore(const semantics::Lockstep& both, const CheckOptions& options) {
-  return detail::ThreadedSearch(both, options, threads_).run();
-}
-
-namespace {
-// Runs `search`; a failure outside the search proper ends in an inconclusive verdict that names
-// it where the process is alone (the searches keep what they found when one fails inside them).
+// Runs `search`; a limit met outside the search proper (an allocation setting it up, shortening,
+// the walks' own records; the internal-step limit at the initial state or shortening) ends in an
+// inconclusive verdict that names it where the process is alone. The searches keep what they
+// found when one is met inside them.
 template <class Search>
 CheckResult ending_in_a_verdict(bool alone, Search&& search) {
   try {
     return search();
-  } catch (const std::bad_alloc&) {  // setting a search up, shortening, the walks' own records
-    if (!alone) throw;
-    return inconclusive(statespace::allocation_limit());
-  } catch (const semantics::InternalStepLimit& e) {  // met at the initial state or shortening
-    if (!alone) throw;
-    return inconclusive(e.what());
+  } catch (...) {
+    auto limit = statespace::limit_named_by(std::current_exception());
+    if (!limit || !alone) throw;
+    return inconclusive(std::move(*limit));
   }
 }
 
@@ -53,6 +41,14 @@ CheckResult with_cut(const ProgramPair& pair, CheckResult r) {
   return r;
 }
 }  // namespace
+
+CheckResult OneThread::explore(const semantics::Lockstep& both, const CheckOptions& options) {
+  return detail::Exhaustive(both, options).run();
+}
+
+CheckResult Threads::explore(const semantics::Lockstep& both, const CheckOptions& options) {
+  return detail::ThreadedSearch(both, options, threads_).run();
+}
 
 CheckResult check(const semantics::Lockstep& both, const CheckOptions& options, Frontier& frontier) {
   return ending_in_a_verdict(frontier.alone(), [&] {

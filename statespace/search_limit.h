@@ -1,7 +1,8 @@
 #pragma once
-// For the searches (the checker's and syncbisim-mpi's ranks): the exceptions that are limits, not
-// errors. A search that meets one in the middle of a step stops there, inconclusive, keeps what
-// it found and names the limit (docs/checker.md "Search"); anything else is passed on.
+// The limits of every search (one thread, threads, syncbisim-mpi's ranks): how often it looks at
+// them, max-seconds and max-memory, and the exceptions that are limits, not errors. A search that
+// meets one in the middle of a step stops there, inconclusive, keeps what it found and names the
+// limit (docs/checker.md "Search"); anything else is passed on.
 #include <cstddef>
 #include <cstdint>
 #include <exception>
