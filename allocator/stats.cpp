@@ -54,33 +54,36 @@ struct Counter {
     return m;
   }
 
-  void body(const std::vector<model::Stmt>& b, Count times) {
-    for (const auto& s : b) {
-      if (const auto* blk = std::get_if<model::Block>(&s.node)) {
-        for (const auto& stream : blk->streams) block(stream, times);
-      } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {
-        st.code_bytes += bytes.loop;
-        std::uint32_t n;
-        if (auto it = trips.find(l->id); it != trips.end()) n = it->second;
-        else {
-          n = max_trip(l->trip);
-          if (!l->trip) st.assumptions.push_back("loop " + l->id + ": no trip rule, 1 iteration");
-        }
-        body(l->body, times * Count{n});
-      } else {
-        const auto& c = std::get<model::Cond>(s.node);
-        st.code_bytes += bytes.cond;
-        bool take_else = false;
-        if (auto it = trips.find(c.id); it != trips.end()) take_else = it->second == 1;
-        else if (c.taken) {
-          take_else = model::choice_at(c.taken->uniform, 0, 0) == 1;
-        }
-        // the branch not taken still costs code
-        body(take_else ? c.else_body : c.then_body, times);
-        body(take_else ? c.then_body : c.else_body, Count{0});
-      }
+  // The walk's hooks (model::walk): how many times each statement runs, a stack with one entry
+  // per open loop or branch. A branch not taken runs no time but still costs code.
+  std::vector<Count> times{Count{1}};
+
+  void stmt(const model::Stmt& s, std::size_t) {
+    if (const auto* blk = std::get_if<model::Block>(&s.node)) {
+      for (const auto& stream : blk->streams) block(stream, times.back());
+    } else if (std::holds_alternative<model::Loop>(s.node)) {
+      st.code_bytes += bytes.loop;
+    } else {
+      st.code_bytes += bytes.cond;
     }
   }
+  void enter_loop(const model::Loop& l) {
+    std::uint32_t n;
+    if (auto it = trips.find(l.id); it != trips.end()) n = it->second;
+    else {
+      n = max_trip(l.trip);
+      if (!l.trip) st.assumptions.push_back("loop " + l.id + ": no trip rule, 1 iteration");
+    }
+    times.push_back(times.back() * Count{n});
+  }
+  void leave_loop(const model::Loop&) { times.pop_back(); }
+  void enter_branch(const model::Cond& c, bool then) {
+    bool take_else = false;
+    if (auto it = trips.find(c.id); it != trips.end()) take_else = it->second == 1;
+    else if (c.taken) take_else = model::choice_at(c.taken->uniform, 0, 0) == 1;
+    times.push_back(then != take_else ? times.back() : Count{0});
+  }
+  void leave_branch(const model::Cond&, bool) { times.pop_back(); }
 
   // The ALU work of one issue: the register operations since the previous instruction of the
   // stream that compute, directly or through each other, the registers its waits read. An
@@ -170,7 +173,7 @@ model::Result<Stats> compute_stats(const model::Program& impl, const std::map<st
   Stats st;
   st.semaphores = impl.semaphores.size();
   Counter c{impl, trips, bytes, st, {}};
-  c.body(impl.body, Count{1});
+  model::walk(impl.body, c);
   const auto names = registers_per_engine(impl);
   for (std::size_t e = 0; e < impl.engines.size(); ++e) {
     st.registers_per_engine.emplace_back(impl.engines[e], names[e]);

@@ -1,5 +1,7 @@
 #include "analysis/register_liveness.h"
 
+#include "model/walk.h"
+
 #include "parallel/run_indexed.h"
 
 #include <algorithm>
@@ -66,7 +68,7 @@ struct Part {
   std::vector<Part> body, else_body;             // Loop: body; Cond: then (body) and else
   // What the part does to the set live after it: L -> gen | (L - kill). Liveness's transfer
   // functions keep that form under sequence, a cond's join and a loop's repetition, so each
-  // part's is found once, bottom up (EngineWalk::part_of).
+  // part's is found once, bottom up (EngineWalk::PartBuilder).
   Live gen, kill;
 };
 
@@ -91,12 +93,13 @@ class EngineWalk {
   EngineWalk(const model::Program& impl, std::string engine, const LivenessOptions& options)
       : interference_(options.interference), zero_(options.zero_before_first_use) {
     out_.engine = std::move(engine);
+    PartBuilder build{*this};
+    model::walk(impl.body, build);
+    top_parts_ = std::move(build.open.front());
     first_named_in_.resize(impl.body.size());
-    top_parts_.reserve(impl.body.size());
     for (std::size_t i = 0; i < impl.body.size(); ++i) {
-      const auto before = out_.registers.size();
-      top_parts_.push_back(part_of(impl.body[i]));
-      for (auto r = before; r < out_.registers.size(); ++r) first_named_in_[i].push_back(static_cast<std::uint32_t>(r));
+      const auto end = i + 1 < impl.body.size() ? build.named_before[i + 1] : out_.registers.size();
+      for (auto r = build.named_before[i]; r < end; ++r) first_named_in_[i].push_back(static_cast<std::uint32_t>(r));
     }
     id_.clear();  // names are not needed past here
   }
@@ -201,34 +204,49 @@ class EngineWalk {
       }
       return p;
     }
-    if (const auto* l = std::get_if<model::Loop>(&st.node)) {
-      p.kind = Part::Kind::Loop;
-      p.body = parts_of(l->body);
+    p.kind = std::holds_alternative<model::Loop>(st.node) ? Part::Kind::Loop : Part::Kind::Cond;
+    return p;  // its bodies and summary: PartBuilder, as they close
+  }
+
+  // model::walk's hooks: each statement's part, bottom up. The lists being filled are the top
+  // level's, then one per open loop body or branch, which becomes its part's body when it closes.
+  struct PartBuilder {
+    EngineWalk& w;
+    std::vector<std::vector<Part>> open{1};
+    std::vector<std::size_t> named_before;  // per top-level statement: the registers named before it
+
+    void stmt(const model::Stmt& st, std::size_t) {
+      if (open.size() == 1) named_before.push_back(w.out_.registers.size());
+      open.back().push_back(w.part_of(st));
+    }
+    void enter_loop(const model::Loop&) { open.emplace_back(); }
+    void leave_loop(const model::Loop&) {
+      Part& p = close();
       // At the guard: L | f(guard) for the body's f, whose least fixed point is L | gen(body). A
       // loop may run no iteration, so it kills nothing.
       Live kill;
       summarize(p.body, p.gen, kill);
+    }
+    void enter_branch(const model::Cond&, bool) { open.emplace_back(); }
+    void leave_branch(const model::Cond&, bool then) {
+      Part& p = close(then);
+      if (then) return;
+      // Either branch: live if live in one, killed only if killed in both.
+      Live then_gen, then_kill, else_gen, else_kill;
+      summarize(p.body, then_gen, then_kill);
+      summarize(p.else_body, else_gen, else_kill);
+      p.gen = then_gen | else_gen;
+      p.kill = then_kill & else_kill;
+    }
+    // The list just walked becomes the body (or a cond's else body) of the part that holds it.
+    Part& close(bool into_body = true) {
+      auto list = std::move(open.back());
+      open.pop_back();
+      Part& p = open.back().back();
+      (into_body ? p.body : p.else_body) = std::move(list);
       return p;
     }
-    const auto& c = std::get<model::Cond>(st.node);
-    p.kind = Part::Kind::Cond;
-    p.body = parts_of(c.then_body);
-    p.else_body = parts_of(c.else_body);
-    // Either branch: live if live in one, killed only if killed in both.
-    Live then_gen, then_kill, else_gen, else_kill;
-    summarize(p.body, then_gen, then_kill);
-    summarize(p.else_body, else_gen, else_kill);
-    p.gen = then_gen | else_gen;
-    p.kill = then_kill & else_kill;
-    return p;
-  }
-
-  std::vector<Part> parts_of(const std::vector<model::Stmt>& stmts) {
-    std::vector<Part> out;
-    out.reserve(stmts.size());
-    for (const auto& st : stmts) out.push_back(part_of(st));
-    return out;
-  }
+  };
 
   void note_peak(const Live& live) {
     const auto n = static_cast<std::uint32_t>(live.regs.size());

@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "model/walk.h"
+
 namespace syncbisim::formats {
 
 namespace {
@@ -33,13 +35,39 @@ class DotWriter {
 
   std::string run() {
     out_ = "digraph program {\n  compound=true;\n  node [shape=box, style=filled, fontname=\"monospace\"];\n";
-    body(p_.body, 1);
+    walk(p_.body, *this);
     edges();
     out_ += "}\n";
     return out_;
   }
 
+  // model::walk's hooks: a block's instructions are nodes; a loop's body and each branch of a
+  // cond are a cluster, indented two spaces a level.
+  void stmt(const Stmt& s, std::size_t) {
+    if (const auto* b = std::get_if<Block>(&s.node))
+      for (const auto& st : b->streams)
+        for (const auto& it : st.items) node(it, st.engine, ind_);
+  }
+  void enter_loop(const Loop& l) { open(l.id, "loop " + l.id + trip_text(l.trip, false)); }
+  void leave_loop(const Loop&) { close(); }
+  void enter_branch(const Cond& c, bool then) {
+    if (then) open(then_loop(c.id), "cond " + c.id + trip_text(c.taken, true) + ": then");
+    else open(else_loop(c.id), "cond " + c.id + ": else");
+  }
+  void leave_branch(const Cond&, bool) { close(); }
+
  private:
+  void open(const std::string& name, const std::string& label) {
+    out_ += ind_ + "subgraph " + dot_quote("cluster_" + name) + " {\n";
+    out_ += ind_ + "  label=" + dot_quote(label) + ";\n";
+    out_ += ind_ + "  " + dot_quote("anchor_" + name) + " [shape=point, style=invis];\n";
+    ind_ += "  ";
+  }
+  void close() {
+    ind_.resize(ind_.size() - 2);
+    out_ += ind_ + "}\n";
+  }
+
   std::string colour(const std::string& engine) const {
     const auto e = ix_.engine(engine);
     return kColours[(e ? *e : 0) % kColours.size()];
@@ -65,32 +93,6 @@ class DotWriter {
       s += "default " + choice(t->uniform) + ")";
     }
     return (taken ? " taken " : " trip ") + s;
-  }
-
-  void cluster(const std::string& name, const std::string& label, const std::vector<Stmt>& stmts, std::size_t depth) {
-    const std::string ind(2 * depth, ' ');
-    out_ += ind + "subgraph " + dot_quote("cluster_" + name) + " {\n";
-    out_ += ind + "  label=" + dot_quote(label) + ";\n";
-    out_ += ind + "  " + dot_quote("anchor_" + name) + " [shape=point, style=invis];\n";
-    body(stmts, depth + 1);
-    out_ += ind + "}\n";
-  }
-
-  void body(const std::vector<Stmt>& stmts, std::size_t depth) {
-    const std::string ind(2 * depth, ' ');
-    for (const auto& s : stmts) {
-      if (const auto* b = std::get_if<Block>(&s.node)) {
-        for (const auto& st : b->streams) {
-          for (const auto& it : st.items) node(it, st.engine, ind);
-        }
-      } else if (const auto* l = std::get_if<Loop>(&s.node)) {
-        cluster(l->id, "loop " + l->id + trip_text(l->trip, false), l->body, depth);
-      } else {
-        const auto& c = std::get<Cond>(s.node);
-        cluster(then_loop(c.id), "cond " + c.id + trip_text(c.taken, true) + ": then", c.then_body, depth);
-        cluster(else_loop(c.id), "cond " + c.id + ": else", c.else_body, depth);
-      }
-    }
   }
 
   void node(const Item& it, const std::string& engine, const std::string& ind) {
@@ -142,6 +144,7 @@ class DotWriter {
   const Program& p_;
   const ProgramIndex& ix_;
   std::string out_;
+  std::string ind_ = "  ";  // the open clusters' indent
   std::size_t next_item_ = 0;
 };
 

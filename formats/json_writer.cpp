@@ -7,9 +7,11 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
-#include "formats/json_format.h"
 #include "formats/detail/json_tree.h"
+#include "formats/json_format.h"
+#include "model/walk.h"
 
 namespace syncbisim::formats {
 
@@ -117,8 +119,7 @@ ordered_json item(const Item& it, ProgramKind kind) {
   return o;
 }
 
-ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind);
-
+// A statement's object; a loop's body and a cond's branches are added by TreeBuilder.
 ordered_json stmt(const Stmt& s, ProgramKind kind) {
   ordered_json o = ordered_json::object();
   if (const auto* b = std::get_if<Block>(&s.node)) {
@@ -133,13 +134,10 @@ ordered_json stmt(const Stmt& s, ProgramKind kind) {
     o["loop"] = l->id;
     if (l->trip) o["trip"] = trip(*l->trip, false);
     if (l->sim_trip) o["sim_trip"] = *l->sim_trip;
-    o["body"] = body(l->body, kind);
   } else {
     const auto& c = std::get<Cond>(s.node);
     o["cond"] = c.id;
     if (c.taken) o["taken"] = trip(*c.taken, true);
-    o["then"] = body(c.then_body, kind);
-    o["else"] = body(c.else_body, kind);
   }
   return o;
 }
@@ -174,11 +172,24 @@ void append_stmt(ordered_json& out, const Stmt& s, ProgramKind kind) {
   else out.push_back(stmt(s, kind));
 }
 
-ordered_json body(const std::vector<Stmt>& stmts, ProgramKind kind) {
-  ordered_json out = ordered_json::array();
-  for (const auto& s : stmts) append_stmt(out, s, kind);
-  return out;
-}
+// The tree of a statement list (model::walk's hooks): the arrays being filled, the program's
+// first, then one per open loop body or branch, which goes into its statement's object, under
+// "body", "then" or "else", when it closes.
+struct TreeBuilder {
+  ProgramKind kind;
+  std::vector<ordered_json> open{ordered_json::array()};
+
+  void stmt(const Stmt& s, std::size_t) { append_stmt(open.back(), s, kind); }
+  void enter_loop(const Loop&) { open.push_back(ordered_json::array()); }
+  void leave_loop(const Loop&) { close("body"); }
+  void enter_branch(const Cond&, bool) { open.push_back(ordered_json::array()); }
+  void leave_branch(const Cond&, bool then) { close(then ? "then" : "else"); }
+  void close(const char* key) {
+    ordered_json inner = std::move(open.back());
+    open.pop_back();
+    open.back().back()[key] = std::move(inner);
+  }
+};
 
 }  // namespace
 
@@ -194,13 +205,14 @@ class CompactEmitter {
  public:
   CompactEmitter(std::string& out, ProgramKind kind) : out_(out), kind_(kind) {}
 
-  // The statement's elements of a body array (several for a block with a program order), each
-  // after a comma unless `first`.
-  void stmt(const Stmt& s, bool& first) {
+  // model::walk's hooks. A statement's elements of its body's array (several for a block with a
+  // program order), each after a comma unless first in the array; a loop's body and a cond's
+  // branches are arrays opened and closed around their statements.
+  void stmt(const Stmt& s, std::size_t) {
     if (const auto* b = std::get_if<Block>(&s.node)) {
-      if (!b->order.empty()) return ordered(*b, first);
-      if (!unique_engines(*b)) return via_tree(s, first);
-      element(first);
+      if (!b->order.empty()) return ordered(*b);
+      if (!unique_engines(*b)) return via_tree(s);
+      element();
       out_ += "{\"block\":{";
       for (std::size_t k = 0; k < b->streams.size(); ++k) {
         if (k > 0) out_ += ',';
@@ -212,7 +224,7 @@ class CompactEmitter {
       out_ += "}}";
       return;
     }
-    element(first);
+    element();
     if (const auto* l = std::get_if<Loop>(&s.node)) {
       out_ += "{\"loop\":";
       string(l->id);
@@ -224,9 +236,6 @@ class CompactEmitter {
         out_ += ",\"sim_trip\":";
         out_ += std::to_string(*l->sim_trip);
       }
-      out_ += ",\"body\":";
-      body(l->body);
-      out_ += '}';
       return;
     }
     const auto& c = std::get<Cond>(s.node);
@@ -236,20 +245,28 @@ class CompactEmitter {
       out_ += ",\"taken\":";
       out_ += dump_compact(trip(*c.taken, true));
     }
-    out_ += ",\"then\":";
-    body(c.then_body);
-    out_ += ",\"else\":";
-    body(c.else_body);
-    out_ += '}';
   }
+  void enter_loop(const Loop&) { open(",\"body\":["); }
+  void leave_loop(const Loop&) { close("]}"); }
+  void enter_branch(const Cond&, bool then) { open(then ? ",\"then\":[" : ",\"else\":["); }
+  void leave_branch(const Cond&, bool then) { close(then ? "]" : "]}"); }
 
  private:
   std::string& out_;
   ProgramKind kind_;
+  std::vector<bool> first_{true};  // per open array: nothing written in it yet
 
-  void element(bool& first) {
-    if (!first) out_ += ',';
-    first = false;
+  void element() {
+    if (!first_.back()) out_ += ',';
+    first_.back() = false;
+  }
+  void open(const char* text) {
+    out_ += text;
+    first_.push_back(true);
+  }
+  void close(const char* text) {
+    out_ += text;
+    first_.pop_back();
   }
 
   // A JSON string: printable ASCII other than '"' and '\' stands as it is (every name the tool
@@ -272,30 +289,23 @@ class CompactEmitter {
     return true;
   }
 
-  void via_tree(const Stmt& s, bool& first) {
+  void via_tree(const Stmt& s) {
     ordered_json elems = ordered_json::array();
     append_stmt(elems, s, kind_);
     for (const auto& e : elems) {
-      element(first);
+      element();
       out_ += dump_compact(e);
     }
   }
 
-  void body(const std::vector<Stmt>& stmts) {
-    out_ += '[';
-    bool first = true;
-    for (const auto& s : stmts) stmt(s, first);
-    out_ += ']';
-  }
-
   // As ordered_block: one block object per run of an engine's items.
-  void ordered(const Block& b, bool& first) {
+  void ordered(const Block& b) {
     std::uint32_t run = UINT32_MAX;
     bool any = false;
     for (const auto& [si, ii] : b.in_program_order()) {
       if (si != run) {
         if (run != UINT32_MAX) out_ += "]}}";
-        element(first);
+        element();
         out_ += "{\"block\":{";
         string(b.streams[si].engine);
         out_ += ":[";
@@ -403,8 +413,7 @@ std::string render_compact(const Program& p) {
   member("program");
   out += "[";
   CompactEmitter emit(out, p.kind);
-  bool first_stmt = true;
-  for (const auto& s : p.body) emit.stmt(s, first_stmt);
+  walk(p.body, emit);
   out += "]";
   if (p.kind == ProgramKind::Spec || !p.deps.empty()) {
     ordered_json deps = ordered_json::array();
@@ -496,7 +505,9 @@ void reindent(const std::string& compact, Out& out) {
 namespace detail {
 
 std::string program_by_tree(const Program& p) {
-  return dump_compact(body(p.body, p.kind));
+  TreeBuilder tree{p.kind};
+  walk(p.body, tree);
+  return dump_compact(tree.open.front());
 }
 
 }  // namespace detail

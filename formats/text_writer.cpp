@@ -84,9 +84,12 @@ std::string item(const Item& it) {
   return out;
 }
 
-void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
-  const std::string indent(2 * depth, ' ');
-  for (const auto& s : stmts) {
+// The statements, indented two spaces a level (model::walk's hooks open and close the braces).
+struct BodyWriter {
+  std::string& out;
+  std::string indent;
+
+  void stmt(const Stmt& s, std::size_t) {
     if (const auto* b = std::get_if<Block>(&s.node)) {
       // In program order (model::Block::order): a line per run of one engine's items, and a
       // line of its own for an instruction with a footprint, which reads best alone.
@@ -110,22 +113,27 @@ void body(std::string& out, const std::vector<Stmt>& stmts, std::size_t depth) {
       if (l->trip) out += " trip " + trip_text(*l->trip, false);
       if (l->sim_trip) out += " sim_trip " + std::to_string(*l->sim_trip);
       out += " {\n";
-      body(out, l->body, depth + 1);
-      out += indent + "}\n";
     } else {
       const auto& c = std::get<Cond>(s.node);
       out += indent + "cond " + c.id;
       if (c.taken) out += " taken " + trip_text(*c.taken, true);
       out += " {\n";
-      body(out, c.then_body, depth + 1);
-      if (!c.else_body.empty()) {
-        out += indent + "} else {\n";
-        body(out, c.else_body, depth + 1);
-      }
-      out += indent + "}\n";
     }
   }
-}
+  void enter_loop(const Loop&) { indent += "  "; }
+  void leave_loop(const Loop&) { close(); }
+  void enter_branch(const Cond& c, bool then) {
+    if (then) indent += "  ";
+    else if (!c.else_body.empty()) out += indent.substr(2) + "} else {\n";
+  }
+  void leave_branch(const Cond&, bool then) {
+    if (!then) close();
+  }
+  void close() {
+    indent.resize(indent.size() - 2);
+    out += indent + "}\n";
+  }
+};
 
 }  // namespace
 
@@ -144,7 +152,8 @@ std::string write_text(const Program& p) {
     for (std::size_t i = 0; i < b.shape.size(); ++i) out += (i ? ", " : "") + std::to_string(b.shape[i]);
     out += "]\n";
   }
-  body(out, p.body, 0);
+  BodyWriter writer{out, ""};
+  walk(p.body, writer);
   // Distance entries outermost loop first (the tree's pre-order), as a person reads them.
   std::map<std::string, std::size_t> depth_order;
   model::for_each_stmt(p.body, [&](const Stmt& st, const model::LoopPath&) {

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "model/walk.h"
+
 namespace syncbisim::generators {
 
 namespace {
@@ -59,9 +61,12 @@ void put_item(std::ostream& os, const model::Item& item) {
   }
 }
 
-void put_body(std::ostream& os, const std::vector<model::Stmt>& body, int indent) {
-  const std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
-  for (const auto& stmt : body) {
+// The statements, two spaces a level deeper inside each loop and branch (model::walk).
+struct BodyPrinter {
+  std::ostream& os;
+  std::string pad;
+
+  void stmt(const model::Stmt& stmt, std::size_t) {
     if (const auto* b = std::get_if<model::Block>(&stmt.node)) {
       for (const auto& s : b->streams) {
         os << pad << s.engine << ":";
@@ -73,20 +78,27 @@ void put_body(std::ostream& os, const std::vector<model::Stmt>& body, int indent
       os << pad << "loop " << l->id << " trip ";
       put_rule(os, l->trip);
       os << " {\n";
-      put_body(os, l->body, indent + 1);
-      os << pad << "}\n";
     } else {
       const auto& c = std::get<model::Cond>(stmt.node);
       os << pad << "cond " << c.id << " taken ";
       put_rule(os, c.taken);
       os << " {\n";
-      put_body(os, c.then_body, indent + 1);
-      os << pad << "} else {\n";
-      put_body(os, c.else_body, indent + 1);
-      os << pad << "}\n";
     }
   }
-}
+  void enter_loop(const model::Loop&) { pad += "  "; }
+  void leave_loop(const model::Loop&) { close(); }
+  void enter_branch(const model::Cond&, bool then) {
+    if (then) pad += "  ";
+    else os << pad.substr(2) << "} else {\n";
+  }
+  void leave_branch(const model::Cond&, bool then) {
+    if (!then) close();
+  }
+  void close() {
+    pad.resize(pad.size() - 2);
+    os << pad << "}\n";
+  }
+};
 
 }  // namespace
 
@@ -99,7 +111,8 @@ std::string describe(const model::Program& p) {
     for (const auto& s : p.semaphores) os << " " << s;
   }
   os << "\n";
-  put_body(os, p.body, 0);
+  BodyPrinter printer{os, ""};
+  model::walk(p.body, printer);
   for (const auto& d : p.deps) {
     os << "dep " << d.producer << " -> " << d.consumer;
     for (const auto& [l, k] : d.distance) os << " " << l << ":" << k;

@@ -126,40 +126,30 @@ void drop_empty_streams(Block& b) {
 }  // namespace
 
 void normalize(std::vector<Stmt>& body) {
-  // Iterative over siblings, recursive over depth: loaders bound the nesting depth.
-  std::vector<Stmt> out;
-  out.reserve(body.size());
-  for (auto& stmt : body) {
-    if (auto* b = std::get_if<Block>(&stmt.node)) {
-      if (!out.empty())
-        if (auto* prev = std::get_if<Block>(&out.back().node)) {
-          append_block(*prev, std::move(*b));
-          continue;
-        }
+  // Bottom up, each list as it is rebuilt: a block appended after a block joins it.
+  body = transform(std::move(body), [](Stmt&& stmt, std::vector<Stmt>& out) {
+    auto* b = std::get_if<Block>(&stmt.node);
+    if (!b) {
+      out.push_back(std::move(stmt));
+      return;
+    }
+    if (out.empty() || !std::holds_alternative<Block>(out.back().node)) {
       Block fresh;
       fresh.loc = b->loc;
-      append_block(fresh, std::move(*b));
       out.push_back(Stmt{std::move(fresh)});
-      continue;
     }
-    if (auto* l = std::get_if<Loop>(&stmt.node)) normalize(l->body);
-    if (auto* c = std::get_if<Cond>(&stmt.node)) {
-      normalize(c->then_body);
-      normalize(c->else_body);
-    }
-    out.push_back(std::move(stmt));
-  }
-  // Drop empty streams, then empty blocks.
-  std::vector<Stmt> kept;
-  kept.reserve(out.size());
-  for (auto& stmt : out) {
-    if (auto* b = std::get_if<Block>(&stmt.node)) {
-      drop_empty_streams(*b);
-      if (b->streams.empty()) continue;
-    }
-    kept.push_back(std::move(stmt));
-  }
-  body = std::move(kept);
+    append_block(std::get<Block>(out.back().node), std::move(*b));
+  });
+  // Then empty streams go, and the blocks left empty. No two blocks are left side by side: an
+  // empty block was joined to the block before it, if any.
+  for_each_body(body, [](std::vector<Stmt>& list) {
+    for (auto& stmt : list)
+      if (auto* b = std::get_if<Block>(&stmt.node)) drop_empty_streams(*b);
+    std::erase_if(list, [](const Stmt& stmt) {
+      const auto* b = std::get_if<Block>(&stmt.node);
+      return b && b->streams.empty();
+    });
+  });
 }
 
 void normalize(Program& p) { normalize(p.body); }

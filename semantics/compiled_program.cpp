@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/walk.h"
+
 namespace syncbisim::semantics {
 
 EvalStatus CompiledExpr::run(const std::uint64_t* regs, std::uint64_t max, std::uint64_t* val,
@@ -199,28 +201,38 @@ class Lowering {
     }
   }
 
-  void loop(LoopId l, const std::vector<model::Stmt>& b, EngineId e) {
-    auto& code = out_.code[e];
-    const auto head = static_cast<std::uint32_t>(code.size());
-    code.push_back(Op{OpKind::LoopHead, l, 0});
-    body(b, e);
-    out_.code[e].push_back(Op{OpKind::LoopBack, l, head});
-    out_.code[e][head].b = static_cast<std::uint32_t>(out_.code[e].size());
-  }
-
+  // One engine's code: its items in tree order, each loop's and each branch's body between a
+  // LoopHead and a LoopBack (a cond is its two branch loops, paper §3; docs/semantics.md).
   void body(const std::vector<model::Stmt>& stmts, EngineId e) {
-    for (const auto& s : stmts) {
-      if (const auto* b = std::get_if<model::Block>(&s.node)) {
-        if (const auto* stream = b->find(ix_.engines[e]))
-          for (const auto& it : stream->items) item(it, e);
-      } else if (const auto* l = std::get_if<model::Loop>(&s.node)) {
-        loop(*ix_.loop(l->id), l->body, e);
-      } else {
-        const auto& c = std::get<model::Cond>(s.node);
-        loop(*ix_.loop(model::then_loop(c.id)), c.then_body, e);
-        loop(*ix_.loop(model::else_loop(c.id)), c.else_body, e);
+    struct Emit {
+      Lowering& low;
+      EngineId e;
+      std::vector<std::uint32_t> heads;  // the open loops' LoopHead ops
+      void stmt(const model::Stmt& s, std::size_t) {
+        if (const auto* b = std::get_if<model::Block>(&s.node))
+          if (const auto* stream = b->find(low.ix_.engines[e]))
+            for (const auto& it : stream->items) low.item(it, e);
       }
-    }
+      void open(LoopId l) {
+        auto& code = low.out_.code[e];
+        heads.push_back(static_cast<std::uint32_t>(code.size()));
+        code.push_back(Op{OpKind::LoopHead, l, 0});
+      }
+      void close() {
+        auto& code = low.out_.code[e];
+        const auto head = heads.back();
+        heads.pop_back();
+        code.push_back(Op{OpKind::LoopBack, code[head].a, head});
+        code[head].b = static_cast<std::uint32_t>(code.size());  // the head's exit: past the back edge
+      }
+      void enter_loop(const model::Loop& l) { open(*low.ix_.loop(l.id)); }
+      void leave_loop(const model::Loop&) { close(); }
+      void enter_branch(const model::Cond& c, bool then) {
+        open(*low.ix_.loop(then ? model::then_loop(c.id) : model::else_loop(c.id)));
+      }
+      void leave_branch(const model::Cond&, bool) { close(); }
+    } emit{*this, e, {}};
+    model::walk(stmts, emit);
   }
 
   void deps() {
