@@ -7,7 +7,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCBISIM_WERROR=ON
 PACKAGES := g++ make cmake pkg-config libboost-graph-dev librapidcheck-dev libz3-dev \
             doctest-dev nlohmann-json3-dev libcli11-dev graphviz librsvg2-bin \
             python3 python3-dev pybind11-dev python3-pybind11 python3-pytest python3-jsonschema \
-            libopenmpi-dev openmpi-bin libisl-dev lld ninja-build
+            libopenmpi-dev openmpi-bin libisl-dev lld ninja-build ccache
 # `make test` and `make fuzz-readers` also need clang with libFuzzer for the readers' fuzz targets
 # (fuzz/readers, docs/fuzzing.md); `make demo` does not.
 FUZZ_PACKAGES := clang-14 libclang-rt-14-dev

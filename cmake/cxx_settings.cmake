@@ -26,6 +26,18 @@ option(SYNCBISIM_FULL_DEBUG_INFO "RelWithDebInfo with -g instead of -g1" OFF)
 if(NOT SYNCBISIM_FULL_DEBUG_INFO)
   add_compile_options($<$<CONFIG:RelWithDebInfo>:-g1>)
 endif()
+# A compiler cache where one is installed (Debian ccache, in the Makefile's packages): a rebuild
+# of a checkout at the same path (after `make clean`, a branch switched back, a fresh clone in the
+# same directory) takes its objects from the cache. Not shared between checkouts at different
+# paths: the unity batches include their sources by absolute path. -DSYNCBISIM_CCACHE=OFF
+# compiles without it; a launcher given with -DCMAKE_CXX_COMPILER_LAUNCHER is kept.
+option(SYNCBISIM_CCACHE "compile through ccache where it is installed" ON)
+if(SYNCBISIM_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(SYNCBISIM_CCACHE_PROGRAM ccache)
+  if(SYNCBISIM_CCACHE_PROGRAM)
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${SYNCBISIM_CCACHE_PROGRAM})
+  endif()
+endif()
 # lld links in a fraction of ld.bfd's time where it is installed (Debian: lld).
 include(CheckLinkerFlag)
 check_linker_flag(CXX -fuse-ld=lld SYNCBISIM_HAVE_LLD)
