@@ -202,7 +202,7 @@ class Lowering {
   }
 
   // One engine's code: its items in tree order, each loop's and each branch's body between a
-  // LoopHead and a LoopBack (a cond is its two branch loops, paper §3; docs/semantics.md).
+  // LoopHead and a LoopBack (a cond is its two branch loops: docs/semantics.md "Lowering").
   void body(const std::vector<model::Stmt>& stmts, EngineId e) {
     struct Emit {
       Lowering& low;
