@@ -91,7 +91,7 @@ struct Emitter {
     (then ? c.then_body : c.else_body) = std::move(body);
   }
 
-  // One iteration body of loop l: the snapshot rings move, r_l += 1, rh_l += 1 at the top (start),
+  // One iteration body of loop ℓ: the snapshot rings move, r_ℓ += 1, rh_ℓ += 1 at the top (start),
   // the body, the end barrier (finish).
   void start(model::LoopId l) {
     open.push_back(Open{l, {}});
