@@ -35,7 +35,18 @@ option(SYNCBISIM_CCACHE "compile through ccache where it is installed" ON)
 if(SYNCBISIM_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(SYNCBISIM_CCACHE_PROGRAM ccache)
   if(SYNCBISIM_CCACHE_PROGRAM)
-    set(CMAKE_CXX_COMPILER_LAUNCHER ${SYNCBISIM_CCACHE_PROGRAM})
+    # ccache fails every compile when it cannot write its cache (a read-only home, say): one
+    # compile through it first, and without it if that fails.
+    set(probe ${CMAKE_BINARY_DIR}/ccache_probe)
+    file(WRITE ${probe}.cpp "int syncbisim_ccache_probe() { return 0; }\n")
+    execute_process(COMMAND ${SYNCBISIM_CCACHE_PROGRAM} ${CMAKE_CXX_COMPILER} -c ${probe}.cpp -o ${probe}.o
+                    RESULT_VARIABLE probe_status OUTPUT_VARIABLE probe_output ERROR_VARIABLE probe_output)
+    if(probe_status EQUAL 0)
+      set(CMAKE_CXX_COMPILER_LAUNCHER ${SYNCBISIM_CCACHE_PROGRAM})
+    else()
+      string(STRIP "${probe_output}" probe_output)
+      message(STATUS "ccache cannot be used (${probe_output}): compiling without it")
+    endif()
   endif()
 endif()
 # lld links in a fraction of ld.bfd's time where it is installed (Debian: lld).
