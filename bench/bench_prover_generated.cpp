@@ -33,8 +33,7 @@ generators::SpecGenOptions profile(const std::string& name, bool allocatable) {
                                .max_engines = 3,
                                .max_depth = 3,
                                .max_trip = 3,
-                               .allocatable_only = allocatable,
-                               .acyclic = true,
+                               .deps = {.allocatable_only = allocatable, .acyclic = true},
                                .divergent = false,
                                .extras = false};
   if (name == "wide") {
@@ -43,7 +42,7 @@ generators::SpecGenOptions profile(const std::string& name, bool allocatable) {
     o.max_body_stmts = 3;
     o.max_deps = 10;
   } else if (name == "cyclic") {
-    o.acyclic = false;
+    o.deps.acyclic = false;
     o.divergent = true;
   }
   return o;

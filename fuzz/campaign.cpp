@@ -47,8 +47,8 @@ std::uint64_t run_seed(std::uint64_t campaign_seed, std::uint64_t run) {
 
 generators::SpecGenOptions campaign_spec_options(bool allocatable_only, bool live) {
   auto o = generators::checkable_spec_options();
-  o.allocatable_only = allocatable_only;
-  o.live_deps = live;
+  o.deps.allocatable_only = allocatable_only;
+  o.deps.live = live;
   return o;
 }
 

@@ -57,17 +57,7 @@ rc::Gen<model::Item> spec_item(const SpecGenOptions& o) {
 rc::Gen<model::Program> gen_spec(SpecGenOptions o) {
   o.min_engines = std::clamp<std::uint32_t>(o.min_engines, 1, 5);
   o.max_engines = std::clamp<std::uint32_t>(o.max_engines, o.min_engines, 5);
-  DepMode mode;
-  mode.allocatable_only = o.allocatable_only;
-  mode.acyclic = o.acyclic;
-  mode.distance_at_top = o.distance_at_top;
-  mode.live = o.live_deps;
-  mode.dead_picks = o.dead_picks;
-  mode.several_per_consumer = o.several_per_consumer;
-  mode.same_engine = o.same_engine_deps;
-  mode.producer_in_s = o.producer_in_s;
-  mode.nested = o.nested_producers;
-  mode.max_offset = o.max_offset;
+  DepMode mode = o.deps;
   mode.max_trip = o.max_trip;
   const TreeShape shape{o.max_engines, o.max_depth, o.max_trip, o.max_top_stmts, o.max_body_stmts,
                         o.max_items,   o.divergent, false,      o.conds,         o.trips, o.block_weight};
@@ -99,7 +89,7 @@ SpecGenOptions checkable_spec_options() {
   o.max_body_stmts = 3;
   o.max_items = 2;
   o.max_deps = 6;
-  o.acyclic = true;
+  o.deps.acyclic = true;
   o.divergent = false;
   o.extras = false;
   return o;

@@ -25,28 +25,17 @@ struct SpecGenOptions {
   std::uint32_t max_body_stmts = 3;  // statements of a loop body or cond branch
   std::uint32_t max_items = 2;       // instructions of one engine in one block statement
   std::uint32_t max_deps = 8;        // dependency picks (some may resolve to the same one)
-  // Only allocatable dependencies (docs/semantics.md §6), at most one per consumer.
-  bool allocatable_only = false;
-  // Zero-distance dependencies only point forward in pre-order (no spec deadlock when uniform).
-  bool acyclic = false;
+  // Which dependencies are drawn: allocatable only, acyclic, live, which shapes, the largest
+  // offset (generators/dep_gen.h). Its max_trip is this max_trip: gen_spec sets it.
+  DepMode deps;
   // Some loops and conds get per-engine (divergent) rules.
   bool divergent = true;
   // Some instructions get extra fields (model::Instr::extra).
   bool extras = true;
-  // Distances may name @top (valid, and always satisfied since @top runs once).
-  bool distance_at_top = true;
   // Conds beside loops, and the kinds of trip rule (generators/trip_gen.h).
   bool conds = true;
   TripKinds trips;
   std::uint32_t block_weight = 3;  // of a block against a loop (2) and a cond (1)
-  // Every dependency can bind, several per consumer, which shapes (generators/dep_gen.h DepMode).
-  bool live_deps = false;
-  bool dead_picks = false;  // with live_deps: one pick in three may be dead
-  bool several_per_consumer = false;
-  bool same_engine_deps = true;
-  bool producer_in_s = true;
-  bool nested_producers = true;
-  std::uint32_t max_offset = 2;
 };
 
 rc::Gen<model::Program> gen_spec(SpecGenOptions options = {});

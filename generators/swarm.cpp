@@ -26,14 +26,14 @@ rc::Gen<SpecGenOptions> gen_swarm_options(SpecGenOptions base) {
         o.max_engines = std::max(o.min_engines, std::min(base.max_engines, 2 + engines_pick));
         o.min_engines = std::min(o.min_engines, o.max_engines);
         // Producers in S, nested, or both (both twice as often).
-        o.producer_in_s = base.producer_in_s && shapes != 1;
-        o.nested_producers = base.nested_producers && shapes != 2;
-        if (!o.producer_in_s && !o.nested_producers) o.producer_in_s = o.nested_producers = true;
-        o.max_offset = std::min(base.max_offset, 1 + offset_pick);
-        o.several_per_consumer = base.several_per_consumer || several;
+        o.deps.producer_in_s = base.deps.producer_in_s && shapes != 1;
+        o.deps.nested = base.deps.nested && shapes != 2;
+        if (!o.deps.producer_in_s && !o.deps.nested) o.deps.producer_in_s = o.deps.nested = true;
+        o.deps.max_offset = std::min(base.deps.max_offset, 1 + offset_pick);
+        o.deps.several_per_consumer = base.deps.several_per_consumer || several;
         o.max_depth = std::min(base.max_depth, 1 + depth_pick);
         // Dependencies within one engine (program order plus a wait), across engines only, or both.
-        o.same_engine_deps = base.same_engine_deps && sharing != 1;
+        o.deps.same_engine = base.deps.same_engine && sharing != 1;
         // Loops more often than blocks: deeper trees, more loop-carried dependencies.
         if (nesting) o.block_weight = 1;
         // Short bodies and one instruction per engine and block: the shapes with fewer states
@@ -45,7 +45,7 @@ rc::Gen<SpecGenOptions> gen_swarm_options(SpecGenOptions base) {
         }
         // Some dead dependencies beside the live ones (a spec needs one live dependency to be
         // drawn at all: fuzz/campaign.h).
-        o.dead_picks = dead;
+        o.deps.dead_picks = dead;
         return o;
       },
       feature(4), feature(5), feature(5), feature(2), rc::gen::inRange<std::uint32_t>(0, 2),

@@ -90,7 +90,7 @@ TEST_CASE("share waits: a shared allocation is bisimilar whenever the plain one 
       "shared wait values keep bisimilarity",
       [] {
         generators::SpecGenOptions opt{
-            .max_engines = 3, .max_depth = 2, .allocatable_only = true, .acyclic = true, .divergent = false};
+            .max_engines = 3, .max_depth = 2, .deps = {.allocatable_only = true, .acyclic = true}, .divergent = false};
         const auto spec = *generators::gen_spec(opt);
         auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());

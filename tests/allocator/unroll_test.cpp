@@ -226,7 +226,7 @@ TEST_CASE("unroll: the unrolled spec owes exactly what the original owes (proper
         generators::SpecGenOptions opt{.max_engines = 3, .max_depth = 3, .divergent = false};
         // cyclic specs too: they deadlock alike on both sides, and they are where nested
         // backward producers at offset 0 come from
-        opt.acyclic = *rc::gen::arbitrary<bool>();
+        opt.deps.acyclic = *rc::gen::arbitrary<bool>();
         auto spec = *generators::gen_spec(opt);
         test::make_constant(spec.body, 3);
         auto ix = model::ProgramIndex::build(spec);

@@ -78,10 +78,10 @@ TEST_CASE("a cond branch runs once per entry: an offset carried there never bind
 TEST_CASE("the campaign's draws have live dependencies only (dead picks off)") {
   rc_check("live draws are live", [] {
     auto o = generators::checkable_spec_options();
-    o.live_deps = true;
-    o.allocatable_only = *rc::gen::arbitrary<bool>();
+    o.deps.live = true;
+    o.deps.allocatable_only = *rc::gen::arbitrary<bool>();
     auto swarm = *generators::gen_swarm_options(o);
-    swarm.dead_picks = false;  // the swarm turns them on in some draws
+    swarm.deps.dead_picks = false;  // the swarm turns them on in some draws
     const auto p = *generators::gen_spec(swarm);
     const auto ix = index_of(p);
     const auto a = analysis::analyze_dependencies(p, ix);
@@ -89,7 +89,7 @@ TEST_CASE("the campaign's draws have live dependencies only (dead picks off)") {
     for (std::size_t i = 0; i < l.size(); ++i) {
       RC_LOG() << p.deps[i].producer << " -> " << p.deps[i].consumer << ": " << l[i].why_dead << "\n";
       RC_ASSERT(l[i].live);
-      if (o.allocatable_only) RC_ASSERT(a.deps[i].allocatable());
+      if (o.deps.allocatable_only) RC_ASSERT(a.deps[i].allocatable());
     }
   });
 }

@@ -327,7 +327,7 @@ TEST_CASE(
       "explorer == plain BFS, 4-5 engines",
       [] {
         generators::SpecGenOptions opt{
-            .min_engines = 4, .max_engines = 5, .max_trip = 3, .max_top_stmts = 4, .allocatable_only = true};
+            .min_engines = 4, .max_engines = 5, .max_trip = 3, .max_top_stmts = 4, .deps = {.allocatable_only = true}};
         const auto spec = *generators::gen_spec(opt);
         const auto ix = model::ProgramIndex::build(spec);
         RC_ASSERT(ix.ok());

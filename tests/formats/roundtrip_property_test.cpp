@@ -82,8 +82,8 @@ TEST_CASE("roundtrip: names the formats cannot carry are rejected by the symbol 
 
 TEST_CASE("roundtrip: allocatable acyclic spec programs survive JSON and text round trips") {
   auto o = round_trip_options();
-  o.allocatable_only = true;
-  o.acyclic = true;
+  o.deps.allocatable_only = true;
+  o.deps.acyclic = true;
   o.divergent = false;
   sb::test::rc_check(
       "allocatable spec round trip", [o] { check_round_trips(*sb::generators::gen_spec(o)); }, 300);

@@ -68,8 +68,8 @@ TEST_CASE("allocatable_only specs have only allocatable dependencies, one per co
       "spec allocatable",
       [] {
         SpecGenOptions o;
-        o.allocatable_only = true;
-        o.acyclic = *rc::gen::arbitrary<bool>();
+        o.deps.allocatable_only = true;
+        o.deps.acyclic = *rc::gen::arbitrary<bool>();
         const Program p = sb::test::draw_logged(sb::generators::gen_spec(o));
         const auto ix = sb::model::ProgramIndex::build(p);
         if (!ix) RC_FAIL(ix.error().to_string());
@@ -85,7 +85,7 @@ TEST_CASE("allocatable_only specs have only allocatable dependencies, one per co
 TEST_CASE("acyclic specs have no zero-distance dependency pointing backwards") {
   sb::test::rc_check("spec acyclic", [] {
     SpecGenOptions o;
-    o.acyclic = true;
+    o.deps.acyclic = true;
     const Program p = sb::test::draw_logged(sb::generators::gen_spec(o));
     const auto ix = sb::model::ProgramIndex::build(p);
     RC_ASSERT(ix.ok());

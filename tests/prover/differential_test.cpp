@@ -140,8 +140,7 @@ TEST_CASE("prover: every strategy's output on generated specs is decided, nothin
     generators::SpecGenOptions o{.max_engines = 3,
                                  .max_depth = 3,
                                  .max_trip = 3,
-                                 .allocatable_only = *rc::gen::arbitrary<bool>(),
-                                 .acyclic = true,
+                                 .deps = {.allocatable_only = *rc::gen::arbitrary<bool>(), .acyclic = true},
                                  .divergent = false,
                                  .extras = false};
     const auto spec = test::gen_indexed_spec(o);

@@ -16,7 +16,7 @@ TEST_CASE("acyclic specs under uniform control never deadlock") {
       "no deadlock",
       [] {
         generators::SpecGenOptions opt;
-        opt.acyclic = true;
+        opt.deps.acyclic = true;
         opt.divergent = false;
         const auto spec = test::gen_loaded_spec(opt);
         const semantics::SpecSystem sys(spec->code);

@@ -63,7 +63,7 @@ TEST_CASE("condition (1) from pruned history equals the literal sum over H on ra
       "spec owed == literal owed",
       [] {
         generators::SpecGenOptions opt;
-        opt.allocatable_only = false;
+        opt.deps.allocatable_only = false;
         const auto spec = test::gen_loaded_spec(opt);
         const auto& code = spec->code;
         const semantics::SpecSystem sys(code);

@@ -66,7 +66,7 @@ TEST_CASE("timing: the simulated schedule is an execution of the impl (property)
       "simulated schedules replay in the lock-step semantics",
       [] {
         generators::SpecGenOptions opt{
-            .max_engines = 3, .max_depth = 2, .allocatable_only = true, .acyclic = true, .divergent = false};
+            .max_engines = 3, .max_depth = 2, .deps = {.allocatable_only = true, .acyclic = true}, .divergent = false};
         auto spec = *generators::gen_spec(opt);
         test::make_constant(spec.body, 3);
         auto six = model::ProgramIndex::build(spec);
