@@ -58,6 +58,13 @@ struct Emitter {
   };
   std::vector<Open> open;
 
+  // The impl's statement list for the spec's `body`.
+  std::vector<model::Stmt> run(const std::vector<model::Stmt>& body) {
+    open.push_back(Open{model::kTop, {}});
+    model::walk(body, *this);
+    return std::move(open.front().out);
+  }
+
   void stmt(const model::Stmt& st, std::size_t i) {
     auto& out = open.back().out;
     if (auto it = plan.stmt_barriers.find({open.back().loop, static_cast<std::uint32_t>(i)});
@@ -173,9 +180,7 @@ model::Program emit_impl(const model::Program& spec, const model::ProgramIndex& 
   impl.engines = spec.engines;
   impl.semaphores = plan.semaphores;
   Emitter emitter{ix, plan, regs};
-  emitter.open.push_back({model::kTop, {}});
-  model::walk(spec.body, emitter);
-  impl.body = std::move(emitter.open.front().out);
+  impl.body = emitter.run(spec.body);
   model::normalize(impl);
   return impl;
 }

@@ -56,11 +56,11 @@ struct Counter {
 
   // The walk's hooks (model::walk): how many times each statement runs, a stack with one entry
   // per open loop or branch. A branch not taken runs no time but still costs code.
-  std::vector<Count> times{Count{1}};
+  std::vector<Count> runs{Count{1}};
 
   void stmt(const model::Stmt& s, std::size_t) {
     if (const auto* blk = std::get_if<model::Block>(&s.node)) {
-      for (const auto& stream : blk->streams) block(stream, times.back());
+      for (const auto& stream : blk->streams) block(stream, runs.back());
     } else if (std::holds_alternative<model::Loop>(s.node)) {
       st.code_bytes += bytes.loop;
     } else {
@@ -74,16 +74,16 @@ struct Counter {
       n = max_trip(l.trip);
       if (!l.trip) st.assumptions.push_back("loop " + l.id + ": no trip rule, 1 iteration");
     }
-    times.push_back(times.back() * Count{n});
+    runs.push_back(runs.back() * Count{n});
   }
-  void leave_loop(const model::Loop&) { times.pop_back(); }
+  void leave_loop(const model::Loop&) { runs.pop_back(); }
   void enter_branch(const model::Cond& c, bool then) {
     bool take_else = false;
     if (auto it = trips.find(c.id); it != trips.end()) take_else = it->second == 1;
     else if (c.taken) take_else = model::choice_at(c.taken->uniform, 0, 0) == 1;
-    times.push_back(then != take_else ? times.back() : Count{0});
+    runs.push_back(then != take_else ? runs.back() : Count{0});
   }
-  void leave_branch(const model::Cond&, bool) { times.pop_back(); }
+  void leave_branch(const model::Cond&, bool) { runs.pop_back(); }
 
   // The ALU work of one issue: the register operations since the previous instruction of the
   // stream that compute, directly or through each other, the registers its waits read. An

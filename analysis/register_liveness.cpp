@@ -1,7 +1,6 @@
 #include "analysis/register_liveness.h"
 
 #include "model/walk.h"
-
 #include "parallel/run_indexed.h"
 
 #include <algorithm>

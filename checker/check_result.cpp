@@ -52,4 +52,9 @@ Verdict verdict_of(const std::vector<Violation>& vs, bool complete) {
   return complete ? Verdict::Bisimilar : Verdict::Inconclusive;
 }
 
+void add_limit(CheckResult& r, const std::string& limit) {
+  r.exhaustive = false;
+  r.limit += (r.limit.empty() ? "" : ", ") + limit;
+}
+
 }  // namespace syncbisim::checker

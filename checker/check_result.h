@@ -49,4 +49,8 @@ struct CheckResult {
 // The verdict from the violations found and whether the search was complete.
 Verdict verdict_of(const std::vector<Violation>& v, bool complete);
 
+// Names `limit` among those that cut the search (r.limit, comma-separated, in the order named):
+// the search is then not exhaustive. The caller derives the verdict.
+void add_limit(CheckResult& r, const std::string& limit);
+
 }  // namespace syncbisim::checker

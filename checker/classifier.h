@@ -135,10 +135,7 @@ class Classifier {
   const std::set<std::string>& limits() const { return limits_; }
   // Names them in `r`, which then is not exhaustive.
   void add_limits(CheckResult& r) const {
-    for (const auto& l : limits_) {
-      r.exhaustive = false;
-      r.limit += (r.limit.empty() ? "" : ", ") + l;
-    }
+    for (const auto& l : limits_) add_limit(r, l);
   }
 
  private:

@@ -34,8 +34,7 @@ CheckResult ending_in_a_verdict(bool alone, Search&& search) {
 
 CheckResult with_cut(const ProgramPair& pair, CheckResult r) {
   if (!pair.cut().empty()) {
-    r.exhaustive = false;
-    r.limit = r.limit.empty() ? pair.cut() : r.limit + ", " + pair.cut();
+    add_limit(r, pair.cut());
     r.verdict = verdict_of(r.violations, false);
   }
   return r;

@@ -97,10 +97,7 @@ checker::CheckResult Ranks::explore(const semantics::Lockstep& both, const check
   std::set<std::string> limits;
   std::istringstream lines(every);
   for (std::string l; std::getline(lines, l);) limits.insert(l);
-  for (const auto& l : limits) {
-    r.exhaustive = false;
-    r.limit += (r.limit.empty() ? "" : ", ") + l;
-  }
+  for (const auto& l : limits) checker::add_limit(r, l);
   r.bytes = comm_.sum(search.bytes());
   sent_bytes_ = comm_.sum(comm_.sent_bytes());
   return r;  // its verdict: checker::check, for every frontier

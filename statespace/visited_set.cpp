@@ -10,10 +10,11 @@ std::variant<StateSet, TreeStates> make_store(std::size_t parts, StateStore stor
 }  // namespace
 
 VisitedSet::VisitedSet(std::size_t parts, StateStore store)
-    : parts_(parts), tree_(store == StateStore::Tree), store_(make_store(parts, store)), unfolded_(tree_ ? parts : 0) {}
+    : parts_(parts), store_(make_store(parts, store)), unfolded_(store == StateStore::Tree ? parts : 0) {}
 
 std::size_t VisitedSet::bytes() const {
-  return (tree_ ? tree().bytes() : flat().bytes()) + unfolded_.capacity() * sizeof(std::uint32_t);
+  const auto* t = tree();
+  return (t ? t->bytes() : flat().bytes()) + unfolded_.capacity() * sizeof(std::uint32_t);
 }
 
 }  // namespace syncbisim::statespace

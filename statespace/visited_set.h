@@ -26,15 +26,15 @@ class VisitedSet {
  public:
   VisitedSet(std::size_t parts, StateStore store);
 
-  StateStore store() const { return tree_ ? StateStore::Tree : StateStore::Flat; }
+  StateStore store() const { return tree() ? StateStore::Tree : StateStore::Flat; }
   // The words of a key: the tuple's (flat) or two (the tree's root pair).
-  std::size_t key_words() const { return tree_ ? 2 : parts_; }
+  std::size_t key_words() const { return tree() ? 2 : parts_; }
 
   // Writes the key of `tuple` to key[0 .. key_words()) and returns its hash. With the tree
   // store the tuple's halves are interned now (their tables are small and mostly hit).
   std::uint64_t key_of(const std::uint32_t* tuple, std::uint32_t* key) {
-    if (tree_) {
-      const std::uint64_t root = tree().root_of(tuple);
+    if (auto* t = tree()) {
+      const std::uint64_t root = t->root_of(tuple);
       key[0] = static_cast<std::uint32_t>(root);
       key[1] = static_cast<std::uint32_t>(root >> 32);
       return TreeStates::hash(root);
@@ -44,44 +44,49 @@ class VisitedSet {
   }
   // Asks for the slot a key of this hash is looked for first.
   void prefetch(std::uint64_t hash) const {
-    if (tree_) tree().prefetch(hash);
+    if (const auto* t = tree()) t->prefetch(hash);
     else flat().prefetch(hash);
   }
   // The id of the state whose key is `key` (of hash `hash`), and whether it was new: ids are
   // dense, in order of first insertion.
   std::pair<std::uint32_t, bool> insert_key(const std::uint32_t* key, std::uint64_t hash) {
-    if (!tree_) return flat().insert(key, hash);
+    auto* t = tree();
+    if (!t) return flat().insert(key, hash);
     const std::uint64_t root = key[0] | std::uint64_t{key[1]} << 32;
-    return tree().insert_root(root, hash);
+    return t->insert_root(root, hash);
   }
   std::pair<std::uint32_t, bool> insert(const std::uint32_t* tuple) {
-    return tree_ ? tree().insert(tuple) : flat().insert(tuple);
+    auto* t = tree();
+    return t ? t->insert(tuple) : flat().insert(tuple);
   }
 
   // The tuple of state `id`: the flat store's own row, or the tree's unfolded into a buffer that
   // the next call overwrites.
   const std::uint32_t* tuple(std::uint32_t id) const {
-    if (!tree_) return flat().tuple(id);
-    tree().tuple(id, unfolded_.data());
+    const auto* t = tree();
+    if (!t) return flat().tuple(id);
+    t->tuple(id, unfolded_.data());
     return unfolded_.data();
   }
   // Asks for the rows tuple(id) will read (the tree's; a flat row is one read anyway).
   void prefetch_tuple(std::uint32_t id) const {
-    if (tree_) tree().prefetch_tuple(id);
+    if (const auto* t = tree()) t->prefetch_tuple(id);
   }
 
-  std::size_t count() const { return tree_ ? tree().count() : flat().count(); }
+  std::size_t count() const {
+    const auto* t = tree();
+    return t ? t->count() : flat().count();
+  }
   std::size_t bytes() const;
 
  private:
-  // The store's alternative; tree_ caches which one it is, read on every call.
+  // The store's alternative: the one the other is not (the variant's index, read on every call).
+  TreeStates* tree() { return std::get_if<TreeStates>(&store_); }
+  const TreeStates* tree() const { return std::get_if<TreeStates>(&store_); }
   StateSet& flat() { return *std::get_if<StateSet>(&store_); }
   const StateSet& flat() const { return *std::get_if<StateSet>(&store_); }
-  TreeStates& tree() { return *std::get_if<TreeStates>(&store_); }
-  const TreeStates& tree() const { return *std::get_if<TreeStates>(&store_); }
 
   std::size_t parts_;
-  bool tree_;
   std::variant<StateSet, TreeStates> store_;
   mutable std::vector<std::uint32_t> unfolded_;  // the tree's last tuple()
 };

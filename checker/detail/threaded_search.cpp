@@ -501,10 +501,7 @@ CheckResult ThreadedSearch::result() {
   for (const auto& w : workers_)
     for (const auto& [l, at] : w->limits)
       if (at <= last_) limits.insert(l);
-  for (const auto& l : limits) {
-    r.exhaustive = false;
-    r.limit += (r.limit.empty() ? "" : ", ") + l;
-  }
+  for (const auto& l : limits) add_limit(r, l);
   r.seconds = statespace::since(t0_);
   r.bytes = exact_bytes();
   r.verdict = verdict_of(r.violations, r.exhaustive);
